@@ -1,0 +1,118 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "photolibd",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "photolibd", targets: ["photolibd"]),
+        .executable(name: "photolib", targets: ["photolib"]),
+        .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
+        .executable(name: "fetch-benchmark", targets: ["FetchBenchmark"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // Pure value types of the library: assets, collections, queries, changes, tokens.
+        .target(name: "PhotoModel"),
+
+        // The SQLite library store: schema, migrations, fetches, change transactions, change log.
+        .target(
+            name: "LibraryStore",
+            dependencies: [
+                "PhotoModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+
+        // The varlink protocol: NUL-framed JSON messages, errors, the NIO Unix-socket server and client.
+        .target(
+            name: "Varlink",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // libvips, as Debian packages it.
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
+
+        // Image metadata (size, orientation, EXIF dates, GPS) read through libvips.
+        .target(name: "Imaging", dependencies: ["CVips"]),
+
+        // Configuration file, embedded defaults and socket-path resolution shared by daemon and clients.
+        .target(
+            name: "PhotolibConfig",
+            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+
+        // The daemon's services: varlink interfaces, importer, authorization, change feed.
+        .target(
+            name: "PhotolibDaemon",
+            dependencies: [
+                "PhotoModel", "LibraryStore", "Varlink", "Imaging", "PhotolibConfig",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
+        // The PhotoKit-shaped client module over the socket.
+        .target(
+            name: "PhotoLibrary",
+            dependencies: ["PhotoModel", "Varlink", "PhotolibConfig"]
+        ),
+
+        .executableTarget(
+            name: "photolibd",
+            dependencies: [
+                "PhotolibDaemon", "PhotolibConfig",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "photolib",
+            dependencies: [
+                "PhotoLibrary",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Times FetchAssets over the socket beside sqlite3 (Benchmarks/fetch.sh runs it).
+        .executableTarget(
+            name: "FetchBenchmark",
+            dependencies: ["LibraryStore", "PhotoModel", "Varlink"],
+            path: "Benchmarks/FetchBenchmark"
+        ),
+
+        // Helpers shared by the test targets: running tools, temporary directories, image fixtures.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "PhotoModelTests", dependencies: ["PhotoModel"]),
+        .testTarget(name: "LibraryStoreTests", dependencies: ["LibraryStore", "PhotoModel"]),
+        .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "PhotolibConfigTests", dependencies: ["PhotolibConfig"]),
+        .testTarget(
+            name: "DaemonIntegrationTests",
+            dependencies: ["PhotoLibrary", "PhotoModel", "Varlink", "TestSupport", "photolibd", "photolib"]
+        ),
+    ]
+)

@@ -1,0 +1,101 @@
+import CVips
+
+/// Reads image metadata through libvips without decoding pixels.
+public struct ImageMetadataReader: Sendable {
+    /// Images whose header declares more pixels than this are refused before any decode.
+    public var maximumPixels: Int
+
+    public init(maximumPixels: Int = 200_000_000) {
+        self.maximumPixels = maximumPixels
+    }
+
+    /// Reads the header and metadata of the image at `path`; pixels are never decoded.
+    ///
+    /// Blocking file I/O: call it off the event loop. Safe to call from several threads at once.
+    /// Starts libvips (``VipsRuntime/start()``) if nothing has yet.
+    public func readMetadata(atPath path: String) throws(ImagingError) -> ImageMetadata {
+        try VipsRuntime.start()
+        // libvips reads a trailing "[...]" as load options ("a.jpg[shrink=2]" would open a.jpg).
+        guard !path.hasSuffix("]") else {
+            throw .unreadable(path: path, reason: "libvips cannot open a path ending in \"]\"; rename the file")
+        }
+        let image = try VipsRuntime.withErrorBuffer { () throws(ImagingError) in
+            guard let image = cvips_image_new_from_file(path) else {
+                throw .unreadable(path: path, reason: VipsRuntime.takeErrorMessage())
+            }
+            return image
+        }
+        defer { g_object_unref(image) }
+        let header = VipsHeader(image: image)
+
+        let width = Int(vips_image_get_width(image))
+        let height = Int(vips_image_get_height(image))
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= maximumPixels else {
+            throw .tooLarge(path: path, width: width, height: height, limit: maximumPixels)
+        }
+
+        let loader = header.string(VIPS_META_LOADER) ?? "an unknown loader"
+        guard let mimeType = Self.mimeType(loader: loader, heifCompression: header.string("heif-compression")) else {
+            throw .unreadable(path: path, reason: "libvips read it with \(loader), which is not a photo format")
+        }
+        // HEIF loading applies the rotation itself and drops the field, so only libvips' own value counts.
+        let orientation = header.int(VIPS_META_ORIENTATION).flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
+        let exif = header.blob(VIPS_META_EXIF_NAME).flatMap(ExifBlock.init)
+
+        return ImageMetadata(
+            format: loader,
+            mimeType: mimeType,
+            storedWidth: width,
+            storedHeight: height,
+            orientation: orientation,
+            dateTimeOriginal: exif?.dateTimeOriginal,
+            gpsTimestamp: exif?.gpsTimestamp,
+            location: exif?.location
+        )
+    }
+
+    /// The MIME type of the photo formats the library accepts, by libvips loader name.
+    private static func mimeType(loader: String, heifCompression: String?) -> String? {
+        switch loader {
+        case "jpegload": "image/jpeg"
+        case "pngload": "image/png"
+        case "heifload": heifCompression == "av1" ? "image/avif" : "image/heic"
+        case "webpload": "image/webp"
+        case "tiffload": "image/tiff"
+        case "gifload": "image/gif"
+        default: nil
+        }
+    }
+}
+
+/// Typed reads of a loaded image's header fields.
+///
+/// Each read checks the field's type first: libvips' getters report a missing or mistyped field
+/// through the process-wide error buffer, where it would end up in another thread's error message.
+private struct VipsHeader {
+    let image: UnsafeMutablePointer<VipsImage>
+
+    func string(_ name: String) -> String? {
+        let type = vips_image_get_typeof(image, name)
+        guard type == CVIPS_TYPE_STRING || type == vips_ref_string_get_type() else { return nil }
+        var value: UnsafePointer<CChar>?
+        guard vips_image_get_string(image, name, &value) == 0, let value else { return nil }
+        return String(cString: value)
+    }
+
+    func int(_ name: String) -> Int? {
+        guard vips_image_get_typeof(image, name) == CVIPS_TYPE_INT else { return nil }
+        var value: Int32 = 0
+        guard vips_image_get_int(image, name, &value) == 0 else { return nil }
+        return Int(value)
+    }
+
+    func blob(_ name: String) -> [UInt8]? {
+        guard vips_image_get_typeof(image, name) == vips_blob_get_type() else { return nil }
+        var data: UnsafeRawPointer?
+        var length = 0
+        guard vips_image_get_blob(image, name, &data, &length) == 0, let data else { return nil }
+        return Array(UnsafeRawBufferPointer(start: data, count: length))
+    }
+}

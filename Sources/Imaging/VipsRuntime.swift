@@ -1,0 +1,51 @@
+import CVips
+import Foundation
+
+/// The process-wide libvips library state.
+public enum VipsRuntime {
+    /// Starts libvips once per process; later calls return the first outcome. Thread-safe.
+    ///
+    /// Disables the operation cache (in libvips 8.14 it is keyed by file name, so a file rewritten
+    /// in place would come back stale) and blocks the loaders libvips marks untrusted
+    /// (ImageMagick, PDF, SVG, JPEG 2000, JPEG XL, FITS...). The concurrency stays libvips' default.
+    public static func start() throws(ImagingError) {
+        try outcome.get()
+    }
+
+    /// Swift runs a static initialiser exactly once, even under concurrent first access.
+    private static let outcome: Result<Void, ImagingError> = {
+        guard cvips_init("photolibd") == 0 else {
+            return .failure(.libraryUnavailable(takeErrorMessage()))
+        }
+        vips_cache_set_max(0)
+        vips_block_untrusted_set(1)
+        return .success(())
+    }()
+
+    /// Guards libvips' error buffer, which is one per process: without it, concurrent calls would
+    /// read each other's failures, and lines some successful loads leave behind.
+    private static let errorBufferLock = NSLock()
+
+    /// Runs `body` with libvips' error buffer emptied and to itself, so that what
+    /// ``takeErrorMessage()`` returns inside `body` comes from `body`'s own libvips calls.
+    static func withErrorBuffer<Value, Failure: Error>(
+        _ body: () throws(Failure) -> Value
+    ) throws(Failure) -> Value {
+        errorBufferLock.lock()
+        defer { errorBufferLock.unlock() }
+        vips_error_clear()
+        return try body()
+    }
+
+    /// Returns and clears libvips' error buffer as one line, repeated lines dropped.
+    static func takeErrorMessage() -> String {
+        guard let copy = vips_error_buffer_copy() else { return "libvips gave no detail" }
+        defer { g_free(copy) }
+        var seen: Set<String> = []
+        let lines = String(cString: copy)
+            .split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && seen.insert($0).inserted }
+        return lines.isEmpty ? "libvips gave no detail" : lines.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import GRDB
+import PhotoModel
+
+/// The single front door to a library's SQLite database (WAL mode, one pool per process).
+public struct LibraryDatabase: Sendable {
+    let writer: DatabasePool
+    /// This library's identity, part of every change token.
+    public let libraryId: String
+    /// Committed transactions, in commit order, for observers in this process.
+    public let feed: ChangeFeed
+
+    /// Opens (creating and migrating as needed) the database file at `path`.
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // Committed transactions must survive a crash of the process or the machine.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        writer = try DatabasePool(path: path, configuration: configuration)
+        try Schema.migrator.migrate(writer)
+        let info = try writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT libraryId, generation FROM library_info")!
+        }
+        libraryId = info["libraryId"]
+        feed = ChangeFeed(generation: info["generation"])
+    }
+
+    /// The change token of the current state.
+    public func currentToken() async throws -> ChangeToken {
+        try await writer.read { db in try token(db) }
+    }
+
+    func token(_ db: Database) throws -> ChangeToken {
+        ChangeToken(libraryId: libraryId, generation: try Int64.fetchOne(db, sql: "SELECT generation FROM library_info")!)
+    }
+
+    /// One page of assets and the size of the whole result, read at one consistent state.
+    public func fetchAssets(_ query: AssetQuery, offset: Int = 0, pageSize: Int = 500,
+                            includeResources: Bool = false) async throws -> AssetPage {
+        guard offset >= 0 else { throw LibraryError.invalidParameter("offset") }
+        guard pageSize >= 0 else { throw LibraryError.invalidParameter("pageSize") }
+        let now = Date()
+        return try await writer.read { db in
+            let selection = try assetSelection(query, now: now, db)
+            let count = try Int.fetchOne(db, sql: selection.countSQL, arguments: selection.arguments)!
+            var assets = try Row.fetchAll(
+                db, sql: selection.pageSQL(columns: AssetRows.selection, offset: offset, count: pageSize),
+                arguments: selection.arguments
+            ).map(AssetRows.asset(from:))
+            if includeResources {
+                let resources = try AssetRows.resources(of: assets.map(\.id), in: db)
+                for index in assets.indices { assets[index].resources = resources[assets[index].id] ?? [] }
+            }
+            return AssetPage(count: count, assets: assets, token: try token(db))
+        }
+    }
+
+    /// The ordered ids of a whole asset result, with the token they were read at.
+    public func fetchAssetIds(_ query: AssetQuery) async throws -> (ids: [String], token: ChangeToken) {
+        let now = Date()
+        return try await writer.read { db in
+            let selection = try assetSelection(query, now: now, db)
+            return (try String.fetchAll(db, sql: selection.idsSQL, arguments: selection.arguments), try token(db))
+        }
+    }
+
+    /// The ordered ids of several named asset and collection results, all read at one state.
+    public func fetchResultIds(assetQueries: [String: AssetQuery],
+                               collectionQueries: [String: CollectionQuery]) async throws -> ResultSnapshot {
+        let now = Date()
+        return try await writer.read { db in
+            var ids: [String: [String]] = [:]
+            for (name, query) in assetQueries {
+                let selection = try assetSelection(query, now: now, db)
+                ids[name] = try String.fetchAll(db, sql: selection.idsSQL, arguments: selection.arguments)
+            }
+            for (name, query) in collectionQueries {
+                ids[name] = try collections(matching: query, now: now, db).map(\.id)
+            }
+            return ResultSnapshot(ids: ids, token: try token(db))
+        }
+    }
+
+    /// The id of the asset whose primary resource has this content hash, if any.
+    public func assetId(contentHash: String) async throws -> String? {
+        try await writer.read { db in
+            try String.fetchOne(db, sql: "SELECT id FROM asset WHERE contentHash = ?", arguments: [contentHash])
+        }
+    }
+
+    private func assetSelection(_ query: AssetQuery, now: Date, _ db: Database) throws -> AssetSelection {
+        var collection: (id: String, subtype: CollectionSubtype)?
+        if let id = query.collection {
+            guard let subtype = try String.fetchOne(db, sql: "SELECT subtype FROM collection WHERE id = ?", arguments: [id])
+                .flatMap(CollectionSubtype.init(rawValue:)) else { throw LibraryError.notFound(id: id) }
+            collection = (id, subtype)
+        }
+        return try AssetSelection(query: query, collection: collection, now: now)
+    }
+}
+
+/// Named results' ordered ids at one change token.
+public struct ResultSnapshot: Sendable {
+    public var ids: [String: [String]]
+    public var token: ChangeToken
+}
+
+/// One page of a `FetchAssets` result.
+public struct AssetPage: Sendable {
+    public var count: Int
+    public var assets: [Asset]
+    public var token: ChangeToken
+}
+
+/// One page of a `FetchCollections` result.
+public struct CollectionPage: Sendable {
+    public var count: Int
+    public var collections: [AssetCollection]
+    public var token: ChangeToken
+}

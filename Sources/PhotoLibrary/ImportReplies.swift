@@ -1,0 +1,66 @@
+/// How far an `importFiles` call has got.
+public struct ImportProgress: Sendable, Hashable, Codable {
+    /// Paths handled so far.
+    public var processed: Int
+    /// Paths in the call.
+    public var total: Int
+}
+
+/// What became of one path of an `importFiles` call.
+public struct ImportedFile: Sendable, Hashable, Codable {
+    /// The outcome of importing one file.
+    public enum Status: String, Sendable, Hashable, Codable {
+        case imported, duplicate, unsupported, failed
+    }
+
+    public var path: String
+    public var status: Status
+    /// The asset the file became, or the existing asset it duplicates.
+    public var assetId: String?
+    /// Why the file was not imported.
+    public var error: String?
+}
+
+/// The outcome of an `importFiles` call: one entry per path, in the order given.
+public struct ImportResult: Sendable, Hashable, Codable {
+    public var files: [ImportedFile]
+
+    /// Whether any file failed to import.
+    public var hasFailures: Bool { files.contains { $0.status == .failed } }
+}
+
+/// The importer's counters, as `Import.Status` reports them.
+public struct ImportStatus: Sendable, Hashable, Codable {
+    public var queued: Int
+    public var processing: Int
+    public var imported: Int
+    public var failed: Int
+    /// Configured import sources.
+    public var sources: Int
+    /// The most recent failure, if any.
+    public var lastError: String?
+}
+
+/// One import folder the daemon watches.
+public struct ImportSource: Sendable, Hashable, Codable {
+    public var path: String
+    public var mode: ImportMode
+    public var recursive: Bool
+    /// Whether the daemon is watching the folder right now.
+    public var watching: Bool
+    public var assetCount: Int
+    /// Why the folder is not watched, if it is not.
+    public var error: String?
+}
+
+/// One reply of the `ImportFiles` stream: progress, and on the last reply the files.
+struct ImportFilesReply: Decodable, Sendable {
+    var processed: Int
+    var total: Int
+    var files: [ImportedFile]?
+}
+
+/// The reply of `ListSources`.
+struct ListSourcesReply: Decodable, Sendable {
+    var sources: [ImportSource]
+}

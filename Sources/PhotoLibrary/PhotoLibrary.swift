@@ -1,0 +1,222 @@
+import Foundation
+import PhotolibConfig
+import Varlink
+
+/// A connection to photolibd: PhotoKit's `PHPhotoLibrary`, fetches and change observation over the daemon's socket.
+///
+/// Calls on one library are answered one after another; open a second library for a long `observe`
+/// alongside other calls. Every method throws `PhotoLibraryError`.
+public final class PhotoLibrary: Sendable {
+    /// The socket this library is connected to.
+    public let socketPath: String
+    private let connection: VarlinkConnection
+
+    private init(socketPath: String, connection: VarlinkConnection) {
+        self.socketPath = socketPath
+        self.connection = connection
+    }
+
+    /// Connects to the daemon at `socketPath`, or where `SocketLocation.forClient` finds it when nil.
+    public static func connect(socketPath: String? = nil) async throws(PhotoLibraryError) -> PhotoLibrary {
+        let path = socketPath ?? SocketLocation.forClient(environment: ProcessInfo.processInfo.environment)
+        do {
+            return PhotoLibrary(socketPath: path, connection: try await VarlinkConnection.connect(socketPath: path))
+        } catch {
+            throw PhotoLibraryError(error, socketPath: path)
+        }
+    }
+
+    /// Closes the connection; streams still open end.
+    public func close() async {
+        await connection.close()
+    }
+
+    // MARK: io.photolibd.Library
+
+    /// The page `[offset, offset + pageSize)` of the assets matching `query` (the daemon's default page is 500).
+    public func fetchAssets(matching query: AssetQuery = AssetQuery(), offset: Int? = nil, pageSize: Int? = nil,
+                            includeResources: Bool = false) async throws(PhotoLibraryError) -> AssetFetchResult {
+        try await call(Method.fetchAssets, FetchAssetsParameters(query: query, offset: offset, pageSize: pageSize,
+                                                                  includeResources: includeResources))
+    }
+
+    /// Every asset matching `query`, fetched page by page; `token` is the first page's.
+    public func fetchAllAssets(matching query: AssetQuery = AssetQuery(),
+                               includeResources: Bool = false) async throws(PhotoLibraryError) -> AssetFetchResult {
+        try await fetchingAllPages(\.assets, count: \.count) { offset throws(PhotoLibraryError) in
+            try await fetchAssets(matching: query, offset: offset, includeResources: includeResources)
+        }
+    }
+
+    /// The page `[offset, offset + pageSize)` of the collections matching `query`.
+    public func fetchCollections(matching query: CollectionQuery = CollectionQuery(), offset: Int? = nil,
+                                 pageSize: Int? = nil) async throws(PhotoLibraryError) -> CollectionFetchResult {
+        try await call(Method.fetchCollections, FetchCollectionsParameters(query: query, offset: offset, pageSize: pageSize))
+    }
+
+    /// Every collection matching `query`, fetched page by page; `token` is the first page's.
+    public func fetchAllCollections(matching query: CollectionQuery = CollectionQuery())
+        async throws(PhotoLibraryError) -> CollectionFetchResult
+    {
+        try await fetchingAllPages(\.collections, count: \.count) { offset throws(PhotoLibraryError) in
+            try await fetchCollections(matching: query, offset: offset)
+        }
+    }
+
+    /// Applies `changes` atomically, as one change event; `created` maps their placeholders to real ids.
+    public func performChanges(_ changes: [ChangeRequest]) async throws(PhotoLibraryError) -> ChangeResult {
+        try await call(Method.performChanges, PerformChangesParameters(changes: changes))
+    }
+
+    /// Applies the changes a `ChangeBuilder` collected, atomically.
+    public func performChanges(_ changes: ChangeBuilder) async throws(PhotoLibraryError) -> ChangeResult {
+        try await performChanges(changes.requests)
+    }
+
+    /// The current results of the named queries, then one event per committed transaction, until cancelled.
+    ///
+    /// With `onlyRelevant`, transactions that change none of the results are skipped.
+    public func observe(assetQueries: [String: AssetQuery] = [:], collectionQueries: [String: CollectionQuery] = [:],
+                        onlyRelevant: Bool = false) -> AsyncThrowingStream<LibraryChangeEvent, any Error> {
+        stream(Method.observe, ObserveParameters(assetQueries: assetQueries, collectionQueries: collectionQueries,
+                                                 onlyRelevant: onlyRelevant))
+    }
+
+    /// The transactions committed after `token`, at most `limit`; fails with `tokenExpired` past the history.
+    public func fetchPersistentChanges(since token: String, limit: Int? = nil)
+        async throws(PhotoLibraryError) -> PersistentChangesPage
+    {
+        try await call(Method.fetchPersistentChanges, FetchPersistentChangesParameters(since: token, limit: limit))
+    }
+
+    /// What the daemon lets this process's user do.
+    public func authorizationStatus() async throws(PhotoLibraryError) -> AuthorizationStatus {
+        let reply: AuthorizationStatusReply = try await call(Method.authorizationStatus, NoParameters())
+        return reply.status
+    }
+
+    // MARK: io.photolibd.Import
+
+    /// Imports files by absolute path, calling `progress` as files are done; returns each path's outcome.
+    public func importFiles(_ paths: [String], mode: ImportMode? = nil, album: String? = nil,
+                            progress: @Sendable (ImportProgress) -> Void = { _ in })
+        async throws(PhotoLibraryError) -> ImportResult
+    {
+        let replies: AsyncThrowingStream<ImportFilesReply, any Error> =
+            stream(Method.importFiles, ImportFilesParameters(paths: paths, mode: mode, album: album))
+        do {
+            for try await reply in replies {
+                progress(ImportProgress(processed: reply.processed, total: reply.total))
+                if let files = reply.files { return ImportResult(files: files) }
+            }
+        } catch {
+            throw PhotoLibraryError(error, socketPath: socketPath)
+        }
+        throw PhotoLibraryError.unexpectedReply(method: Method.importFiles, reason: "the replies ended without the files")
+    }
+
+    /// The importer's counters.
+    public func importStatus() async throws(PhotoLibraryError) -> ImportStatus {
+        try await call(Method.importStatus, NoParameters())
+    }
+
+    /// The import folders the daemon watches.
+    public func listSources() async throws(PhotoLibraryError) -> [ImportSource] {
+        let reply: ListSourcesReply = try await call(Method.listSources, NoParameters())
+        return reply.sources
+    }
+
+    // MARK: Calls
+
+    /// Fetches the first page, then appends the following pages' items until the result is complete.
+    private func fetchingAllPages<Page, Item>(
+        _ items: WritableKeyPath<Page, [Item]>, count: KeyPath<Page, Int>,
+        _ fetchPage: (_ offset: Int?) async throws(PhotoLibraryError) -> Page
+    ) async throws(PhotoLibraryError) -> Page {
+        var result = try await fetchPage(nil)
+        while result[keyPath: items].count < result[keyPath: count] {
+            let page = try await fetchPage(result[keyPath: items].count)
+            guard !page[keyPath: items].isEmpty else { break }
+            result[keyPath: items] += page[keyPath: items]
+        }
+        return result
+    }
+
+    /// Calls `method` and decodes its one reply, mapping every failure to a `PhotoLibraryError`.
+    private func call<Reply: Decodable & Sendable>(_ method: String, _ parameters: some Encodable & Sendable)
+        async throws(PhotoLibraryError) -> Reply
+    {
+        do {
+            return try await connection.call(method, parameters: parameters, returning: Reply.self)
+        } catch {
+            throw PhotoLibraryError(error, socketPath: socketPath)
+        }
+    }
+
+    /// Calls `method` with `more`, mapping the stream's failure to a `PhotoLibraryError`.
+    ///
+    /// Replies are read as the caller asks for them, so a slow reader holds no backlog here.
+    private func stream<Reply: Decodable & Sendable>(_ method: String, _ parameters: some Encodable & Sendable)
+        -> AsyncThrowingStream<Reply, any Error>
+    {
+        let replies = connection.stream(method, parameters: parameters, returning: Reply.self)
+        let socketPath = socketPath
+        return AsyncThrowingStream {
+            var iterator = replies.makeAsyncIterator()
+            do {
+                return try await iterator.next()
+            } catch {
+                throw PhotoLibraryError(error, socketPath: socketPath)
+            }
+        }
+    }
+}
+
+/// The daemon's method names.
+private enum Method {
+    static let fetchAssets = "io.photolibd.Library.FetchAssets"
+    static let fetchCollections = "io.photolibd.Library.FetchCollections"
+    static let performChanges = "io.photolibd.Library.PerformChanges"
+    static let observe = "io.photolibd.Library.Observe"
+    static let fetchPersistentChanges = "io.photolibd.Library.FetchPersistentChanges"
+    static let authorizationStatus = "io.photolibd.Library.AuthorizationStatus"
+    static let importFiles = "io.photolibd.Import.ImportFiles"
+    static let importStatus = "io.photolibd.Import.Status"
+    static let listSources = "io.photolibd.Import.ListSources"
+}
+
+private struct NoParameters: Encodable, Sendable {}
+
+private struct FetchAssetsParameters: Encodable, Sendable {
+    var query: AssetQuery
+    var offset: Int?
+    var pageSize: Int?
+    var includeResources: Bool
+}
+
+private struct FetchCollectionsParameters: Encodable, Sendable {
+    var query: CollectionQuery
+    var offset: Int?
+    var pageSize: Int?
+}
+
+private struct PerformChangesParameters: Encodable, Sendable {
+    var changes: [ChangeRequest]
+}
+
+private struct ObserveParameters: Encodable, Sendable {
+    var assetQueries: [String: AssetQuery]
+    var collectionQueries: [String: CollectionQuery]
+    var onlyRelevant: Bool
+}
+
+private struct FetchPersistentChangesParameters: Encodable, Sendable {
+    var since: String
+    var limit: Int?
+}
+
+private struct ImportFilesParameters: Encodable, Sendable {
+    var paths: [String]
+    var mode: ImportMode?
+    var album: String?
+}

@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Varlink
+
+/// A failed call to photolibd: what went wrong, said so that a user can act on it.
+public struct PhotoLibraryError: Error, Sendable, CustomStringConvertible {
+    /// The kind of failure, for code that reacts to some of them (refetch on `tokenExpired`).
+    public enum Code: String, Sendable, Hashable {
+        /// There is no socket, or nothing listens on it.
+        case daemonNotRunning
+        /// The socket exists but the connection failed or broke.
+        case connectionFailed
+        /// The daemon's reply does not have the expected shape.
+        case unexpectedReply
+        /// No asset or collection has the id.
+        case notFound
+        case invalidPredicate
+        case invalidChange
+        /// The change token is too old or from another library: fetch again.
+        case tokenExpired
+        case permissionDenied
+        case invalidParameter
+        /// The daemon does not offer this method.
+        case notSupported
+        /// Any other error the daemon answered with; see `varlinkError`.
+        case daemonError
+    }
+
+    public var code: Code
+    /// The message to show the user.
+    public var message: String
+    /// The error the daemon answered with, when it answered with one.
+    public var varlinkError: VarlinkError?
+
+    public init(code: Code, message: String, varlinkError: VarlinkError? = nil) {
+        self.code = code
+        self.message = message
+        self.varlinkError = varlinkError
+    }
+
+    public var description: String { message }
+
+    /// The error for the daemon's error reply, with a readable message.
+    public init(_ error: VarlinkError) {
+        let shortName = error.name.split(separator: ".").last.map(String.init) ?? error.name
+        func parameter(_ name: String) -> String { error.parameters[name]?.stringValue ?? "?" }
+        let (code, message): (Code, String) = switch shortName {
+        case "NotFound":
+            (.notFound, "no asset or collection has the id '\(parameter("id"))'"
+                + (error.parameters["index"]?.intValue.map { " (change \($0))" } ?? ""))
+        case "InvalidPredicate":
+            (.invalidPredicate, "invalid predicate: \(parameter("reason"))")
+        case "InvalidChange":
+            (.invalidChange, "change \(error.parameters["index"]?.intValue.map(String.init) ?? "?") was rejected: "
+                + parameter("reason"))
+        case "TokenExpired":
+            (.tokenExpired, "the change token has expired or belongs to another library; fetch the library again")
+        case "PermissionDenied":
+            (.permissionDenied, "photolibd does not allow this user to do that (see the access settings of photolibd.conf)")
+        case "InvalidParameter":
+            (.invalidParameter, "photolibd rejected the parameter '\(parameter("parameter"))'")
+        case "MethodNotImplemented", "MethodNotFound":
+            (.notSupported, "this photolibd does not support \(parameter("method"))")
+        case "InterfaceNotFound":
+            (.notSupported, "this photolibd does not serve the interface \(parameter("interface"))")
+        case "InternalError":
+            (.daemonError, "photolibd failed: \(parameter("reason"))")
+        default:
+            (.daemonError, "photolibd answered with the error \(error)")
+        }
+        self.init(code: code, message: message, varlinkError: error)
+    }
+
+    /// The error for any failure of a call on the connection to `socketPath`.
+    init(_ error: any Error, socketPath: String) {
+        switch error {
+        case let error as PhotoLibraryError:
+            self = error
+        case let error as VarlinkError:
+            self.init(error)
+        case VarlinkConnectionError.cannotConnect(_, let reason):
+            self.init(cannotConnectTo: socketPath, reason: reason)
+        case VarlinkConnectionError.closed:
+            self.init(code: .connectionFailed, message: "photolibd closed the connection (did it stop?)")
+        case VarlinkConnectionError.malformedReply(let reason):
+            self.init(code: .unexpectedReply, message: "unexpected reply from photolibd: \(reason)")
+        default:
+            self.init(code: .connectionFailed, message: "the connection to photolibd failed: \(error)")
+        }
+    }
+
+    /// The error for a failed connect: the daemon is not running when there is no socket or nothing listens on it.
+    private init(cannotConnectTo socketPath: String, reason: String) {
+        let advice = "Start it with scripts/run-daemon or `systemctl start photolibd`."
+        if access(socketPath, F_OK) != 0 {
+            self.init(code: .daemonNotRunning, message: "photolibd is not running (no socket at \(socketPath)). \(advice)")
+        } else if reason.contains("(errno: \(ECONNREFUSED))") {
+            self.init(code: .daemonNotRunning,
+                      message: "photolibd is not running (nothing listens on \(socketPath)). \(advice)")
+        } else {
+            self.init(code: .connectionFailed, message: "cannot connect to photolibd at \(socketPath): \(reason)")
+        }
+    }
+
+    /// The daemon's reply to `method` could not be read.
+    static func unexpectedReply(method: String, reason: String) -> PhotoLibraryError {
+        PhotoLibraryError(code: .unexpectedReply, message: "unexpected reply from photolibd to \(method): \(reason)")
+    }
+}

@@ -1,0 +1,221 @@
+/// A field of an update that may be left alone, cleared (JSON null) or set.
+public enum FieldUpdate<Value: Sendable & Hashable>: Sendable, Hashable {
+    case unchanged
+    case cleared
+    case set(Value)
+}
+
+/// The properties an `updateAsset` change sets.
+public struct AssetUpdate: Sendable, Hashable {
+    public var isFavorite: Bool?
+    public var isHidden: Bool?
+    public var creationDate: FieldUpdate<Timestamp>
+    public var location: FieldUpdate<Location>
+
+    public init(isFavorite: Bool? = nil, isHidden: Bool? = nil, creationDate: FieldUpdate<Timestamp> = .unchanged,
+                location: FieldUpdate<Location> = .unchanged) {
+        self.isFavorite = isFavorite
+        self.isHidden = isHidden
+        self.creationDate = creationDate
+        self.location = location
+    }
+}
+
+/// One operation of a `PerformChanges` call, checked for shape. Ids may be placeholders (`@…`).
+public enum LibraryChange: Sendable, Hashable {
+    case createAsset(path: String, placeholder: String?)
+    case updateAsset(target: String, AssetUpdate)
+    case deleteAssets(ids: [String], permanently: Bool)
+    case restoreAssets(ids: [String])
+    case createAlbum(title: String, placeholder: String?, parent: String?)
+    case createFolder(title: String, placeholder: String?, parent: String?)
+    case updateCollection(target: String, title: String)
+    case deleteCollections(ids: [String])
+    case addAssets(target: String, ids: [String])
+    case insertAssets(target: String, ids: [String], indexes: [Int])
+    case removeAssets(target: String, ids: [String])
+    case moveAssets(target: String, indexes: [Int], toIndex: Int)
+    case addChildCollections(target: String, ids: [String])
+    case removeChildCollections(target: String, ids: [String])
+    case moveChildCollections(target: String, indexes: [Int], toIndex: Int)
+
+    /// The contract's name of the op.
+    public var op: String {
+        switch self {
+        case .createAsset: "createAsset"
+        case .updateAsset: "updateAsset"
+        case .deleteAssets: "deleteAssets"
+        case .restoreAssets: "restoreAssets"
+        case .createAlbum: "createAlbum"
+        case .createFolder: "createFolder"
+        case .updateCollection: "updateCollection"
+        case .deleteCollections: "deleteCollections"
+        case .addAssets: "addAssets"
+        case .insertAssets: "insertAssets"
+        case .removeAssets: "removeAssets"
+        case .moveAssets: "moveAssets"
+        case .addChildCollections: "addChildCollections"
+        case .removeChildCollections: "removeChildCollections"
+        case .moveChildCollections: "moveChildCollections"
+        }
+    }
+}
+
+/// A `Change` object as it arrives on the wire: `op` plus whichever fields that op uses.
+public struct ChangeRequest: Sendable, Hashable, Codable {
+    public var op: String
+    public var path: String?
+    public var placeholder: String?
+    public var target: String?
+    public var isFavorite: Bool?
+    public var isHidden: Bool?
+    public var creationDate: FieldUpdate<Timestamp>
+    public var location: FieldUpdate<Location>
+    public var ids: [String]?
+    public var permanently: Bool?
+    public var title: String?
+    public var parent: String?
+    public var indexes: [Int]?
+    public var toIndex: Int?
+
+    public init(op: String, path: String? = nil, placeholder: String? = nil, target: String? = nil,
+                isFavorite: Bool? = nil, isHidden: Bool? = nil, creationDate: FieldUpdate<Timestamp> = .unchanged,
+                location: FieldUpdate<Location> = .unchanged, ids: [String]? = nil, permanently: Bool? = nil,
+                title: String? = nil, parent: String? = nil, indexes: [Int]? = nil, toIndex: Int? = nil) {
+        self.op = op
+        self.path = path
+        self.placeholder = placeholder
+        self.target = target
+        self.isFavorite = isFavorite
+        self.isHidden = isHidden
+        self.creationDate = creationDate
+        self.location = location
+        self.ids = ids
+        self.permanently = permanently
+        self.title = title
+        self.parent = parent
+        self.indexes = indexes
+        self.toIndex = toIndex
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case op, path, placeholder, target, isFavorite, isHidden, creationDate, location
+        case ids, permanently, title, parent, indexes, toIndex
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func update<Value: Decodable>(_ key: CodingKeys) throws -> FieldUpdate<Value> {
+            guard container.contains(key) else { return .unchanged }
+            if try container.decodeNil(forKey: key) { return .cleared }
+            return .set(try container.decode(Value.self, forKey: key))
+        }
+        self.init(
+            op: try container.decode(String.self, forKey: .op),
+            path: try container.decodeIfPresent(String.self, forKey: .path),
+            placeholder: try container.decodeIfPresent(String.self, forKey: .placeholder),
+            target: try container.decodeIfPresent(String.self, forKey: .target),
+            isFavorite: try container.decodeIfPresent(Bool.self, forKey: .isFavorite),
+            isHidden: try container.decodeIfPresent(Bool.self, forKey: .isHidden),
+            creationDate: try update(.creationDate),
+            location: try update(.location),
+            ids: try container.decodeIfPresent([String].self, forKey: .ids),
+            permanently: try container.decodeIfPresent(Bool.self, forKey: .permanently),
+            title: try container.decodeIfPresent(String.self, forKey: .title),
+            parent: try container.decodeIfPresent(String.self, forKey: .parent),
+            indexes: try container.decodeIfPresent([Int].self, forKey: .indexes),
+            toIndex: try container.decodeIfPresent(Int.self, forKey: .toIndex)
+        )
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        func encode<Value: Encodable>(_ update: FieldUpdate<Value>, _ key: CodingKeys) throws {
+            switch update {
+            case .unchanged: break
+            case .cleared: try container.encodeNil(forKey: key)
+            case .set(let value): try container.encode(value, forKey: key)
+            }
+        }
+        try container.encode(op, forKey: .op)
+        try container.encodeIfPresent(path, forKey: .path)
+        try container.encodeIfPresent(placeholder, forKey: .placeholder)
+        try container.encodeIfPresent(target, forKey: .target)
+        try container.encodeIfPresent(isFavorite, forKey: .isFavorite)
+        try container.encodeIfPresent(isHidden, forKey: .isHidden)
+        try encode(creationDate, .creationDate)
+        try encode(location, .location)
+        try container.encodeIfPresent(ids, forKey: .ids)
+        try container.encodeIfPresent(permanently, forKey: .permanently)
+        try container.encodeIfPresent(title, forKey: .title)
+        try container.encodeIfPresent(parent, forKey: .parent)
+        try container.encodeIfPresent(indexes, forKey: .indexes)
+        try container.encodeIfPresent(toIndex, forKey: .toIndex)
+    }
+
+    /// Checks that the op is known and has the fields it needs; `index` is the change's position in the call.
+    public func validated(index: Int) throws(LibraryError) -> LibraryChange {
+        func required<Value>(_ value: Value?, _ field: String) throws(LibraryError) -> Value {
+            guard let value else { throw .invalidChange(index: index, reason: "\(op) needs '\(field)'") }
+            return value
+        }
+        func checkedPlaceholder() throws(LibraryError) -> String? {
+            guard let placeholder else { return nil }
+            guard placeholder.hasPrefix("@"), placeholder.count > 1 else {
+                throw .invalidChange(index: index, reason: "placeholder '\(placeholder)' must begin with '@'")
+            }
+            return placeholder
+        }
+        func checkedTitle() throws(LibraryError) -> String {
+            let title = try required(title, "title")
+            guard !title.isEmpty, !title.contains("\0") else {
+                throw .invalidChange(index: index, reason: "a title must be non-empty text without NUL")
+            }
+            return title
+        }
+        switch op {
+        case "createAsset":
+            return .createAsset(path: try required(path, "path"), placeholder: try checkedPlaceholder())
+        case "updateAsset":
+            if case .set(let location) = location, !location.isValid {
+                throw .invalidChange(index: index, reason: "location is off the globe")
+            }
+            return .updateAsset(target: try required(target, "target"), AssetUpdate(
+                isFavorite: isFavorite, isHidden: isHidden, creationDate: creationDate, location: location))
+        case "deleteAssets":
+            return .deleteAssets(ids: try required(ids, "ids"), permanently: permanently ?? false)
+        case "restoreAssets":
+            return .restoreAssets(ids: try required(ids, "ids"))
+        case "createAlbum":
+            return .createAlbum(title: try checkedTitle(), placeholder: try checkedPlaceholder(), parent: parent)
+        case "createFolder":
+            return .createFolder(title: try checkedTitle(), placeholder: try checkedPlaceholder(), parent: parent)
+        case "updateCollection":
+            return .updateCollection(target: try required(target, "target"), title: try checkedTitle())
+        case "deleteCollections":
+            return .deleteCollections(ids: try required(ids, "ids"))
+        case "addAssets":
+            return .addAssets(target: try required(target, "target"), ids: try required(ids, "ids"))
+        case "insertAssets":
+            let ids = try required(ids, "ids"), indexes = try required(indexes, "indexes")
+            guard ids.count == indexes.count else {
+                throw .invalidChange(index: index, reason: "insertAssets needs one index per id")
+            }
+            return .insertAssets(target: try required(target, "target"), ids: ids, indexes: indexes)
+        case "removeAssets":
+            return .removeAssets(target: try required(target, "target"), ids: try required(ids, "ids"))
+        case "moveAssets":
+            return .moveAssets(target: try required(target, "target"), indexes: try required(indexes, "indexes"),
+                               toIndex: try required(toIndex, "toIndex"))
+        case "addChildCollections":
+            return .addChildCollections(target: try required(target, "target"), ids: try required(ids, "ids"))
+        case "removeChildCollections":
+            return .removeChildCollections(target: try required(target, "target"), ids: try required(ids, "ids"))
+        case "moveChildCollections":
+            return .moveChildCollections(target: try required(target, "target"), indexes: try required(indexes, "indexes"),
+                                         toIndex: try required(toIndex, "toIndex"))
+        default:
+            throw .invalidChange(index: index, reason: "unknown op '\(op)'")
+        }
+    }
+}

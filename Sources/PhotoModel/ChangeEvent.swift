@@ -1,0 +1,60 @@
+/// What kind of object changed.
+public enum ObjectKind: String, Sendable, Hashable, Codable {
+    case asset, collection
+}
+
+/// How an object changed in one transaction.
+public enum ObjectChangeKind: String, Sendable, Hashable, Codable {
+    case inserted, changed, removed
+}
+
+/// One object touched by a committed transaction.
+public struct ObjectChange: Sendable, Hashable, Codable {
+    public var id: String
+    public var kind: ObjectKind
+    public var change: ObjectChangeKind
+    /// The pixels or file changed (not just properties or memberships).
+    public var contentChanged: Bool
+
+    public init(id: String, kind: ObjectKind, change: ObjectChangeKind, contentChanged: Bool = false) {
+        self.id = id
+        self.kind = kind
+        self.change = change
+        self.contentChanged = contentChanged
+    }
+}
+
+/// A committed transaction as the change log records it.
+public struct CommittedChange: Sendable, Hashable {
+    public var generation: Int64
+    public var objects: [ObjectChange]
+
+    public init(generation: Int64, objects: [ObjectChange]) {
+        self.generation = generation
+        self.objects = objects
+    }
+
+    /// The generation the library had just before this change.
+    public var previousGeneration: Int64 { generation - 1 }
+}
+
+/// A library's change token: its identity plus a change-log generation, written as opaque text.
+public struct ChangeToken: Sendable, Hashable, CustomStringConvertible {
+    public var libraryId: String
+    public var generation: Int64
+
+    public init(libraryId: String, generation: Int64) {
+        self.libraryId = libraryId
+        self.generation = generation
+    }
+
+    /// Parses the text form; nil when malformed.
+    public init?(_ text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "v1", !parts[1].isEmpty, let generation = Int64(parts[2]), generation >= 0
+        else { return nil }
+        self.init(libraryId: String(parts[1]), generation: generation)
+    }
+
+    public var description: String { "v1:\(libraryId):\(generation)" }
+}

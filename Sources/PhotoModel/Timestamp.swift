@@ -1,0 +1,158 @@
+/// An instant with the UTC offset it was recorded in, written as RFC 3339 with a numeric offset.
+///
+/// Photos keep the wall-clock time and offset of where they were taken; sorting uses the instant.
+public struct Timestamp: Sendable, Hashable, Comparable {
+    /// Seconds since 1970-01-01T00:00:00Z.
+    public var secondsSince1970: Double
+    /// Offset from UTC in seconds, east positive.
+    public var utcOffsetSeconds: Int
+
+    public init(secondsSince1970: Double, utcOffsetSeconds: Int = 0) {
+        self.secondsSince1970 = secondsSince1970
+        self.utcOffsetSeconds = utcOffsetSeconds
+    }
+
+    /// The instant of a local wall-clock time at the given offset.
+    public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
+                fractionalSecond: Double = 0, utcOffsetSeconds: Int) {
+        let days = Self.daysFromCivil(year: year, month: month, day: day)
+        let local = Double(days * 86_400 + hour * 3_600 + minute * 60 + second) + fractionalSecond
+        self.init(secondsSince1970: local - Double(utcOffsetSeconds), utcOffsetSeconds: utcOffsetSeconds)
+    }
+
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+        lhs.secondsSince1970 < rhs.secondsSince1970
+    }
+
+    /// The calendar day in the timestamp's own local time, as `YYYY-MM-DD`.
+    public var localDay: String {
+        let local = localComponents
+        return "\(Self.pad(local.year, 4))-\(Self.pad(local.month, 2))-\(Self.pad(local.day, 2))"
+    }
+
+    /// RFC 3339 text with a numeric offset, e.g. `2024-01-31T10:15:00.250+01:00`.
+    public var rfc3339: String {
+        let local = localComponents
+        var text = "\(Self.pad(local.year, 4))-\(Self.pad(local.month, 2))-\(Self.pad(local.day, 2))"
+            + "T\(Self.pad(local.hour, 2)):\(Self.pad(local.minute, 2)):\(Self.pad(local.second, 2))"
+        if local.milliseconds > 0 { text += "." + Self.pad(local.milliseconds, 3) }
+        let offset = abs(utcOffsetSeconds)
+        text += (utcOffsetSeconds < 0 ? "-" : "+") + Self.pad(offset / 3_600, 2) + ":" + Self.pad(offset % 3_600 / 60, 2)
+        return text
+    }
+
+    /// Parses RFC 3339 (`T` or space separator, optional fraction, `Z` or `±HH:MM`); nil if malformed.
+    public init?(rfc3339 text: String) {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func number(_ digits: Int) -> Int? {
+            guard index + digits <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[index..<index + digits] {
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            index += digits
+            return value
+        }
+        func expect(_ characters: String) -> Bool {
+            guard index < bytes.count, characters.utf8.contains(bytes[index]) else { return false }
+            index += 1
+            return true
+        }
+        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
+              expect("Tt "), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
+              let second = number(2),
+              (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day),
+              hour < 24, minute < 60, second < 61
+        else { return nil }
+        var fraction = 0.0
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            var scale = 0.1
+            let start = index
+            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+                fraction += Double(bytes[index] - 48) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > start else { return nil }
+        }
+        var offset = 0
+        if expect("Zz") {
+            offset = 0
+        } else if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
+            index += 1
+            guard let offsetHours = number(2), expect(":"), let offsetMinutes = number(2),
+                  offsetHours < 24, offsetMinutes < 60 else { return nil }
+            offset = sign * (offsetHours * 3_600 + offsetMinutes * 60)
+        } else {
+            return nil
+        }
+        guard index == bytes.count else { return nil }
+        self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59),
+                  fractionalSecond: fraction, utcOffsetSeconds: offset)
+    }
+
+    private var localComponents: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, milliseconds: Int) {
+        let totalMilliseconds = Int((secondsSince1970 * 1000).rounded()) + utcOffsetSeconds * 1000
+        let milliseconds = ((totalMilliseconds % 1000) + 1000) % 1000
+        let seconds = (totalMilliseconds - milliseconds) / 1000
+        let days = Int((Double(seconds) / 86_400).rounded(.down))
+        let secondOfDay = seconds - days * 86_400
+        let civil = Self.civil(fromDays: days)
+        return (civil.year, civil.month, civil.day, secondOfDay / 3_600, secondOfDay % 3_600 / 60, secondOfDay % 60, milliseconds)
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    private static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+extension Timestamp: Codable {
+    public init(from decoder: any Decoder) throws {
+        let text = try String(from: decoder)
+        guard let parsed = Timestamp(rfc3339: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an RFC 3339 date: \(text)"))
+        }
+        self = parsed
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try rfc3339.encode(to: encoder)
+    }
+}

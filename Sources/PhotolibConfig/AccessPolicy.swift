@@ -1,0 +1,16 @@
+/// Which local users may use the library, by uid.
+///
+/// The configuration file names users or gives numeric uids; names are resolved to uids when
+/// the file is loaded. What unlisted users get is the daemon's decision.
+public struct AccessPolicy: Sendable, Hashable {
+    /// Users who may read and change the library (`authorized`).
+    public var readWriteUsers: [UInt32]
+    /// Users who may only read the library (`restricted`).
+    public var readOnlyUsers: [UInt32]
+
+    /// Creates a policy; both lists are empty by default.
+    public init(readWriteUsers: [UInt32] = [], readOnlyUsers: [UInt32] = []) {
+        self.readWriteUsers = readWriteUsers
+        self.readOnlyUsers = readOnlyUsers
+    }
+}

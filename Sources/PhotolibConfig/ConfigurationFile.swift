@@ -1,0 +1,274 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TOMLKit
+
+/// What a configuration file sets, with paths resolved; nil means the file leaves it to the default.
+struct FileSettings: Hashable {
+    var library: String?
+    var cache: String?
+    var socket: String?
+    var trashRetentionDays: Int?
+    var historyRetentionDays: Int?
+    var access: AccessPolicy?
+    var sources: [SourceConfiguration]?
+}
+
+/// A parsed TOML configuration file and the checked reading of its keys.
+struct ConfigurationFile {
+    static let topLevelKeys = ["library", "cache", "socket", "trash", "history", "access", "source"]
+    static let retentionKeys = ["retention_days"]
+    static let accessKeys = ["users", "read_only_users"]
+    static let sourceKeys = ["path", "mode", "recursive"]
+
+    /// The file's absolute path.
+    let path: String
+    private let root: TOMLTable
+    private let locator: KeyLocator
+    private let directory: String
+    private let home: String
+
+    /// Reads and parses the file at `path`, which may be relative to the current directory.
+    init(path: String, home: String) throws(ConfigurationError) {
+        let absolute = Path.resolve(path, relativeTo: Path.currentDirectory, home: home)
+        let text = try Self.readText(absolute)
+        do {
+            root = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw .syntaxError(
+                file: absolute, line: error.source.begin.line, column: error.source.begin.column,
+                reason: error.description)
+        } catch {
+            throw .syntaxError(file: absolute, line: 1, column: 1, reason: "\(error)")
+        }
+        self.path = absolute
+        self.locator = KeyLocator(text: text)
+        self.directory = Path.directory(of: absolute)
+        self.home = home
+    }
+
+    /// Every setting in the file, checked: unknown keys, wrong types and bad values throw.
+    func settings() throws(ConfigurationError) -> FileSettings {
+        try checkKeys(of: root, in: .root, known: Self.topLevelKeys)
+        var settings = FileSettings()
+        settings.library = try path(at: SettingKey(.root, "library"), in: root)
+        settings.cache = try path(at: SettingKey(.root, "cache"), in: root)
+        settings.socket = try path(at: SettingKey(.root, "socket"), in: root)
+        settings.trashRetentionDays = try retentionDays(inTable: "trash")
+        settings.historyRetentionDays = try retentionDays(inTable: "history")
+        settings.access = try accessPolicy()
+        settings.sources = try sources()
+        return settings
+    }
+
+    /// The `socket` setting, read leniently: nil when absent or not a non-empty string.
+    var socketSetting: String? {
+        guard let socket = root["socket"]?.string, !socket.isEmpty else { return nil }
+        return Path.resolve(socket, relativeTo: directory, home: home)
+    }
+
+    // MARK: Sections
+
+    private func retentionDays(inTable name: String) throws(ConfigurationError) -> Int? {
+        guard let table = try table(at: SettingKey(.root, name), in: root) else { return nil }
+        try checkKeys(of: table, in: .named(name), known: Self.retentionKeys)
+        let key = SettingKey(.named(name), "retention_days")
+        guard let days = try integer(at: key, in: table) else { return nil }
+        guard days >= 0 else { throw invalidValue(at: key, "is \(days); it must be 0 or more days") }
+        return days
+    }
+
+    private func accessPolicy() throws(ConfigurationError) -> AccessPolicy? {
+        guard let table = try table(at: SettingKey(.root, "access"), in: root) else { return nil }
+        try checkKeys(of: table, in: .named("access"), known: Self.accessKeys)
+        let readWrite = try users(at: SettingKey(.named("access"), "users"), in: table)
+        let readOnlyKey = SettingKey(.named("access"), "read_only_users")
+        let readOnly = try users(at: readOnlyKey, in: table)
+        if let both = readOnly.first(where: readWrite.contains) {
+            throw invalidValue(
+                at: readOnlyKey,
+                "lists uid \(both), which `access.users` lists too; keep each user in one of the two lists")
+        }
+        return AccessPolicy(readWriteUsers: readWrite, readOnlyUsers: readOnly)
+    }
+
+    private func users(at key: SettingKey, in table: TOMLTable) throws(ConfigurationError) -> [UInt32] {
+        guard let value = table[key.key] else { return [] }
+        guard let array = value.array else {
+            throw wrongType(at: key, expected: "an array of user names or numeric uids", found: value.type)
+        }
+        var uids: [UInt32] = []
+        for (index, element) in array.enumerated() {
+            let elementKey = key.element(index)
+            let uid: UInt32
+            if let name = element.string {
+                guard let resolved = UserDatabase.uid(ofUser: name) ?? UInt32(name) else {
+                    throw .unknownUser(file: path, key: elementKey.dotted, line: locator.line(of: key), name: name)
+                }
+                uid = resolved
+            } else if let number = element.int {
+                guard let valid = UInt32(exactly: number), valid != UInt32.max else {
+                    throw invalidValue(at: elementKey, "is \(number), which is not a valid uid")
+                }
+                uid = valid
+            } else {
+                throw wrongType(at: elementKey, expected: "a user name or a numeric uid", found: element.type)
+            }
+            if !uids.contains(uid) { uids.append(uid) }
+        }
+        return uids
+    }
+
+    private func sources() throws(ConfigurationError) -> [SourceConfiguration]? {
+        let key = SettingKey(.root, "source")
+        guard let value = root[key.key] else { return nil }
+        guard let array = value.array else {
+            throw wrongType(
+                at: key, expected: "an array of tables (write each source as a [[source]] table)", found: value.type)
+        }
+        var sources: [SourceConfiguration] = []
+        for (index, element) in array.enumerated() {
+            guard let table = element.table else {
+                throw wrongType(at: key.element(index), expected: "a table", found: element.type)
+            }
+            let source = try source(in: table, at: .element("source", index: index))
+            if let earlier = sources.firstIndex(where: { $0.path == source.path }) {
+                throw invalidValue(
+                    at: SettingKey(.element("source", index: index), "path"),
+                    "is \"\(source.path)\", which source[\(earlier)] already watches; list each folder once")
+            }
+            sources.append(source)
+        }
+        return sources
+    }
+
+    private func source(
+        in table: TOMLTable, at section: SettingKey.Table
+    ) throws(ConfigurationError) -> SourceConfiguration {
+        try checkKeys(of: table, in: section, known: Self.sourceKeys)
+        let pathKey = SettingKey(section, "path")
+        guard let sourcePath = try path(at: pathKey, in: table) else {
+            throw .missingKey(
+                file: path, key: pathKey.dotted, line: locator.line(of: section),
+                example: "path = \"/srv/photos/import\"")
+        }
+        let modeKey = SettingKey(section, "mode")
+        let modes = SourceMode.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let modeName = try string(at: modeKey, in: table) else {
+            throw .missingKey(
+                file: path, key: modeKey.dotted, line: locator.line(of: section),
+                example: "mode = \"copy\" (one of: \(modes))")
+        }
+        guard let mode = SourceMode(rawValue: modeName) else {
+            throw invalidValue(at: modeKey, "is \"\(modeName)\"; use one of: \(modes)")
+        }
+        let recursive = try bool(at: SettingKey(section, "recursive"), in: table) ?? true
+        return SourceConfiguration(path: sourcePath, mode: mode, recursive: recursive)
+    }
+
+    // MARK: Typed values
+
+    private func checkKeys(of table: TOMLTable, in section: SettingKey.Table, known: [String]) throws(ConfigurationError) {
+        for key in table.keys.sorted() where !known.contains(key) {
+            let unknown = SettingKey(section, key)
+            throw .unknownKey(file: path, key: unknown.dotted, line: locator.line(of: unknown), knownKeys: known)
+        }
+    }
+
+    private func table(at key: SettingKey, in table: TOMLTable) throws(ConfigurationError) -> TOMLTable? {
+        guard let value = table[key.key] else { return nil }
+        guard let subtable = value.table else {
+            throw wrongType(at: key, expected: "a table ([\(key.key)])", found: value.type)
+        }
+        return subtable
+    }
+
+    private func string(at key: SettingKey, in table: TOMLTable) throws(ConfigurationError) -> String? {
+        guard let value = table[key.key] else { return nil }
+        guard let string = value.string else { throw wrongType(at: key, expected: "a string", found: value.type) }
+        return string
+    }
+
+    private func integer(at key: SettingKey, in table: TOMLTable) throws(ConfigurationError) -> Int? {
+        guard let value = table[key.key] else { return nil }
+        guard let integer = value.int else { throw wrongType(at: key, expected: "an integer", found: value.type) }
+        return integer
+    }
+
+    private func bool(at key: SettingKey, in table: TOMLTable) throws(ConfigurationError) -> Bool? {
+        guard let value = table[key.key] else { return nil }
+        guard let bool = value.bool else {
+            throw wrongType(at: key, expected: "a boolean (true or false)", found: value.type)
+        }
+        return bool
+    }
+
+    /// A path setting: a non-empty string, with `~` expanded and made absolute against the file's directory.
+    private func path(at key: SettingKey, in table: TOMLTable) throws(ConfigurationError) -> String? {
+        guard let raw = try string(at: key, in: table) else { return nil }
+        guard !raw.isEmpty else { throw invalidValue(at: key, "is empty; give a path or remove the key") }
+        return Path.resolve(raw, relativeTo: directory, home: home)
+    }
+
+    private func wrongType(at key: SettingKey, expected: String, found: TOMLType) -> ConfigurationError {
+        .wrongType(
+            file: path, key: key.dotted, line: locator.line(of: key), expected: expected, found: found.withArticle)
+    }
+
+    private func invalidValue(at key: SettingKey, _ reason: String) -> ConfigurationError {
+        .invalidValue(file: path, key: key.dotted, line: locator.line(of: key), reason: reason)
+    }
+
+    // MARK: Reading
+
+    /// The file's contents as UTF-8 text.
+    private static func readText(_ path: String) throws(ConfigurationError) -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw .fileNotFound(file: path) }
+            throw .unreadableFile(file: path, reason: String(cString: strerror(code)))
+        }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            if count < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                throw .unreadableFile(file: path, reason: String(cString: strerror(code)))
+            }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw .unreadableFile(file: path, reason: "the file is not UTF-8 text")
+        }
+        guard !text.contains("\0") else {
+            throw .unreadableFile(file: path, reason: "the file contains a NUL byte")
+        }
+        return text
+    }
+}
+
+extension TOMLType {
+    /// The type's name with an article, for messages: "a string", "an integer".
+    fileprivate var withArticle: String {
+        switch self {
+        case .table: "a table"
+        case .array: "an array"
+        case .string: "a string"
+        case .int: "an integer"
+        case .double: "a floating-point number"
+        case .bool: "a boolean"
+        case .date: "a date"
+        case .time: "a time"
+        case .dateTime: "a date-time"
+        }
+    }
+}

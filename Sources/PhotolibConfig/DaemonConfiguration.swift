@@ -1,0 +1,107 @@
+/// Everything the daemon needs to know to start: where the library, cache and socket live,
+/// which folders to import from, how long to keep trash and history, and who may connect.
+public struct DaemonConfiguration: Sendable, Hashable {
+    /// The number of days trashed assets and change history are kept unless configured otherwise.
+    public static let defaultRetentionDays = 30
+
+    /// The directory that holds `library.sqlite` and the `originals/` store.
+    public var libraryPath: String
+    /// The thumbnail cache directory.
+    public var cachePath: String
+    /// The socket the daemon listens on, resolved by `SocketLocation.resolve`.
+    public var socketPath: String
+    /// The import folders.
+    public var sources: [SourceConfiguration]
+    /// Days an asset stays in Recently Deleted before it is purged.
+    public var trashRetentionDays: Int
+    /// Days of persistent change history kept for `FetchPersistentChanges`.
+    public var historyRetentionDays: Int
+    /// Who may read and change the library.
+    public var access: AccessPolicy
+    /// Whether this is the system-wide daemon (`photolibd --system`) rather than a user's own.
+    public var isSystemDaemon: Bool
+
+    /// Creates a configuration from its parts.
+    public init(
+        libraryPath: String,
+        cachePath: String,
+        socketPath: String,
+        sources: [SourceConfiguration],
+        trashRetentionDays: Int = DaemonConfiguration.defaultRetentionDays,
+        historyRetentionDays: Int = DaemonConfiguration.defaultRetentionDays,
+        access: AccessPolicy = AccessPolicy(),
+        isSystemDaemon: Bool
+    ) {
+        self.libraryPath = libraryPath
+        self.cachePath = cachePath
+        self.socketPath = socketPath
+        self.sources = sources
+        self.trashRetentionDays = trashRetentionDays
+        self.historyRetentionDays = historyRetentionDays
+        self.access = access
+        self.isSystemDaemon = isSystemDaemon
+    }
+
+    /// Loads a TOML configuration file; keys it leaves out take their embedded default values.
+    ///
+    /// Relative paths in the file are resolved against the file's directory and `~` is expanded.
+    /// Unknown keys, wrong types, bad values and unknown user names throw, naming the key and line.
+    /// Leaving out `[[source]]` keeps the default drop folder; `source = []` means no sources.
+    public static func load(
+        fromFile path: String, environment: [String: String], system: Bool
+    ) throws(ConfigurationError) -> DaemonConfiguration {
+        let file = try ConfigurationFile(path: path, home: UserEnvironment(environment).home)
+        let settings = try file.settings()
+        var configuration = embeddedDefault(environment: environment, system: system)
+        configuration.libraryPath = settings.library ?? configuration.libraryPath
+        configuration.cachePath = settings.cache ?? configuration.cachePath
+        configuration.socketPath = SocketLocation.resolve(
+            environment: environment, configuredPath: settings.socket, system: system)
+        configuration.sources = settings.sources ?? configuration.sources
+        configuration.trashRetentionDays = settings.trashRetentionDays ?? configuration.trashRetentionDays
+        configuration.historyRetentionDays = settings.historyRetentionDays ?? configuration.historyRetentionDays
+        configuration.access = settings.access ?? configuration.access
+        return configuration
+    }
+
+    /// The configuration used when there is no file: it works out of the box for the user running it.
+    ///
+    /// A user daemon keeps its library under `$XDG_DATA_HOME/photolibd`, its cache in
+    /// `$XDG_CACHE_HOME/photolibd` and imports from the drop folder `$XDG_DATA_HOME/photolibd/drop`;
+    /// the system daemon uses `/var/lib/photolibd` and `/var/cache/photolibd`. No directory is created.
+    public static func embeddedDefault(environment: [String: String], system: Bool) -> DaemonConfiguration {
+        let socket = SocketLocation.resolve(environment: environment, configuredPath: nil, system: system)
+        if system {
+            return DaemonConfiguration(
+                libraryPath: "/var/lib/photolibd/library",
+                cachePath: "/var/cache/photolibd",
+                socketPath: socket,
+                sources: [SourceConfiguration(path: "/var/lib/photolibd/drop", mode: .move, recursive: true)],
+                isSystemDaemon: true)
+        }
+        let user = UserEnvironment(environment)
+        let data = Path.join(user.dataHome, "photolibd")
+        return DaemonConfiguration(
+            libraryPath: Path.join(data, "library"),
+            cachePath: Path.join(user.cacheHome, "photolibd"),
+            socketPath: socket,
+            sources: [SourceConfiguration(path: Path.join(data, "drop"), mode: .move, recursive: true)],
+            isSystemDaemon: false)
+    }
+
+    /// The configuration the daemon runs with: the explicit `--config` file, which must exist;
+    /// else the default file (`ConfigurationLocation.defaultFile`) if it exists; else the embedded default.
+    public static func resolve(
+        configFile: String?, environment: [String: String], system: Bool
+    ) throws(ConfigurationError) -> DaemonConfiguration {
+        if let configFile {
+            return try load(fromFile: configFile, environment: environment, system: system)
+        }
+        let defaultFile = ConfigurationLocation.defaultFile(environment: environment, system: system)
+        do {
+            return try load(fromFile: defaultFile, environment: environment, system: system)
+        } catch .fileNotFound {
+            return embeddedDefault(environment: environment, system: system)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import Glibc
+import PhotolibConfig
+import Varlink
+
+/// What a caller may do, PhotoKit's `PHAuthorizationStatus` named as on the wire.
+public enum AuthorizationStatus: String, Sendable, Codable {
+    case authorized, restricted, denied, notDetermined
+
+    var canRead: Bool { self == .authorized || self == .restricted }
+    var canWrite: Bool { self == .authorized }
+}
+
+/// Decides a caller's status from its peer credentials and the access policy.
+public struct Authorization: Sendable {
+    let policy: AccessPolicy
+    let daemonUID: UInt32
+
+    public init(policy: AccessPolicy, daemonUID: UInt32 = getuid()) {
+        self.policy = policy
+        self.daemonUID = daemonUID
+    }
+
+    /// The daemon's own user and root may do everything; listed users as the policy says; others nothing.
+    func status(of peer: PeerCredentials?) -> AuthorizationStatus {
+        guard let peer else { return .notDetermined }
+        if peer.uid == 0 || peer.uid == daemonUID || policy.readWriteUsers.contains(peer.uid) { return .authorized }
+        if policy.readOnlyUsers.contains(peer.uid) { return .restricted }
+        return .denied
+    }
+}

@@ -1,0 +1,183 @@
+import LibraryStore
+import Logging
+import PhotoModel
+import Varlink
+
+/// `io.photolibd.Library`: fetches, change transactions, observation and change history.
+struct LibraryInterface: VarlinkInterface {
+    let name = "io.photolibd.Library"
+    let description = libraryInterfaceDescription
+    let database: LibraryDatabase
+    let importer: Importer
+    let authorization: Authorization
+
+    func handle(_ call: VarlinkCall, context: VarlinkCallContext, replies: VarlinkReplyWriter) async throws {
+        let status = authorization.status(of: context.peer)
+        try await mappingLibraryErrors {
+            switch call.methodName {
+            case "FetchAssets":
+                try await fetchAssets(try call.decodeParameters(), status: status, replies: replies)
+            case "FetchCollections":
+                try await fetchCollections(try call.decodeParameters(), status: status, replies: replies)
+            case "PerformChanges":
+                guard status.canWrite else { throw LibraryError.permissionDenied }
+                try await performChanges(try call.decodeParameters(), context: context, replies: replies)
+            case "Observe":
+                guard call.more else { throw VarlinkError.expectedMore() }
+                let observer = LibraryObserver(database: database, parameters: try call.decodeParameters(),
+                                               canRead: status.canRead, replies: replies)
+                try await observer.run()
+            case "FetchPersistentChanges":
+                guard status.canRead else { throw LibraryError.permissionDenied }
+                try await fetchPersistentChanges(try call.decodeParameters(), replies: replies)
+            case "AuthorizationStatus":
+                try await replies.send(AuthorizationStatusReply(status: status))
+            default:
+                throw VarlinkError.methodNotFound(call.method)
+            }
+        }
+    }
+
+    private func fetchAssets(_ parameters: FetchAssetsParameters, status: AuthorizationStatus,
+                             replies: VarlinkReplyWriter) async throws {
+        guard status.canRead else {
+            try await replies.send(FetchAssetsReply(count: 0, assets: [], token: try await database.currentToken().description))
+            return
+        }
+        let page = try await database.fetchAssets(parameters.query ?? AssetQuery(), offset: parameters.offset ?? 0,
+                                                  pageSize: parameters.pageSize ?? 500,
+                                                  includeResources: parameters.includeResources ?? false)
+        try await replies.send(FetchAssetsReply(count: page.count, assets: page.assets, token: page.token.description))
+    }
+
+    private func fetchCollections(_ parameters: FetchCollectionsParameters, status: AuthorizationStatus,
+                                  replies: VarlinkReplyWriter) async throws {
+        guard status.canRead else {
+            try await replies.send(FetchCollectionsReply(count: 0, collections: [], token: try await database.currentToken().description))
+            return
+        }
+        let page = try await database.fetchCollections(parameters.query ?? CollectionQuery(), offset: parameters.offset ?? 0,
+                                                       pageSize: parameters.pageSize ?? 500)
+        try await replies.send(FetchCollectionsReply(count: page.count, collections: page.collections,
+                                                     token: page.token.description))
+    }
+
+    private func performChanges(_ parameters: PerformChangesParameters, context: VarlinkCallContext,
+                                replies: VarlinkReplyWriter) async throws {
+        var changes: [LibraryChange] = []
+        for (index, request) in parameters.changes.enumerated() {
+            changes.append(try request.validated(index: index))
+        }
+        var prepared: [Int: PreparedFile] = [:]
+        let outcome: ChangeOutcome
+        do {
+            for (index, change) in changes.enumerated() {
+                guard case .createAsset(let path, _) = change else { continue }
+                do {
+                    prepared[index] = try await importer.prepare(path: path, mode: .copy, caller: context.peer)
+                } catch let failure as ImportFailure {
+                    throw LibraryError.invalidChange(index: index, reason: "\(path): \(failure.reason)")
+                }
+            }
+            outcome = try await database.performChanges(changes, drafts: prepared.mapValues(\.draft))
+        } catch {
+            for file in prepared.values { importer.finish(file, committedAs: nil, logger: context.logger) }
+            throw error
+        }
+        for (index, file) in prepared { importer.finish(file, committedAs: outcome.assets[index], logger: context.logger) }
+        importer.removeFiles(outcome.purgedFiles, logger: context.logger)
+        try await replies.send(PerformChangesReply(token: outcome.token.description, created: outcome.created))
+    }
+
+    private func fetchPersistentChanges(_ parameters: FetchPersistentChangesParameters, replies: VarlinkReplyWriter) async throws {
+        guard let since = ChangeToken(parameters.since), since.libraryId == database.libraryId else {
+            throw LibraryError.tokenExpired
+        }
+        let limit = parameters.limit ?? 100
+        guard limit > 0 else { throw LibraryError.invalidParameter("limit") }
+        let current = try await database.currentToken()
+        let oldest = try await database.oldestReplayableGeneration()
+        guard since.generation >= oldest, since.generation <= current.generation else { throw LibraryError.tokenExpired }
+        let changes = try await database.committedChanges(after: since.generation, limit: min(limit, 10_000))
+        let token = changes.last.map { ChangeToken(libraryId: database.libraryId, generation: $0.generation) } ?? since
+        try await replies.send(FetchPersistentChangesReply(
+            changes: changes.map { PersistentChange($0, libraryId: database.libraryId) },
+            token: token.description,
+            hasMore: token.generation < current.generation
+        ))
+    }
+}
+
+struct FetchAssetsParameters: Decodable {
+    var query: AssetQuery?
+    var offset: Int?
+    var pageSize: Int?
+    var includeResources: Bool?
+}
+
+struct FetchAssetsReply: Encodable, Sendable {
+    var count: Int
+    var assets: [Asset]
+    var token: String
+}
+
+struct FetchCollectionsParameters: Decodable {
+    var query: CollectionQuery?
+    var offset: Int?
+    var pageSize: Int?
+}
+
+struct FetchCollectionsReply: Encodable, Sendable {
+    var count: Int
+    var collections: [AssetCollection]
+    var token: String
+}
+
+struct PerformChangesParameters: Decodable {
+    var changes: [ChangeRequest]
+}
+
+struct PerformChangesReply: Encodable, Sendable {
+    var token: String
+    var created: [String: String]
+}
+
+struct FetchPersistentChangesParameters: Decodable {
+    var since: String
+    var limit: Int?
+}
+
+struct FetchPersistentChangesReply: Encodable, Sendable {
+    var changes: [PersistentChange]
+    var token: String
+    var hasMore: Bool
+}
+
+/// One committed transaction as `FetchPersistentChanges` reports it.
+struct PersistentChange: Encodable, Sendable {
+    var token: String
+    var insertedAssetIds: [String] = []
+    var updatedAssetIds: [String] = []
+    var deletedAssetIds: [String] = []
+    var insertedCollectionIds: [String] = []
+    var updatedCollectionIds: [String] = []
+    var deletedCollectionIds: [String] = []
+
+    init(_ change: CommittedChange, libraryId: String) {
+        token = ChangeToken(libraryId: libraryId, generation: change.generation).description
+        for object in change.objects {
+            switch (object.kind, object.change) {
+            case (.asset, .inserted): insertedAssetIds.append(object.id)
+            case (.asset, .changed): updatedAssetIds.append(object.id)
+            case (.asset, .removed): deletedAssetIds.append(object.id)
+            case (.collection, .inserted): insertedCollectionIds.append(object.id)
+            case (.collection, .changed): updatedCollectionIds.append(object.id)
+            case (.collection, .removed): deletedCollectionIds.append(object.id)
+            }
+        }
+    }
+}
+
+struct AuthorizationStatusReply: Encodable, Sendable {
+    var status: AuthorizationStatus
+}

@@ -1,0 +1,63 @@
+import NIOCore
+
+/// The framing failed: the peer sent more bytes than one message may have without ending it.
+public enum VarlinkFramingError: Error, Sendable, Hashable {
+    /// No NUL terminator within `limit` bytes.
+    case messageTooLarge(limit: Int)
+}
+
+/// Splits the byte stream into varlink messages: each message ends with one NUL byte, which is dropped.
+///
+/// Throws `VarlinkFramingError.messageTooLarge` once a message exceeds `maximumMessageSize` bytes
+/// (not counting its NUL), so an unterminated message never buffers without bound. Bytes left
+/// without a terminator at end of input are an incomplete message and are discarded.
+struct VarlinkFrameDecoder: ByteToMessageDecoder {
+    typealias InboundOut = ByteBuffer
+
+    let maximumMessageSize: Int
+    /// Readable bytes already searched for a NUL, so each byte is searched once.
+    private var searchedBytes = 0
+
+    init(maximumMessageSize: Int) {
+        self.maximumMessageSize = maximumMessageSize
+    }
+
+    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        let unsearched = buffer.readableBytesView.dropFirst(searchedBytes)
+        guard let terminator = unsearched.firstIndex(of: 0) else {
+            searchedBytes = buffer.readableBytes
+            if searchedBytes > maximumMessageSize {
+                throw VarlinkFramingError.messageTooLarge(limit: maximumMessageSize)
+            }
+            return .needMoreData
+        }
+        let length = terminator - buffer.readerIndex
+        searchedBytes = 0
+        if length > maximumMessageSize {
+            throw VarlinkFramingError.messageTooLarge(limit: maximumMessageSize)
+        }
+        let message = buffer.readSlice(length: length)!
+        buffer.moveReaderIndex(forwardBy: 1)
+        context.fireChannelRead(Self.wrapInboundOut(message))
+        return .continue
+    }
+
+    mutating func decodeLast(
+        context: ChannelHandlerContext,
+        buffer: inout ByteBuffer,
+        seenEOF: Bool
+    ) throws -> DecodingState {
+        while try decode(context: context, buffer: &buffer) == .continue {}
+        buffer.clear()
+        return .needMoreData
+    }
+}
+
+extension ByteBuffer {
+    /// Appends one framed message: the JSON bytes and the NUL that ends them.
+    mutating func writeVarlinkMessage(json: some Collection<UInt8>) {
+        reserveCapacity(minimumWritableBytes: json.count + 1)
+        writeBytes(json)
+        writeInteger(UInt8(0))
+    }
+}

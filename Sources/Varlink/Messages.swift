@@ -1,0 +1,172 @@
+import Foundation
+import NIOCore
+
+// The JSON shapes of varlink calls and replies, as the server and the client read and write them.
+
+/// The fields of a call message other than its parameters, and whether parameters are present.
+///
+/// Decoding checks each field's type, so a type error names the offending field.
+struct CallHeader: Decodable {
+    let method: String
+    let hasParameters: Bool
+    let more: Bool
+    let oneway: Bool
+    let upgrade: Bool
+
+    private enum CodingKeys: String, CodingKey {
+        case method, parameters, more, oneway, upgrade
+    }
+
+    /// Any key of a JSON object.
+    private struct MemberKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        method = try container.decode(String.self, forKey: .method)
+        hasParameters = try container.contains(.parameters) && !container.decodeNil(forKey: .parameters)
+        if hasParameters {
+            _ = try container.nestedContainer(keyedBy: MemberKey.self, forKey: .parameters)
+        }
+        more = try container.decodeIfPresent(Bool.self, forKey: .more) ?? false
+        oneway = try container.decodeIfPresent(Bool.self, forKey: .oneway) ?? false
+        upgrade = try container.decodeIfPresent(Bool.self, forKey: .upgrade) ?? false
+    }
+}
+
+/// What the server makes of one received message.
+enum ReceivedMessage: Sendable {
+    /// A well-formed call.
+    case call(VarlinkCall)
+    /// A JSON object that is not a valid call: answer it with this error and go on.
+    case invalidCall(VarlinkError)
+    /// Not a JSON object: the stream cannot be trusted any more.
+    case unreadable(reason: String)
+
+    init(frame: ByteBuffer) {
+        let message = Data(frame.readableBytesView)
+        do {
+            let header = try JSONDecoder().decode(CallHeader.self, from: message)
+            self = header.upgrade
+                ? .invalidCall(.invalidParameter("upgrade"))
+                : .call(VarlinkCall(header: header, message: message))
+        } catch DecodingError.keyNotFound(let key, let context) where context.codingPath.isEmpty {
+            self = .invalidCall(.invalidParameter(key.stringValue))
+        } catch let error as DecodingError {
+            guard let field = error.context.codingPath.first else {
+                self = .unreadable(reason: error.context.debugDescription)
+                return
+            }
+            self = .invalidCall(.invalidParameter(field.stringValue))
+        } catch {
+            self = .unreadable(reason: "\(error)")
+        }
+    }
+}
+
+/// The `parameters` member of a message, decoded as `P`.
+struct ParametersMember<P: Decodable>: Decodable {
+    let parameters: P
+}
+
+/// A reply as the server sends it.
+struct OutgoingReply<Parameters: Encodable>: Encodable {
+    let parameters: Parameters
+    let continues: Bool?
+    let error: String?
+
+    /// One framed reply message.
+    static func framed(_ parameters: Parameters, continues: Bool) throws -> ByteBuffer {
+        try OutgoingReply(parameters: parameters, continues: continues ? true : nil, error: nil).framed()
+    }
+
+    private func framed() throws -> ByteBuffer {
+        var buffer = ByteBuffer()
+        buffer.writeVarlinkMessage(json: try JSONEncoder.varlink.encode(self))
+        return buffer
+    }
+}
+
+extension OutgoingReply where Parameters == [String: JSONValue] {
+    /// One framed error reply; its parameters are always present, `{}` when empty.
+    static func framed(_ error: VarlinkError) throws -> ByteBuffer {
+        try OutgoingReply(parameters: error.parameters, continues: nil, error: error.name).framed()
+    }
+}
+
+/// A call as the client sends it.
+struct OutgoingCall<Parameters: Encodable>: Encodable {
+    let method: String
+    let parameters: Parameters
+    let more: Bool?
+
+    /// One framed call message.
+    static func framed(method: String, parameters: Parameters, more: Bool) throws -> ByteBuffer {
+        let call = OutgoingCall(method: method, parameters: parameters, more: more ? true : nil)
+        var buffer = ByteBuffer()
+        buffer.writeVarlinkMessage(json: try JSONEncoder.varlink.encode(call))
+        return buffer
+    }
+}
+
+/// A reply as the client reads it: typed parameters, or the error the server answered with.
+struct IncomingReply<Parameters: Decodable>: Decodable {
+    let outcome: Result<Parameters, VarlinkError>
+    let continues: Bool
+
+    private enum CodingKeys: String, CodingKey {
+        case parameters, continues, error
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        continues = try container.decodeIfPresent(Bool.self, forKey: .continues) ?? false
+        if let name = try container.decodeIfPresent(String.self, forKey: .error) {
+            let parameters = try container.decodeIfPresent([String: JSONValue].self, forKey: .parameters)
+            outcome = .failure(VarlinkError(name, parameters: parameters ?? [:]))
+        } else if let parameters = try container.decodeIfPresent(Parameters.self, forKey: .parameters) {
+            outcome = .success(parameters)
+        } else {
+            outcome = .success(try JSONDecoder().decode(Parameters.self, from: Data.emptyJSONObject))
+        }
+    }
+
+    /// Decodes one reply message.
+    init(frame: ByteBuffer) throws(VarlinkConnectionError) {
+        do {
+            self = try JSONDecoder().decode(Self.self, from: Data(frame.readableBytesView))
+        } catch {
+            throw .malformedReply("\(error)")
+        }
+    }
+}
+
+extension JSONEncoder {
+    /// The encoder for outgoing messages: compact, `/` unescaped.
+    static var varlink: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }
+}
+
+extension Data {
+    /// `{}`, the parameters of a message that has none.
+    static let emptyJSONObject = Data("{}".utf8)
+}
+
+extension DecodingError {
+    var context: Context {
+        switch self {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+            .dataCorrupted(let context):
+            context
+        @unknown default:
+            Context(codingPath: [], debugDescription: "\(self)")
+        }
+    }
+}

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+
+/// The server could not take its socket path.
+public enum VarlinkServerError: Error, Sendable, Hashable {
+    /// Another server answers on the socket.
+    case socketInUse(path: String)
+    /// Setting the socket file's permissions failed with `errno`.
+    case cannotSetPermissions(path: String, errno: Int32)
+}
+
+/// The file system side of a listening Unix socket: its directory, permissions and removal.
+struct UnixSocketFile {
+    let path: String
+
+    /// Creates the directory that holds the socket, with its parents, if missing.
+    func createParentDirectory() throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        guard !directory.isEmpty else { return }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    func setPermissions(_ permissions: UInt16) throws(VarlinkServerError) {
+        guard chmod(path, mode_t(permissions)) == 0 else {
+            throw .cannotSetPermissions(path: path, errno: errno)
+        }
+    }
+
+    /// The device and inode of the file now at `path`; `nil` when there is none.
+    func identity() -> FileIdentity? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+    }
+
+    /// Removes the socket file if it is still the one identified by `identity`, not a successor's.
+    func remove(ifStill identity: FileIdentity?) {
+        if let identity, self.identity() == identity {
+            unlink(path)
+        }
+    }
+
+    struct FileIdentity: Equatable {
+        let device: UInt64
+        let inode: UInt64
+    }
+}

@@ -1,0 +1,304 @@
+import NIOCore
+import NIOPosix
+
+/// The client's connection failed, or the server broke the protocol.
+public enum VarlinkConnectionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Connecting to the socket failed: no server, or no permission.
+    case cannotConnect(socketPath: String, reason: String)
+    /// The connection closed, from either side, before the reply arrived.
+    case closed
+    /// A reply was not a varlink reply, or its parameters did not decode as the expected type.
+    case malformedReply(String)
+
+    public var description: String {
+        switch self {
+        case .cannotConnect(let socketPath, let reason): "Cannot connect to varlink socket \(socketPath): \(reason)"
+        case .closed: "The varlink connection is closed"
+        case .malformedReply(let reason): "Malformed varlink reply: \(reason)"
+        }
+    }
+}
+
+/// A client connection to a varlink service.
+///
+/// Calls may be made from several tasks at once; they go out one after another, each waiting for the
+/// previous call's last reply (a stream holds the connection until its last reply). Open several
+/// connections to run calls in parallel. Cancelling the task of a call in progress closes the connection,
+/// since its reply could no longer be told from the next one's; a task already cancelled when it calls
+/// gets `CancellationError` and leaves the connection alone.
+public final class VarlinkConnection: Sendable {
+    private let channel: any Channel
+    private let requests: AsyncStream<ConnectionRequest>.Continuation
+    /// Owns the channel's message streams, which must stay in one task, for as long as the connection
+    /// lives: a task of its own because the connection outlives the caller's scope.
+    private let exchanges: Task<Void, Never>
+
+    private init(_ messages: NIOAsyncChannel<ByteBuffer, ByteBuffer>) {
+        let (requestStream, requests) = AsyncStream.makeStream(of: ConnectionRequest.self)
+        self.channel = messages.channel
+        self.requests = requests
+        self.exchanges = Task {
+            await Self.exchangeMessages(over: messages, serving: requestStream)
+        }
+    }
+
+    deinit {
+        requests.finish()
+    }
+
+    /// Connects to the service listening on `socketPath`.
+    ///
+    /// - Parameter maximumMessageSize: The largest reply accepted, in bytes; a longer one closes the connection.
+    public static func connect(
+        socketPath: String,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        maximumMessageSize: Int = 16 << 20
+    ) async throws -> VarlinkConnection {
+        do {
+            let messages = try await ClientBootstrap(group: eventLoopGroup).connect(unixDomainSocketPath: socketPath) {
+                channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(VarlinkFrameDecoder(maximumMessageSize: maximumMessageSize))
+                    )
+                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+            return VarlinkConnection(messages)
+        } catch {
+            throw VarlinkConnectionError.cannotConnect(socketPath: socketPath, reason: "\(error)")
+        }
+    }
+
+    /// One call, one reply.
+    ///
+    /// - Throws: `VarlinkError` when the server answers with an error; `VarlinkConnectionError` when the
+    ///   connection closes first or the reply does not decode as `R`.
+    public func call<R: Decodable & Sendable>(
+        _ method: String,
+        parameters: some Encodable & Sendable,
+        returning: R.Type
+    ) async throws -> R {
+        let message = try OutgoingCall.framed(method: method, parameters: parameters, more: false)
+        let frame = try await request { .call(PendingCall(message: message, replies: .single($0))) }
+        return try IncomingReply<R>(frame: frame).outcome.get()
+    }
+
+    /// One call, one reply, with untyped parameters.
+    public func call(_ method: String, parameters: JSONValue = [:]) async throws -> JSONValue {
+        try await call(method, parameters: parameters, returning: JSONValue.self)
+    }
+
+    /// A `more: true` call: yields each reply, and finishes after the reply without `continues`.
+    ///
+    /// The call is sent when iteration starts. An error reply is thrown by the iteration. Cancelling the
+    /// iteration, or dropping the stream before its last reply, closes the connection.
+    public func stream<R: Decodable & Sendable>(
+        _ method: String,
+        parameters: some Encodable & Sendable,
+        returning: R.Type
+    ) -> AsyncThrowingStream<R, any Error> {
+        let replies: ReplyStream<R>
+        do {
+            replies = ReplyStream(
+                call: try OutgoingCall.framed(method: method, parameters: parameters, more: true),
+                connection: self
+            )
+        } catch {
+            return AsyncThrowingStream { throw error }
+        }
+        return AsyncThrowingStream { try await replies.next() }
+    }
+
+    /// Closes the connection; a call or stream in progress fails with `VarlinkConnectionError.closed`.
+    public func close() async {
+        requests.finish()
+        channel.close(promise: nil)
+        await exchanges.value
+    }
+
+    /// Sends `streamCall` and waits until it is written.
+    fileprivate func open(streamCall message: ByteBuffer) async throws {
+        try await request { .call(PendingCall(message: message, replies: .stream(opened: $0))) }
+    }
+
+    /// The next reply of the open stream.
+    fileprivate func nextStreamReply() async throws -> ByteBuffer {
+        try await request { .nextStreamReply($0) }
+    }
+
+    /// Ends the open stream, letting the next call go out; `closingConnection` when the stream did not
+    /// get to its last reply, which would otherwise be taken for the next call's.
+    fileprivate func endStream(closingConnection: Bool) {
+        if closingConnection {
+            channel.close(promise: nil)
+        }
+        requests.yield(.streamEnded)
+    }
+
+    /// Hands a request to the exchange task and waits for its outcome.
+    ///
+    /// A task cancelled before the request throws `CancellationError`; cancelled while waiting, it closes
+    /// the connection.
+    private func request<Outcome: Sendable>(
+        _ makeRequest: (CheckedContinuation<Outcome, any Error>) -> ConnectionRequest
+    ) async throws -> Outcome {
+        try Task.checkCancellation()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { outcome in
+                if case .terminated = requests.yield(makeRequest(outcome)) {
+                    outcome.resume(throwing: VarlinkConnectionError.closed)
+                }
+            }
+        } onCancel: { [channel] in
+            channel.close(promise: nil)
+        }
+    }
+
+    /// Serves the requests in order over the channel until the connection is closed or dropped.
+    private static func exchangeMessages(
+        over messages: NIOAsyncChannel<ByteBuffer, ByteBuffer>,
+        serving requests: AsyncStream<ConnectionRequest>
+    ) async {
+        let channel = messages.channel
+        try? await messages.executeThenClose { inbound, outbound in
+            var replies = inbound.makeAsyncIterator()
+
+            /// Reads the next reply; a failure to read closes the channel, whose state is unknown.
+            func nextReply() async -> Result<ByteBuffer, any Error> {
+                do {
+                    guard let reply = try await replies.next() else {
+                        return .failure(VarlinkConnectionError.closed)
+                    }
+                    return .success(reply)
+                } catch {
+                    channel.close(promise: nil)
+                    return .failure(error)
+                }
+            }
+
+            /// Writes a call and, for a plain call, reads its reply. Returns whether the call opened a stream.
+            func send(_ call: PendingCall) async -> Bool {
+                do {
+                    try await outbound.write(call.message)
+                } catch {
+                    call.replies.fail(VarlinkConnectionError.closed)
+                    return false
+                }
+                switch call.replies {
+                case .single(let reply):
+                    reply.resume(with: await nextReply())
+                    return false
+                case .stream(let opened):
+                    opened.resume()
+                    return true
+                }
+            }
+
+            var callsWaitingForStream: [PendingCall] = []
+            var streamIsOpen = false
+            for await request in requests {
+                switch request {
+                case .call(let call) where streamIsOpen:
+                    callsWaitingForStream.append(call)
+                case .call(let call):
+                    streamIsOpen = await send(call)
+                case .nextStreamReply(let reply):
+                    reply.resume(with: await nextReply())
+                case .streamEnded:
+                    streamIsOpen = false
+                    while !streamIsOpen, !callsWaitingForStream.isEmpty {
+                        streamIsOpen = await send(callsWaitingForStream.removeFirst())
+                    }
+                }
+            }
+            for call in callsWaitingForStream {
+                call.replies.fail(VarlinkConnectionError.closed)
+            }
+        }
+    }
+}
+
+/// What a caller asks of the exchange task.
+private enum ConnectionRequest: Sendable {
+    /// Send a call.
+    case call(PendingCall)
+    /// Read the open stream's next reply.
+    case nextStreamReply(CheckedContinuation<ByteBuffer, any Error>)
+    /// The open stream got its last reply or was given up.
+    case streamEnded
+}
+
+/// A call waiting to be sent, and who waits for what comes back.
+private struct PendingCall: Sendable {
+    enum Replies: Sendable {
+        /// Waits for the one reply.
+        case single(CheckedContinuation<ByteBuffer, any Error>)
+        /// Waits until the call is sent, then asks for each reply.
+        case stream(opened: CheckedContinuation<Void, any Error>)
+
+        func fail(_ error: any Error) {
+            switch self {
+            case .single(let reply): reply.resume(throwing: error)
+            case .stream(let opened): opened.resume(throwing: error)
+            }
+        }
+    }
+
+    let message: ByteBuffer
+    let replies: Replies
+}
+
+/// The client side of one `more` call: sends it on the first pull, then reads its replies one at a time.
+private actor ReplyStream<Reply: Decodable & Sendable> {
+    private enum State {
+        case unsent(ByteBuffer)
+        case streaming
+        case finished
+    }
+
+    private var state: State
+    private let connection: VarlinkConnection
+
+    init(call: ByteBuffer, connection: VarlinkConnection) {
+        self.state = .unsent(call)
+        self.connection = connection
+    }
+
+    deinit {
+        if case .streaming = state {
+            connection.endStream(closingConnection: true)
+        }
+    }
+
+    func next() async throws -> Reply? {
+        switch state {
+        case .finished:
+            return nil
+        case .unsent(let call):
+            state = .finished
+            try await connection.open(streamCall: call)
+            state = .streaming
+        case .streaming:
+            break
+        }
+        let reply: IncomingReply<Reply>
+        do {
+            reply = try IncomingReply(frame: try await connection.nextStreamReply())
+        } catch {
+            end(closingConnection: true)
+            throw error
+        }
+        if case .failure = reply.outcome {
+            end(closingConnection: false)
+        } else if !reply.continues {
+            end(closingConnection: false)
+        }
+        return try reply.outcome.get()
+    }
+
+    private func end(closingConnection: Bool) {
+        state = .finished
+        connection.endStream(closingConnection: closingConnection)
+    }
+}

@@ -1,0 +1,71 @@
+import NIOCore
+
+/// A handler broke the reply rules of its call.
+public enum VarlinkReplyError: Error, Sendable, Hashable {
+    /// A reply was sent after the call's final reply (the one without `continues`).
+    case finalReplyAlreadySent(method: String)
+}
+
+/// Sends the replies of one call, in order.
+///
+/// `send` suspends while the client is not reading (back-pressure), so a slow reader never makes the
+/// server buffer without bound. Replies to a `oneway` call are dropped. Send replies one at a time:
+/// await each `send` before the next.
+public struct VarlinkReplyWriter: Sendable {
+    private let method: String
+    private let more: Bool
+    private let oneway: Bool
+    private let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    private let progress = ReplyProgress()
+
+    init(for call: VarlinkCall, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) {
+        self.method = call.method
+        self.more = call.more
+        self.oneway = call.oneway
+        self.outbound = outbound
+    }
+
+    /// Sends one reply; `continues: true` for every reply of a `more` call but the last.
+    ///
+    /// - Throws: `VarlinkError.expectedMore()` when `continues` is true but the call did not ask for
+    ///   more: a handler that rethrows it answers the client with that standard error, which is the
+    ///   right answer for a method that only streams. `VarlinkReplyError.finalReplyAlreadySent` after
+    ///   the final reply. The channel's error when the connection is gone; `CancellationError` when
+    ///   the call was cancelled.
+    public func send<P: Encodable & Sendable>(_ parameters: P, continues: Bool = false) async throws {
+        if continues && !more {
+            throw VarlinkError.expectedMore()
+        }
+        let reply = try oneway ? nil : OutgoingReply.framed(parameters, continues: continues)
+        try await progress.record(continues: continues, method: method)
+        if let reply {
+            try await outbound.write(reply)
+        }
+    }
+
+    /// Sends `error` as the call's final reply.
+    func send(_ error: VarlinkError) async throws {
+        let reply = try oneway ? nil : OutgoingReply.framed(error)
+        try await progress.record(continues: false, method: method)
+        if let reply {
+            try await outbound.write(reply)
+        }
+    }
+
+    /// Whether the call's final reply has been sent.
+    var hasSentFinalReply: Bool {
+        get async { await progress.hasSentFinalReply }
+    }
+}
+
+/// Where one call is in its replies.
+private actor ReplyProgress {
+    private(set) var hasSentFinalReply = false
+
+    func record(continues: Bool, method: String) throws(VarlinkReplyError) {
+        guard !hasSentFinalReply else {
+            throw .finalReplyAlreadySent(method: method)
+        }
+        hasSentFinalReply = !continues
+    }
+}

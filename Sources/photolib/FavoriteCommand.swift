@@ -1,0 +1,24 @@
+import ArgumentParser
+import PhotoLibrary
+
+struct FavoriteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "favorite",
+        abstract: "Mark assets as favorites, or unmark them with --off."
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Argument(help: ArgumentHelp("The assets to mark.", valueName: "asset-id"))
+    var assets: [String]
+
+    @Flag(help: "Unmark the assets instead.")
+    var off = false
+
+    func run() async throws {
+        let library = try await connection.connect()
+        var changes = PhotoLibrary.ChangeBuilder()
+        changes.setFavorite(!off, for: assets)
+        _ = try await library.performChanges(changes)
+    }
+}

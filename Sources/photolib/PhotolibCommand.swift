@@ -1,0 +1,33 @@
+import ArgumentParser
+import PhotoLibrary
+
+@main
+struct PhotolibCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "photolib",
+        abstract: "Browse and change the photolibd photo library.",
+        subcommands: [
+            StatusCommand.self, AssetsCommand.self, ImportCommand.self, AlbumsCommand.self, AlbumCommand.self,
+            FavoriteCommand.self, WatchCommand.self,
+        ]
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+}
+
+/// The options every command takes to reach the daemon.
+struct ConnectionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "The daemon's socket (default: $PHOTOLIBD_SOCKET, else the config file's socket, else the standard location).",
+        valueName: "path"))
+    var socket: String?
+
+    /// Connects to the daemon.
+    func connect() async throws -> PhotoLibrary {
+        try await PhotoLibrary.connect(socketPath: socket)
+    }
+}
+
+extension MediaType: ExpressibleByArgument {}
+
+extension ImportMode: ExpressibleByArgument {}

@@ -1,0 +1,110 @@
+import Foundation
+import Glibc
+import Varlink
+
+/// The real `photolibd` binary running on a temporary library, socket and config.
+final class DaemonProcess: @unchecked Sendable {
+    // @unchecked: `process` is only replaced by start/stop, which tests call from one task.
+    let directory: String
+    let socketPath: String
+    let configPath: String
+    private var process: Process?
+    private let logPath: String
+
+    /// The directory that holds the built products (`photolibd`, `photolib`, the test bundle).
+    static let productsDirectory: String = {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("photolibd").path),
+              directory.path != "/" {
+            directory.deleteLastPathComponent()
+        }
+        return directory.path
+    }()
+
+    init(extraConfig: String = "") throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("photolibd-it-\(UUID().uuidString)").path
+        socketPath = directory + "/run/socket"
+        configPath = directory + "/photolibd.conf"
+        logPath = directory + "/daemon.log"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try """
+            library = "\(directory)/library"
+            cache = "\(directory)/cache"
+            socket = "\(socketPath)"
+            source = []
+            \(extraConfig)
+            """.write(toFile: configPath, atomically: true, encoding: .utf8)
+    }
+
+    deinit {
+        if let process, process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    var libraryPath: String { directory + "/library" }
+
+    /// Starts the daemon and waits until its socket answers.
+    func start() async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.productsDirectory + "/photolibd")
+        process.arguments = ["--config", configPath]
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "PHOTOLIBD_SOCKET")
+        environment.removeValue(forKey: "NOTIFY_SOCKET")
+        process.environment = environment
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        logHandle.seekToEndOfFile()
+        process.standardError = logHandle
+        process.standardOutput = logHandle
+        try process.run()
+        self.process = process
+        for _ in 0..<600 {
+            if let connection = try? await VarlinkConnection.connect(socketPath: socketPath) {
+                await connection.close()
+                return
+            }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw DaemonError("photolibd did not start; log:\n\(log())")
+    }
+
+    /// Stops with SIGTERM and waits for the exit; returns the exit status.
+    @discardableResult
+    func stop() async throws -> Int32 {
+        guard let process else { return 0 }
+        process.terminate()
+        return try await wait(for: process)
+    }
+
+    /// Kills with SIGKILL, as a crash or power cut would.
+    func kill9() async throws {
+        guard let process else { return }
+        kill(process.processIdentifier, SIGKILL)
+        _ = try await wait(for: process)
+    }
+
+    var isRunning: Bool { process?.isRunning ?? false }
+
+    func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    func connect() async throws -> VarlinkConnection {
+        try await VarlinkConnection.connect(socketPath: socketPath)
+    }
+
+    private func wait(for process: Process) async throws -> Int32 {
+        for _ in 0..<400 where process.isRunning {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        guard !process.isRunning else { throw DaemonError("photolibd did not exit") }
+        self.process = nil
+        return process.terminationStatus
+    }
+}
+
+struct DaemonError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
