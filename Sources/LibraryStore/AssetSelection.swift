@@ -7,8 +7,11 @@ struct AssetSelection {
     var from = "asset"
     var conditions: [String] = []
     var arguments = StatementArguments()
-    var order: [String] = []
+    /// The ORDER BY terms; the last one makes the order total.
+    var orderTerms: [(expression: String, ascending: Bool)] = []
     var limit: Int?
+
+    var order: [String] { orderTerms.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" } }
 
     /// The asset keys a query may sort on, and their columns.
     static let sortColumns: [String: String] = [
@@ -88,13 +91,13 @@ struct AssetSelection {
                 guard let column = Self.sortColumns[descriptor.key] else {
                     throw .invalidParameter("query.sort.\(descriptor.key)")
                 }
-                order.append("\(column) \(descriptor.ascending ? "ASC" : "DESC")")
+                orderTerms.append((column, descriptor.ascending))
             }
-            order.append("asset.id ASC")
+            orderTerms.append(("asset.id", true))
         } else if ordersByAlbum {
-            order = ["album_asset.position ASC"]
+            orderTerms = [("album_asset.position", true)]
         } else {
-            order = ["asset.creationTime ASC", "asset.id ASC"]
+            orderTerms = [("asset.creationTime", true), ("asset.id", true)]
         }
         if let limit = query.limit {
             guard limit >= 0 else { throw .invalidParameter("query.limit") }
@@ -127,6 +130,24 @@ struct AssetSelection {
         let end = limit.map { Swift.min($0, offset + count) } ?? offset + count
         let rows = Swift.max(0, end - offset)
         return "SELECT \(columns) FROM \(from)\(whereClause) ORDER BY \(order.joined(separator: ", ")) LIMIT \(rows) OFFSET \(offset)"
+    }
+
+    /// The order terms that make up a member's sort key: all but a final ascending `asset.id`, which
+    /// `SortedResult` applies itself as the last tie-breaker.
+    var keyTerms: [(expression: String, ascending: Bool)] {
+        guard let last = orderTerms.last, last.expression == "asset.id", last.ascending else { return orderTerms }
+        return Array(orderTerms.dropLast())
+    }
+
+    /// SQL selecting each member's id then its sort-key values: all members in order, or only those among
+    /// `idCount` ids bound after `arguments`.
+    func keyedMembersSQL(restrictedToIdCount idCount: Int? = nil) -> String {
+        var conditions = self.conditions
+        if let idCount { conditions.append("asset.id IN (\(databaseQuestionMarks(count: idCount)))") }
+        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.map { "(\($0))" }.joined(separator: " AND ")
+        let columns = (["asset.id"] + keyTerms.map(\.expression)).joined(separator: ", ")
+        return "SELECT \(columns) FROM \(from)\(whereClause)"
+            + (idCount == nil ? " ORDER BY \(order.joined(separator: ", "))" : "")
     }
 
     /// SQL selecting the ids of the whole result, in order.

@@ -19,14 +19,17 @@ extension LibraryDatabase {
     /// `drafts` holds, for each `createAsset` change by index, the asset the caller prepared from its file.
     public func performChanges(_ changes: [LibraryChange], drafts: [Int: AssetDraft] = [:]) async throws -> ChangeOutcome {
         let now = Date()
-        let feed = self.feed
+        let feed = self.feed, observedResults = self.observedResults
         return try await writer.write { db in
             var transaction = ChangeTransaction(db: db, now: now.timeIntervalSince1970)
             for (index, change) in changes.enumerated() {
                 try transaction.apply(change, index: index, draft: drafts[index])
             }
             let committed = try transaction.recordChangeLog()
-            db.afterNextTransaction { _ in feed.publish(committed) }
+            db.afterNextTransaction { db in
+                observedResults.advance(past: committed, db: db)
+                feed.publish(committed)
+            }
             return ChangeOutcome(token: ChangeToken(libraryId: libraryId, generation: committed.generation),
                                  created: transaction.placeholders, assets: transaction.createdAssets,
                                  purgedFiles: transaction.purgedFiles)
@@ -43,6 +46,8 @@ struct ChangeTransaction {
     var purgedFiles: [String] = []
     private var objects: [ObjectKey: ObjectChange] = [:]
     private var objectOrder: [ObjectKey] = []
+    /// Whether any object changed so far (a transaction with no changes records no change-log entry).
+    var hasChanges: Bool { !objectOrder.isEmpty }
 
     private struct ObjectKey: Hashable { let kind: ObjectKind; let id: String }
 
@@ -139,7 +144,7 @@ struct ChangeTransaction {
 
     // MARK: - Objects
 
-    private func insertAsset(_ draft: AssetDraft) throws -> (id: String, isDuplicate: Bool) {
+    func insertAsset(_ draft: AssetDraft) throws -> (id: String, isDuplicate: Bool) {
         if let existing = try String.fetchOne(db, sql: "SELECT id FROM asset WHERE contentHash = ?", arguments: [draft.contentHash]) {
             return (existing, true)
         }
@@ -258,7 +263,7 @@ struct ChangeTransaction {
     }
 
     /// Merges one object's change into what this transaction reports (inserted then changed stays inserted).
-    private mutating func note(_ kind: ObjectKind, _ id: String, _ change: ObjectChangeKind, contentChanged: Bool = false) {
+    mutating func note(_ kind: ObjectKind, _ id: String, _ change: ObjectChangeKind, contentChanged: Bool = false) {
         let key = ObjectKey(kind: kind, id: id)
         guard let existing = objects[key] else {
             objects[key] = ObjectChange(id: id, kind: kind, change: change, contentChanged: contentChanged)

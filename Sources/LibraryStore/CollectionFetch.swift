@@ -9,7 +9,7 @@ extension LibraryDatabase {
         guard pageSize >= 0 else { throw LibraryError.invalidParameter("pageSize") }
         let now = Date()
         return try await writer.read { db in
-            let all = try collections(matching: query, now: now, db)
+            let all = try Self.collections(matching: query, now: now, db)
             let page = all.dropFirst(offset).prefix(pageSize)
             return CollectionPage(count: all.count, collections: Array(page), token: try token(db))
         }
@@ -19,13 +19,13 @@ extension LibraryDatabase {
     public func fetchCollectionIds(_ query: CollectionQuery) async throws -> (ids: [String], token: ChangeToken) {
         let now = Date()
         return try await writer.read { db in
-            (try collections(matching: query, now: now, db).map(\.id), try token(db))
+            (try Self.collections(matching: query, now: now, db).map(\.id), try token(db))
         }
     }
 
     private static let sortKeys: Set<String> = ["title", "kind", "subtype", "assetCount", "startDate", "endDate", "id"]
 
-    func collections(matching query: CollectionQuery, now: Date, _ db: Database) throws -> [AssetCollection] {
+    static func collections(matching query: CollectionQuery, now: Date, _ db: Database) throws -> [AssetCollection] {
         if query.predicate != nil {
             throw LibraryError.invalidPredicate(reason: "predicates are not supported by this version of photolibd")
         }
@@ -132,7 +132,7 @@ extension LibraryDatabase {
     }
 
     /// Count and date range of a collection's visible assets.
-    private func assetSummary(of collection: AssetCollection, now: Date, _ db: Database)
+    private static func assetSummary(of collection: AssetCollection, now: Date, _ db: Database)
         throws -> (count: Int, start: Timestamp?, end: Timestamp?) {
         let selection = try AssetSelection(query: AssetQuery(collection: collection.id),
                                            collection: (collection.id, collection.subtype), now: now)

@@ -9,6 +9,8 @@ public struct LibraryDatabase: Sendable {
     public let libraryId: String
     /// Committed transactions, in commit order, for observers in this process.
     public let feed: ChangeFeed
+    /// The results observers follow, advanced at each commit.
+    public let observedResults: ObservedResults
 
     /// Opens (creating and migrating as needed) the database file at `path`.
     public init(path: String) throws {
@@ -26,6 +28,13 @@ public struct LibraryDatabase: Sendable {
         }
         libraryId = info["libraryId"]
         feed = ChangeFeed(generation: info["generation"])
+        observedResults = ObservedResults(generation: info["generation"])
+    }
+
+    /// Starts following `queries` (each once, however many observers); returns when their results are loaded.
+    /// Balance with `observedResults.release`.
+    public func track(_ queries: [ObservedQuery]) async throws {
+        try await observedResults.track(queries, in: writer)
     }
 
     /// The change token of the current state.
@@ -67,23 +76,6 @@ public struct LibraryDatabase: Sendable {
         }
     }
 
-    /// The ordered ids of several named asset and collection results, all read at one state.
-    public func fetchResultIds(assetQueries: [String: AssetQuery],
-                               collectionQueries: [String: CollectionQuery]) async throws -> ResultSnapshot {
-        let now = Date()
-        return try await writer.read { db in
-            var ids: [String: [String]] = [:]
-            for (name, query) in assetQueries {
-                let selection = try assetSelection(query, now: now, db)
-                ids[name] = try String.fetchAll(db, sql: selection.idsSQL, arguments: selection.arguments)
-            }
-            for (name, query) in collectionQueries {
-                ids[name] = try collections(matching: query, now: now, db).map(\.id)
-            }
-            return ResultSnapshot(ids: ids, token: try token(db))
-        }
-    }
-
     /// The id of the asset whose primary resource has this content hash, if any.
     public func assetId(contentHash: String) async throws -> String? {
         try await writer.read { db in
@@ -100,12 +92,6 @@ public struct LibraryDatabase: Sendable {
         }
         return try AssetSelection(query: query, collection: collection, now: now)
     }
-}
-
-/// Named results' ordered ids at one change token.
-public struct ResultSnapshot: Sendable {
-    public var ids: [String: [String]]
-    public var token: ChangeToken
 }
 
 /// One page of a `FetchAssets` result.

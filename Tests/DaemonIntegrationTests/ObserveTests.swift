@@ -29,9 +29,10 @@ struct ObserveTests {
         let second = try #require(try await replies.next())
         #expect(second["token"] == trash["token"])
         #expect(second["previousToken"] == favorite["token"])
-        let library2 = second["results"]?.arrayValue?.first { $0["name"] == "library" }
-        #expect(library2?["ids"] == [.string(library.assetIds[0])])
-        #expect(library2?["hasIncrementalChanges"] == false)
+        let libraryChange = second["results"]?.arrayValue?.first { $0["name"] == "library" }
+        #expect(libraryChange?["hasIncrementalChanges"] == true)
+        #expect(libraryChange?["removedIndexes"] == [1])
+        #expect(libraryChange?["count"] == 1)
         await observer.close()
         // The daemon keeps serving after the observer went away.
         #expect(try await library.fetchIds().count == 1)

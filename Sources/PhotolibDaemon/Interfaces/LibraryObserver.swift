@@ -4,59 +4,98 @@ import Varlink
 
 /// One `Library.Observe` stream: the current results, then one reply per committed transaction.
 ///
-/// The observer is woken by the change feed and reads what it missed from the feed's ring or the change log,
-/// so a slow reader holds no growing backlog. Results are re-read at the newest state; when further commits
-/// already followed a transaction, its reply carries only its objects and the results come with the later one.
+/// Results are tracked by the store (each distinct query once) and patched at every commit; this observer
+/// only reads the per-generation changes it has not delivered. It is woken by the change feed, which keeps
+/// at most one wake-up per observer, so a reader that does not read holds no growing backlog: when it falls
+/// more than `backlogLimit` transactions (or `backlogBytes` of replies) behind, or the changes it missed are
+/// no longer remembered, its next reply is one non-incremental reply with every result's full ids.
 struct LibraryObserver {
+    static let backlogLimit = 256
+    static let backlogBytes = 4 << 20
+
     let database: LibraryDatabase
     let parameters: ObserveParameters
     let canRead: Bool
     let replies: VarlinkReplyWriter
 
     func run() async throws {
-        let assetQueries = canRead ? parameters.assetQueries ?? [:] : [:]
-        let collectionQueries = canRead ? parameters.collectionQueries ?? [:] : [:]
+        let named = try namedQueries()
+        let queries = named.map(\.query)
+        let wakeUps = database.feed.subscribe()
+        try await database.track(queries)
+        defer { database.observedResults.release(queries) }
+
+        let snapshot = database.observedResults.snapshot(queries)
+        var lastToken = token(snapshot.generation)
+        try await replies.send(ObserveReply(
+            token: lastToken.description, previousToken: nil, objects: nil,
+            results: named.map { FetchResultChange.full(name: $0.name, ids: snapshot.ids[$0.query] ?? [], incremental: nil) }
+        ), continues: true)
+
+        var delivered = snapshot.generation
+        for await _ in wakeUps {
+            let newest = database.feed.generation
+            guard newest > delivered else { continue }
+            let pending = database.feed.changes(after: delivered)
+            let estimatedBytes = pending?.reduce(0) { $0 + 100 * $1.objects.count } ?? 0
+            guard let pending, pending.count <= Self.backlogLimit, estimatedBytes <= Self.backlogBytes else {
+                try await sendReload(named, since: &lastToken, delivered: &delivered)
+                continue
+            }
+            for change in pending where change.generation > delivered {
+                var results: [FetchResultChange] = []
+                var unavailable = false
+                for (name, query) in named {
+                    switch database.observedResults.change(of: query, at: change.generation) {
+                    case .unchanged: break
+                    case .changed(var result):
+                        result.name = name
+                        results.append(result)
+                    case .unavailable: unavailable = true
+                    }
+                }
+                if unavailable {
+                    try await sendReload(named, since: &lastToken, delivered: &delivered)
+                    break
+                }
+                delivered = change.generation
+                if parameters.onlyRelevant == true, results.isEmpty { continue }
+                let changeToken = token(change.generation)
+                try await replies.send(ObserveReply(token: changeToken.description, previousToken: lastToken.description,
+                                                    objects: change.objects, results: results), continues: true)
+                lastToken = changeToken
+            }
+        }
+    }
+
+    /// Sends every result's full ids at the newest state, for a reader that fell behind.
+    private func sendReload(_ named: [(name: String, query: ObservedQuery)], since lastToken: inout ChangeToken,
+                            delivered: inout Int64) async throws {
+        let snapshot = database.observedResults.snapshot(named.map(\.query))
+        guard snapshot.generation > delivered else { return }
+        let reloadToken = token(snapshot.generation)
+        try await replies.send(ObserveReply(
+            token: reloadToken.description, previousToken: lastToken.description, objects: nil,
+            results: named.map { FetchResultChange.full(name: $0.name, ids: snapshot.ids[$0.query] ?? []) }
+        ), continues: true)
+        lastToken = reloadToken
+        delivered = snapshot.generation
+    }
+
+    /// The observer's queries by name, sorted; none for a caller that may not read.
+    private func namedQueries() throws -> [(name: String, query: ObservedQuery)] {
+        guard canRead else { return [] }
+        let assetQueries = parameters.assetQueries ?? [:], collectionQueries = parameters.collectionQueries ?? [:]
         if let shared = assetQueries.keys.first(where: { collectionQueries[$0] != nil }) {
             throw VarlinkError.invalidParameter("collectionQueries.\(shared)")
         }
-        let names = (Array(assetQueries.keys) + Array(collectionQueries.keys)).sorted()
-        let wakeUps = database.feed.subscribe()
-        var held = try await database.fetchResultIds(assetQueries: assetQueries, collectionQueries: collectionQueries)
-        if !canRead { held.ids = Dictionary(uniqueKeysWithValues: names.map { ($0, []) }) }
-        try await replies.send(ObserveReply(
-            token: held.token.description, previousToken: nil, objects: nil,
-            results: names.map { ResultChange(name: $0, ids: held.ids[$0] ?? []) }
-        ), continues: true)
+        let named = assetQueries.map { ($0.key, ObservedQuery.assets($0.value)) }
+            + collectionQueries.map { ($0.key, ObservedQuery.collections($0.value)) }
+        return named.sorted { $0.0 < $1.0 }
+    }
 
-        var lastToken = held.token
-        var delivered = held.token.generation
-        for await _ in wakeUps {
-            var pending = database.feed.changes(after: delivered) ?? []
-            if pending.isEmpty, database.feed.generation > delivered {
-                pending = try await database.committedChanges(after: delivered, limit: 10_000)
-            }
-            for (position, change) in pending.enumerated() {
-                delivered = change.generation
-                var results: [ResultChange] = []
-                if position == pending.count - 1 {
-                    let fresh = try await database.fetchResultIds(assetQueries: assetQueries, collectionQueries: collectionQueries)
-                    if fresh.token.generation == change.generation {
-                        results = names.compactMap { name in
-                            let ids = fresh.ids[name] ?? []
-                            let touched = change.objects.contains { object in ids.contains(object.id) }
-                            guard ids != held.ids[name] || touched else { return nil }
-                            return ResultChange(name: name, ids: ids, hasIncrementalChanges: false)
-                        }
-                        held = fresh
-                    }
-                }
-                if parameters.onlyRelevant == true, results.isEmpty { continue }
-                let token = ChangeToken(libraryId: database.libraryId, generation: change.generation)
-                try await replies.send(ObserveReply(token: token.description, previousToken: lastToken.description,
-                                                    objects: change.objects, results: results), continues: true)
-                lastToken = token
-            }
-        }
+    private func token(_ generation: Int64) -> ChangeToken {
+        ChangeToken(libraryId: database.libraryId, generation: generation)
     }
 }
 
@@ -70,20 +109,5 @@ struct ObserveReply: Encodable, Sendable {
     var token: String
     var previousToken: String?
     var objects: [ObjectChange]?
-    var results: [ResultChange]
-}
-
-/// A named result: the whole ordered ids (snapshot or non-incremental change).
-struct ResultChange: Encodable, Sendable {
-    var name: String
-    var count: Int
-    var hasIncrementalChanges: Bool?
-    var ids: [String]
-
-    init(name: String, ids: [String], hasIncrementalChanges: Bool? = nil) {
-        self.name = name
-        self.count = ids.count
-        self.hasIncrementalChanges = hasIncrementalChanges
-        self.ids = ids
-    }
+    var results: [FetchResultChange]
 }

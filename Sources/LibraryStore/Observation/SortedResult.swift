@@ -1,0 +1,139 @@
+import GRDB
+
+/// One value of a sort key, ordered as SQLite orders them: NULL, then numbers, then text (byte order).
+enum SortValue: Sendable, Hashable {
+    case null
+    case number(Double)
+    case text(String)
+
+    init(_ value: DatabaseValue) {
+        switch value.storage {
+        case .null, .blob: self = .null
+        case .int64(let number): self = .number(Double(number))
+        case .double(let number): self = .number(number)
+        case .string(let text): self = .text(text)
+        }
+    }
+
+    /// -1, 0 or 1 as `self` sorts before, with or after `other` in ascending order.
+    func compare(_ other: SortValue) -> Int {
+        switch (self, other) {
+        case (.null, .null): 0
+        case (.null, _): -1
+        case (_, .null): 1
+        case let (.number(a), .number(b)): a < b ? -1 : (a > b ? 1 : 0)
+        case (.number, .text): -1
+        case (.text, .number): 1
+        case let (.text(a), .text(b)): a == b ? 0 : (a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1)
+        }
+    }
+}
+
+/// A result member: its sort-key values and id (the final tie-breaker, ascending).
+struct SortedEntry: Sendable, Hashable {
+    var key: [SortValue]
+    var id: String
+}
+
+/// A result kept in its query's order, in chunks so that inserting into a million entries stays cheap.
+struct SortedResult: Sendable {
+    private static let chunkCapacity = 2_048
+
+    /// Per key term: ascending or descending.
+    let ascending: [Bool]
+    private var chunks: [[SortedEntry]]
+    private(set) var count: Int
+
+    /// `entries` must already be in order.
+    init(sorted entries: [SortedEntry], ascending: [Bool]) {
+        self.ascending = ascending
+        count = entries.count
+        chunks = stride(from: 0, to: entries.count, by: Self.chunkCapacity).map {
+            Array(entries[$0..<min($0 + Self.chunkCapacity, entries.count)])
+        }
+    }
+
+    /// The ordered ids.
+    var ids: [String] {
+        var ids: [String] = []
+        ids.reserveCapacity(count)
+        for chunk in chunks { ids.append(contentsOf: chunk.lazy.map(\.id)) }
+        return ids
+    }
+
+    /// The first `limit` ids.
+    func ids(prefix limit: Int) -> [String] {
+        var ids: [String] = []
+        for chunk in chunks {
+            for entry in chunk {
+                guard ids.count < limit else { return ids }
+                ids.append(entry.id)
+            }
+        }
+        return ids
+    }
+
+    /// Whether `lhs` sorts before `rhs`.
+    func precedes(_ lhs: SortedEntry, _ rhs: SortedEntry) -> Bool {
+        for (index, ascending) in ascending.enumerated() {
+            let comparison = lhs.key[index].compare(rhs.key[index])
+            if comparison != 0 { return ascending ? comparison < 0 : comparison > 0 }
+        }
+        return lhs.id.utf8.lexicographicallyPrecedes(rhs.id.utf8)
+    }
+
+    /// The chunk and position within it where `entry` is or would be inserted.
+    private func location(of entry: SortedEntry) -> (chunk: Int, offset: Int, rank: Int) {
+        var rank = 0
+        for (index, chunk) in chunks.enumerated() {
+            if index == chunks.count - 1 || !precedes(chunk[chunk.count - 1], entry) {
+                var low = 0, high = chunk.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if precedes(chunk[middle], entry) { low = middle + 1 } else { high = middle }
+                }
+                return (index, low, rank + low)
+            }
+            rank += chunk.count
+        }
+        return (0, 0, 0)
+    }
+
+    /// Removes `entry`, returning the position it had; nil when it was not there.
+    mutating func remove(_ entry: SortedEntry) -> Int? {
+        guard !chunks.isEmpty else { return nil }
+        let place = location(of: entry)
+        guard place.offset < chunks[place.chunk].count, chunks[place.chunk][place.offset] == entry else { return nil }
+        chunks[place.chunk].remove(at: place.offset)
+        if chunks[place.chunk].isEmpty { chunks.remove(at: place.chunk) }
+        count -= 1
+        return place.rank
+    }
+
+    /// Inserts `entry`, returning its position.
+    @discardableResult
+    mutating func insert(_ entry: SortedEntry) -> Int {
+        guard !chunks.isEmpty else {
+            chunks = [[entry]]
+            count = 1
+            return 0
+        }
+        let place = location(of: entry)
+        chunks[place.chunk].insert(entry, at: place.offset)
+        if chunks[place.chunk].count > 2 * Self.chunkCapacity {
+            let upper = Array(chunks[place.chunk][Self.chunkCapacity...])
+            chunks[place.chunk].removeSubrange(Self.chunkCapacity...)
+            chunks.insert(upper, at: place.chunk + 1)
+        }
+        count += 1
+        return place.rank
+    }
+
+    /// The position of `entry`, which must be present.
+    func rank(of entry: SortedEntry) -> Int? {
+        guard !chunks.isEmpty else { return nil }
+        let place = location(of: entry)
+        guard place.offset < chunks[place.chunk].count, chunks[place.chunk][place.offset] == entry else { return nil }
+        return place.rank
+    }
+}
