@@ -99,7 +99,7 @@ let package = Package(
         // Times FetchAssets over the socket beside sqlite3 (Benchmarks/fetch.sh runs it).
         .executableTarget(
             name: "FetchBenchmark",
-            dependencies: ["LibraryStore", "PhotoModel", "Varlink"],
+            dependencies: ["LibraryStore", "PhotoLibrary"],
             path: "Benchmarks/FetchBenchmark"
         ),
 

@@ -1,7 +1,6 @@
 import Foundation
 import LibraryStore
-import PhotoModel
-import Varlink
+import PhotoLibrary
 
 /// Builds a library of N assets through the store, then times `FetchAssets` over the socket of a real
 /// `photolibd` beside the `sqlite3` command line running the same queries on the same file.
@@ -39,17 +38,15 @@ struct FetchBenchmark {
         daemon.arguments = ["--config", work + "/photolibd.conf", "--log-level", "warning"]
         try daemon.run()
         defer { daemon.terminate(); daemon.waitUntilExit() }
-        var connection: VarlinkConnection?
-        for _ in 0..<200 where connection == nil {
-            connection = try? await VarlinkConnection.connect(socketPath: socket)
-            if connection == nil { try await Task.sleep(for: .milliseconds(50)) }
+        var connected: PhotoLibrary?
+        for _ in 0..<200 where connected == nil {
+            connected = try? await PhotoLibrary.connect(socketPath: socket)
+            if connected == nil { try await Task.sleep(for: .milliseconds(50)) }
         }
-        guard let connection else { fatalError("photolibd did not start") }
+        guard let library = connected else { fatalError("photolibd did not start") }
 
-        let firstPage: JSONValue = ["query": [:], "pageSize": 500]
-        let countOnly: JSONValue = ["query": [:], "pageSize": 0]
-        let firstPageReply = try await connection.call("io.photolibd.Library.FetchAssets", parameters: firstPage)
-        precondition(firstPageReply["assets"]?.arrayValue?.count == 500 && firstPageReply["count"]?.intValue == assetCount)
+        let firstPage = try await library.fetchAssets(pageSize: 500)
+        precondition(firstPage.assets.count == 500 && firstPage.count == assetCount)
 
         let visible = "isHidden = 0 AND trashedTime IS NULL"
         let pageSQL = """
@@ -62,11 +59,11 @@ struct FetchBenchmark {
 
         print("\nFetchAssets over the socket vs sqlite3 on \(databasePath), \(rounds) rounds each (milliseconds)")
         print("query                     | photolibd median  p90 | sqlite3 process median | sqlite3 .timer median | ratio")
-        for (name, parameters, sql) in [("first 500 by creationDate", firstPage, pageSQL), ("total count", countOnly, countSQL)] {
+        for (name, pageSize, sql) in [("first 500 by creationDate", 500, pageSQL), ("total count", 0, countSQL)] {
             var socketTimes: [Double] = []
             for _ in 0..<rounds {
                 let start = DispatchTime.now().uptimeNanoseconds
-                _ = try await connection.call("io.photolibd.Library.FetchAssets", parameters: parameters)
+                _ = try await library.fetchAssets(pageSize: pageSize)
                 socketTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
             }
             var processTimes: [Double] = []
@@ -85,7 +82,7 @@ struct FetchBenchmark {
                          name as NSString, socketMedian, percentile(socketTimes, 0.9), processMedian, median(timerTimes),
                          socketMedian / processMedian))
         }
-        await connection.close()
+        await library.close()
     }
 
     /// Inserts `count` photo assets in transactions of 1,000, dates spread over ten years.

@@ -26,19 +26,31 @@ public struct Timestamp: Sendable, Hashable, Comparable {
 
     /// The calendar day in the timestamp's own local time, as `YYYY-MM-DD`.
     public var localDay: String {
-        let local = localComponents
-        return "\(Self.pad(local.year, 4))-\(Self.pad(local.month, 2))-\(Self.pad(local.day, 2))"
+        var bytes: [UInt8] = []
+        Self.appendDate(localComponents, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// RFC 3339 text with a numeric offset, e.g. `2024-01-31T10:15:00.250+01:00`.
     public var rfc3339: String {
         let local = localComponents
-        var text = "\(Self.pad(local.year, 4))-\(Self.pad(local.month, 2))-\(Self.pad(local.day, 2))"
-            + "T\(Self.pad(local.hour, 2)):\(Self.pad(local.minute, 2)):\(Self.pad(local.second, 2))"
-        if local.milliseconds > 0 { text += "." + Self.pad(local.milliseconds, 3) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(29)
+        Self.appendDate(local, to: &bytes)
+        for (separator, value) in [(UInt8(ascii: "T"), local.hour), (UInt8(ascii: ":"), local.minute), (UInt8(ascii: ":"), local.second)] {
+            bytes.append(separator)
+            Self.appendDecimal(value, width: 2, to: &bytes)
+        }
+        if local.milliseconds > 0 {
+            bytes.append(UInt8(ascii: "."))
+            Self.appendDecimal(local.milliseconds, width: 3, to: &bytes)
+        }
         let offset = abs(utcOffsetSeconds)
-        text += (utcOffsetSeconds < 0 ? "-" : "+") + Self.pad(offset / 3_600, 2) + ":" + Self.pad(offset % 3_600 / 60, 2)
-        return text
+        bytes.append(UInt8(ascii: utcOffsetSeconds < 0 ? "-" : "+"))
+        Self.appendDecimal(offset / 3_600, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        Self.appendDecimal(offset % 3_600 / 60, width: 2, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Parses RFC 3339 (`T` or space separator, optional fraction, `Z` or `±HH:MM`); nil if malformed.
@@ -105,9 +117,28 @@ public struct Timestamp: Sendable, Hashable, Comparable {
         return (civil.year, civil.month, civil.day, secondOfDay / 3_600, secondOfDay % 3_600 / 60, secondOfDay % 60, milliseconds)
     }
 
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    private static func appendDate(_ local: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, milliseconds: Int),
+                                   to bytes: inout [UInt8]) {
+        if local.year < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDecimal(abs(local.year), width: 4, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendDecimal(local.month, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendDecimal(local.day, width: 2, to: &bytes)
+    }
+
+    /// Appends a non-negative `value` in decimal, zero-padded to at least `width` digits.
+    private static func appendDecimal(_ value: Int, width: Int, to bytes: inout [UInt8]) {
+        var digits = 1, power = 1
+        while power <= value / 10 {
+            power *= 10
+            digits += 1
+        }
+        for _ in digits..<max(width, digits) { bytes.append(UInt8(ascii: "0")) }
+        while power > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / power % 10))
+            power /= 10
+        }
     }
 
     private static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
