@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "photolib", targets: ["photolib"]),
         .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
         .executable(name: "fetch-benchmark", targets: ["FetchBenchmark"]),
+        .executable(name: "observer-benchmark", targets: ["ObserverBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -96,11 +97,19 @@ let package = Package(
             ]
         ),
 
+        // Builds benchmark libraries through the store and starts the daemon on them.
+        .target(name: "BenchmarkSupport", dependencies: ["LibraryStore", "PhotoLibrary"], path: "Benchmarks/BenchmarkSupport"),
         // Times FetchAssets over the socket beside sqlite3 (Benchmarks/fetch.sh runs it).
         .executableTarget(
             name: "FetchBenchmark",
-            dependencies: ["LibraryStore", "PhotoLibrary"],
+            dependencies: ["BenchmarkSupport", "PhotoLibrary"],
             path: "Benchmarks/FetchBenchmark"
+        ),
+        // Times Observe delivery for a large result and for many observers (Benchmarks/observers.sh runs it).
+        .executableTarget(
+            name: "ObserverBenchmark",
+            dependencies: ["BenchmarkSupport", "PhotoLibrary"],
+            path: "Benchmarks/ObserverBenchmark"
         ),
 
         // Helpers shared by the test targets: running tools, temporary directories, image fixtures.

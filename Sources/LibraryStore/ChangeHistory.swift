@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import PhotoModel
 
@@ -27,6 +28,16 @@ extension LibraryDatabase {
         try await writer.read { db in
             if let oldest = try Int64.fetchOne(db, sql: "SELECT min(generation) FROM change_log") { return oldest - 1 }
             return try token(db).generation
+        }
+    }
+
+    /// Deletes change-log entries committed before `cutoff`; tokens older than what remains become expired.
+    /// Returns how many entries were deleted.
+    @discardableResult
+    public func pruneHistory(committedBefore cutoff: Date) async throws -> Int {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM change_log WHERE committedTime < ?", arguments: [cutoff.timeIntervalSince1970])
+            return db.changesCount
         }
     }
 }

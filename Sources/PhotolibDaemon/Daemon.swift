@@ -52,7 +52,10 @@ public struct Daemon: Sendable {
             logger: logger
         )
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: VarlinkService(server: server, environment: environment, logger: logger))],
+            services: [
+                .init(service: HistoryPruning(database: database, retentionDays: configuration.historyRetentionDays, logger: logger)),
+                .init(service: VarlinkService(server: server, environment: environment, logger: logger)),
+            ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         ))

@@ -88,6 +88,15 @@ final class DaemonProcess: @unchecked Sendable {
 
     var isRunning: Bool { process?.isRunning ?? false }
 
+    /// The daemon's resident memory in kilobytes (VmRSS), or nil when it is not running.
+    var residentKilobytes: Int? {
+        guard let process, process.isRunning,
+              let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return nil }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
+    }
+
     func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     func connect() async throws -> VarlinkConnection {

@@ -113,3 +113,17 @@ struct ChangeTransactionTests {
         #expect(try await database.fetchAssets(AssetQuery(ids: [id])).count == 0)
     }
 }
+
+struct ChangeHistoryTests {
+    @Test func pruningForgetsOldEntriesAndKeepsTheGeneration() async throws {
+        let (database, _) = try makeDatabase()
+        _ = try await database.insert([draft("a.jpg")])
+        _ = try await database.insert([draft("b.jpg")])
+        #expect(try await database.oldestReplayableGeneration() == 0)
+        #expect(try await database.pruneHistory(committedBefore: Date().addingTimeInterval(-60)) == 0)
+        #expect(try await database.pruneHistory(committedBefore: Date().addingTimeInterval(60)) == 2)
+        #expect(try await database.oldestReplayableGeneration() == 2)
+        #expect(try await database.currentToken().generation == 2)
+        #expect(try await database.committedChanges(after: 0, limit: 10).isEmpty)
+    }
+}

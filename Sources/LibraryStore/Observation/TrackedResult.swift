@@ -38,7 +38,8 @@ enum TrackerInput: Sendable {
                 return .members(touched: touchedAssets, entries: entries, changed: changedAssets)
             case .collections:
                 guard !change.objects.isEmpty else { return .untouched }
-                return .reload(try TrackedResult.load(query, db: db, now: now).result, changed: [])
+                let changedCollections = change.objects.filter { $0.kind == .collection && $0.change == .changed }.map(\.id)
+                return .reload(try TrackedResult.load(query, db: db, now: now).result, changed: Set(changedCollections))
             }
         } catch {
             return .failed

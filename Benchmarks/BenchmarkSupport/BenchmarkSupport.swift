@@ -1,0 +1,93 @@
+import Foundation
+import LibraryStore
+import PhotoLibrary
+
+/// A library built through the store, and a real `photolibd` serving it, for benchmarks.
+public enum BenchmarkLibrary {
+    /// Creates `library/library.sqlite` under `work` with `count` photo assets (dates spread over ten years)
+    /// unless it exists; returns the database path.
+    public static func build(in work: String, count: Int) async throws -> String {
+        let library = work + "/library"
+        try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+        let path = library + "/library.sqlite"
+        guard !FileManager.default.fileExists(atPath: path) else { return path }
+        let started = Date()
+        let database = try LibraryDatabase(path: path)
+        var generator = SystemRandomNumberGenerator()
+        for batchStart in stride(from: 0, to: count, by: 1_000) {
+            let size = min(1_000, count - batchStart)
+            var drafts: [Int: AssetDraft] = [:]
+            var changes: [LibraryChange] = []
+            for index in 0..<size {
+                let number = batchStart + index
+                let created = 1_400_000_000 + Double(generator.next() % 315_360_000)
+                drafts[index] = AssetDraft(
+                    mediaType: .image, pixelWidth: 4032, pixelHeight: 3024, orientation: 1,
+                    creationDate: Timestamp(secondsSince1970: created, utcOffsetSeconds: 3_600), creationDateSource: .exif,
+                    location: Location(latitude: 48.85, longitude: 2.29), contentHash: "benchmark-\(number)",
+                    resources: [DraftResource(type: .photo, originalFilename: "IMG_\(number).jpg", mimeType: "image/jpeg",
+                                              fileSize: 3_500_000, path: "/benchmark/IMG_\(number).jpg", isOwnedByLibrary: false)])
+                changes.append(.createAsset(path: "/benchmark/IMG_\(number).jpg", placeholder: nil))
+            }
+            _ = try await database.performChanges(changes, drafts: drafts)
+        }
+        print("built \(count) assets through the store in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+        return path
+    }
+
+    /// Starts `photolibd` on the library under `work`; stop it with `terminate()`.
+    public static func startDaemon(_ binary: String, work: String) async throws -> (process: Process, socket: String) {
+        let socket = work + "/socket"
+        try """
+            library = "\(work)/library"
+            cache = "\(work)/cache"
+            socket = "\(socket)"
+            source = []
+            """.write(toFile: work + "/photolibd.conf", atomically: true, encoding: .utf8)
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: binary)
+        daemon.arguments = ["--config", work + "/photolibd.conf", "--log-level", "warning"]
+        try daemon.run()
+        for _ in 0..<600 {
+            if let library = try? await PhotoLibrary.connect(socketPath: socket) {
+                await library.close()
+                return (daemon, socket)
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        daemon.terminate()
+        throw BenchmarkError("photolibd did not start")
+    }
+
+    /// The daemon's resident memory in megabytes.
+    public static func residentMegabytes(of process: Process) -> Double {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
+    }
+}
+
+/// Order statistics of measured durations.
+public struct Measurements {
+    public private(set) var values: [Double] = []
+
+    public init() {}
+
+    public mutating func append(_ value: Double) { values.append(value) }
+
+    public func percentile(_ fraction: Double) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * fraction + 0.5))]
+    }
+
+    public var median: Double { percentile(0.5) }
+}
+
+/// Milliseconds on the monotonic clock.
+public func monotonicMilliseconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
+
+public struct BenchmarkError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
