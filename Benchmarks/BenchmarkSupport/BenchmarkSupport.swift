@@ -91,3 +91,38 @@ public struct BenchmarkError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
 }
+
+/// A blocking varlink client that sends a call and reads the reply's bytes without decoding them: the
+/// wire cost of a call, apart from any client's JSON decoding.
+public final class RawVarlinkClient {
+    private let descriptor: Int32
+    private var buffer = [UInt8](repeating: 0, count: 1 << 20)
+
+    public init(socketPath: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(socketPath.utf8)) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else { throw BenchmarkError("cannot connect to \(socketPath)") }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends `message` (a JSON call) and returns the size of the reply once its last byte has arrived.
+    public func call(_ message: String) throws -> Int {
+        let bytes = Array(message.utf8) + [0]
+        guard bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count else {
+            throw BenchmarkError("write failed")
+        }
+        var total = 0
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { throw BenchmarkError("connection closed") }
+            total += count
+            if buffer[count - 1] == 0 { return total }
+        }
+    }
+}

@@ -99,6 +99,12 @@ public struct AssetPage: Sendable {
     public var count: Int
     public var assets: [Asset]
     public var token: ChangeToken
+
+    public init(count: Int, assets: [Asset], token: ChangeToken) {
+        self.count = count
+        self.assets = assets
+        self.token = token
+    }
 }
 
 /// One page of a `FetchCollections` result.

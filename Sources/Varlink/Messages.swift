@@ -84,6 +84,14 @@ struct OutgoingReply<Parameters: Encodable>: Encodable {
         try OutgoingReply(parameters: parameters, continues: continues ? true : nil, error: nil).framed()
     }
 
+    /// One framed reply around parameters that are already a JSON object.
+    static func framed(jsonParameters json: [UInt8], continues: Bool) -> ByteBuffer {
+        let head = Array(#"{"parameters":"#.utf8), tail = Array((continues ? #","continues":true}"# : "}").utf8)
+        var buffer = ByteBuffer()
+        buffer.writeVarlinkMessage(json: head + json + tail)
+        return buffer
+    }
+
     private func framed() throws -> ByteBuffer {
         var buffer = ByteBuffer()
         buffer.writeVarlinkMessage(json: try JSONEncoder.varlink.encode(self))

@@ -55,6 +55,20 @@ import Varlink
         }
     }
 
+    @Test func preEncodedParametersArriveAsTheSameJSON() async throws {
+        try await withServer([TestInterface()]) { socketPath in
+            let connection = try await VarlinkConnection.connect(socketPath: socketPath)
+            let parameters: JSONValue = ["text": "a \"quoted\" line\n", "list": [1, 2.5, nil], "nested": ["ok": true]]
+            #expect(try await connection.call("org.example.test.EchoRaw", parameters: parameters) == parameters)
+            var replies: [JSONValue] = []
+            for try await reply in connection.stream("org.example.test.EchoRaw", parameters: parameters, returning: JSONValue.self) {
+                replies.append(reply)
+            }
+            #expect(replies == [parameters, parameters])
+            await connection.close()
+        }
+    }
+
     @Test func aReplyOfTheWrongShapeIsAMalformedReply() async throws {
         struct Sum: Decodable, Sendable { let sum: Int }
         try await withServer([TestInterface()]) { socketPath in

@@ -100,6 +100,10 @@ final class TestInterface: VarlinkInterface {
         switch call.methodName {
         case "Echo":
             try await replies.send(call.parameters)
+        case "EchoRaw":
+            let json = Array(call.parameters.description.utf8)
+            try await replies.send(jsonParameters: json, continues: call.more)
+            if call.more { try await replies.send(jsonParameters: json) }
         case "Add":
             struct Operands: Decodable { let a, b: Int }
             let operands = try call.decodeParameters(Operands.self)

@@ -40,14 +40,21 @@ struct LibraryInterface: VarlinkInterface {
 
     private func fetchAssets(_ parameters: FetchAssetsParameters, status: AuthorizationStatus,
                              replies: VarlinkReplyWriter) async throws {
-        guard status.canRead else {
-            try await replies.send(FetchAssetsReply(count: 0, assets: [], token: try await database.currentToken().description))
-            return
-        }
-        let page = try await database.fetchAssets(parameters.query ?? AssetQuery(), offset: parameters.offset ?? 0,
-                                                  pageSize: parameters.pageSize ?? 500,
-                                                  includeResources: parameters.includeResources ?? false)
-        try await replies.send(FetchAssetsReply(count: page.count, assets: page.assets, token: page.token.description))
+        let page = status.canRead
+            ? try await database.fetchAssets(parameters.query ?? AssetQuery(), offset: parameters.offset ?? 0,
+                                             pageSize: parameters.pageSize ?? 500,
+                                             includeResources: parameters.includeResources ?? false)
+            : AssetPage(count: 0, assets: [], token: try await database.currentToken())
+        // A page is hundreds of assets: written directly, it costs a fraction of what JSONEncoder would.
+        var json = JSONWriter(capacity: 600 * page.assets.count + 128)
+        json.beginObject()
+        json.key("count"); json.int(page.count)
+        json.key("assets"); json.beginArray()
+        for asset in page.assets { asset.write(to: &json) }
+        json.endArray()
+        json.key("token"); json.string(page.token.description)
+        json.endObject()
+        try await replies.send(jsonParameters: json.bytes)
     }
 
     private func fetchCollections(_ parameters: FetchCollectionsParameters, status: AuthorizationStatus,
@@ -113,12 +120,6 @@ struct FetchAssetsParameters: Decodable {
     var offset: Int?
     var pageSize: Int?
     var includeResources: Bool?
-}
-
-struct FetchAssetsReply: Encodable, Sendable {
-    var count: Int
-    var assets: [Asset]
-    var token: String
 }
 
 struct FetchCollectionsParameters: Decodable {
