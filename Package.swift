@@ -98,7 +98,7 @@ let package = Package(
         ),
 
         // Builds benchmark libraries through the store and starts the daemon on them.
-        .target(name: "BenchmarkSupport", dependencies: ["LibraryStore", "PhotoLibrary"], path: "Benchmarks/BenchmarkSupport"),
+        .target(name: "BenchmarkSupport", dependencies: ["LibraryStore", "PhotoLibrary", "TestSupport"], path: "Benchmarks/BenchmarkSupport"),
         // Times FetchAssets over the socket beside sqlite3 (Benchmarks/fetch.sh runs it).
         .executableTarget(
             name: "FetchBenchmark",
@@ -112,7 +112,7 @@ let package = Package(
             path: "Benchmarks/ObserverBenchmark"
         ),
 
-        // Helpers shared by the test targets: running tools, temporary directories, image fixtures.
+        // Helpers shared by tests and benchmarks: running tools, temporary directories, image fixtures, sockets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "PhotoModelTests", dependencies: ["PhotoModel"]),
         .testTarget(name: "LibraryStoreTests", dependencies: ["LibraryStore", "PhotoModel"]),

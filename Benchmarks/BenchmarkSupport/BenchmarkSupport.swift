@@ -1,6 +1,7 @@
 import Foundation
 import LibraryStore
 import PhotoLibrary
+import TestSupport
 
 /// A library built through the store, and a real `photolibd` serving it, for benchmarks.
 public enum BenchmarkLibrary {
@@ -99,14 +100,7 @@ public final class RawVarlinkClient {
     private var buffer = [UInt8](repeating: 0, count: 1 << 20)
 
     public init(socketPath: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(socketPath.utf8)) }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard connected == 0 else { throw BenchmarkError("cannot connect to \(socketPath)") }
+        descriptor = try connectUnixStream(to: socketPath)
     }
 
     deinit { close(descriptor) }

@@ -22,8 +22,8 @@ public func runTool(_ executable: String, _ arguments: [String], environment: [S
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
     let outputURL = scratch.appendingPathComponent("out"), errorsURL = scratch.appendingPathComponent("err")
-    FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-    FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -74,4 +74,28 @@ public enum ImageFixtures {
         }
         return path
     }
+}
+
+/// A connected Unix stream socket's descriptor; the caller closes it.
+public func connectUnixStream(to path: String) throws -> Int32 {
+    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8.prefix($0.count - 1))) }
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard connected == 0 else {
+        let reason = String(cString: strerror(errno))
+        close(descriptor)
+        throw SocketConnectFailure(path: path, reason: reason)
+    }
+    return descriptor
+}
+
+/// A Unix socket that could not be connected to.
+public struct SocketConnectFailure: Error, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+    public var description: String { "cannot connect to \(path): \(reason)" }
 }
