@@ -10,6 +10,9 @@ let package = Package(
         .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
         .executable(name: "fetch-benchmark", targets: ["FetchBenchmark"]),
         .executable(name: "observer-benchmark", targets: ["ObserverBenchmark"]),
+        .executable(name: "import-benchmark", targets: ["ImportBenchmark"]),
+        .executable(name: "image-benchmark", targets: ["ImageBenchmark"]),
+        .executable(name: "library-model-benchmark", targets: ["LibraryModelBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -25,11 +28,14 @@ let package = Package(
         // Pure value types of the library: assets, collections, queries, changes, tokens.
         .target(name: "PhotoModel"),
 
+        // NSPredicate-format predicates: parsing against a key schema, checking, evaluation.
+        .target(name: "PredicateQuery", dependencies: ["PhotoModel"]),
+
         // The SQLite library store: schema, migrations, fetches, change transactions, change log.
         .target(
             name: "LibraryStore",
             dependencies: [
-                "PhotoModel",
+                "PhotoModel", "PredicateQuery",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
@@ -52,8 +58,25 @@ let package = Package(
             providers: [.apt(["libvips-dev"])]
         ),
 
-        // Image metadata (size, orientation, EXIF dates, GPS) read through libvips.
+        // Images through libvips: metadata (size, orientation, EXIF dates, GPS), renditions, embedded thumbnails,
+        // and video poster frames through the ffmpeg command.
         .target(name: "Imaging", dependencies: ["CVips"]),
+
+        // Watching folder trees: inotify events (one watch per folder) and stat-only scans.
+        .target(name: "FolderWatch", dependencies: ["PhotoModel"]),
+
+        // Video and audio metadata read with ffprobe: duration, displayed size, frame rate, creation time, place.
+        .target(name: "MediaProbe", dependencies: ["PhotoModel"]),
+
+        // The on-disk rendition cache: atomic files, a SQLite index, a byte budget with least-recently-used eviction.
+        .target(
+            name: "ThumbnailCache",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
 
         // Configuration file, embedded defaults and socket-path resolution shared by daemon and clients.
         .target(
@@ -65,7 +88,9 @@ let package = Package(
         .target(
             name: "PhotolibDaemon",
             dependencies: [
-                "PhotoModel", "LibraryStore", "Varlink", "Imaging", "PhotolibConfig",
+                "PhotoModel", "LibraryStore", "Varlink", "Imaging", "PhotolibConfig", "FolderWatch", "MediaProbe",
+                "ThumbnailCache",
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -105,6 +130,13 @@ let package = Package(
             dependencies: ["BenchmarkSupport", "PhotoLibrary"],
             path: "Benchmarks/FetchBenchmark"
         ),
+        // Times a predicate fetch and the smart albums' counts beside sqlite3, and the daemon's memory
+        // (Benchmarks/library-model.sh runs it).
+        .executableTarget(
+            name: "LibraryModelBenchmark",
+            dependencies: ["BenchmarkSupport", "LibraryStore", "PhotoLibrary"],
+            path: "Benchmarks/LibraryModelBenchmark"
+        ),
         // Times Observe delivery for a large result and for many observers (Benchmarks/observers.sh runs it).
         .executableTarget(
             name: "ObserverBenchmark",
@@ -112,16 +144,36 @@ let package = Package(
             path: "Benchmarks/ObserverBenchmark"
         ),
 
+        // Times thumbnails beside vipsthumbnail and mogrify, cached requests and first degraded replies
+        // (Benchmarks/images.sh runs it).
+        .executableTarget(
+            name: "ImageBenchmark",
+            dependencies: ["BenchmarkSupport", "PhotoLibrary"],
+            path: "Benchmarks/ImageBenchmark"
+        ),
+
+        // Times watched-folder ingest beside sha256sum and inotifywait, and start-up reconciliation (Benchmarks/import.sh).
+        .executableTarget(
+            name: "ImportBenchmark",
+            dependencies: ["BenchmarkSupport", "LibraryStore", "PhotoModel", "Varlink", "FolderWatch"],
+            path: "Benchmarks/ImportBenchmark"
+        ),
+
         // Helpers shared by tests and benchmarks: running tools, temporary directories, image fixtures, sockets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "PhotoModelTests", dependencies: ["PhotoModel"]),
+        .testTarget(name: "PredicateQueryTests", dependencies: ["PredicateQuery", "PhotoModel"]),
         .testTarget(name: "LibraryStoreTests", dependencies: ["LibraryStore", "PhotoModel"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
+        .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "TestSupport"]),
+        .testTarget(name: "ImageServingTests", dependencies: ["PhotolibDaemon", "Imaging", "ThumbnailCache"]),
         .testTarget(name: "PhotolibConfigTests", dependencies: ["PhotolibConfig"]),
+        .testTarget(name: "FolderWatchTests", dependencies: ["FolderWatch", "PhotoModel", "TestSupport"]),
+        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "PhotoModel", "TestSupport"]),
         .testTarget(
             name: "DaemonIntegrationTests",
-            dependencies: ["PhotoLibrary", "PhotoModel", "Varlink", "TestSupport", "photolibd", "photolib"]
+            dependencies: ["PhotoLibrary", "PhotoModel", "LibraryStore", "Varlink", "TestSupport", "photolibd", "photolib"]
         ),
     ]
 )

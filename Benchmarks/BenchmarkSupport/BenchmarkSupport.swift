@@ -3,6 +3,26 @@ import LibraryStore
 import PhotoLibrary
 import TestSupport
 
+/// What the library benchmarks are given: `PHOTOLIBD_BINARY WORK_DIRECTORY [ASSETS] [ROUNDS]`.
+public struct BenchmarkArguments: Sendable {
+    public var daemonBinary: String
+    public var work: String
+    public var assetCount: Int
+    public var rounds: Int
+
+    /// Reads the command line; prints the usage of `command` and exits when it is incomplete.
+    public static func parse(command: String, defaultAssets: Int, defaultRounds: Int = 200) -> BenchmarkArguments {
+        let arguments = CommandLine.arguments
+        guard arguments.count >= 3 else {
+            print("usage: \(command) PHOTOLIBD_BINARY WORK_DIRECTORY [ASSETS] [ROUNDS]")
+            exit(2)
+        }
+        return BenchmarkArguments(daemonBinary: arguments[1], work: arguments[2],
+                                  assetCount: arguments.count > 3 ? Int(arguments[3])! : defaultAssets,
+                                  rounds: arguments.count > 4 ? Int(arguments[4])! : defaultRounds)
+    }
+}
+
 /// A library built through the store, and a real `photolibd` serving it, for benchmarks.
 public enum BenchmarkLibrary {
     /// Creates `library/library.sqlite` under `work` with `count` photo assets (dates spread over ten years)
@@ -66,6 +86,22 @@ public enum BenchmarkLibrary {
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
         return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
     }
+}
+
+/// Runs `script` in the `sqlite3` command line on `database` and returns what it printed.
+public func runSQLite3(_ database: String, _ script: String) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+    process.arguments = [database]
+    let input = Pipe(), output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    input.fileHandleForWriting.write(Data(script.utf8))
+    try input.fileHandleForWriting.close()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
 }
 
 /// Order statistics of measured durations.

@@ -7,16 +7,10 @@ import PhotoLibrary
 @main
 struct FetchBenchmark {
     static func main() async throws {
-        let arguments = CommandLine.arguments
-        guard arguments.count >= 3 else {
-            print("usage: fetch-benchmark PHOTOLIBD_BINARY WORK_DIRECTORY [ASSETS] [ROUNDS]")
-            exit(2)
-        }
-        let daemonBinary = arguments[1], work = arguments[2]
-        let assetCount = arguments.count > 3 ? Int(arguments[3])! : 100_000
-        let rounds = arguments.count > 4 ? Int(arguments[4])! : 200
-        let databasePath = try await BenchmarkLibrary.build(in: work, count: assetCount)
-        let (daemon, socket) = try await BenchmarkLibrary.startDaemon(daemonBinary, work: work)
+        let arguments = BenchmarkArguments.parse(command: "fetch-benchmark", defaultAssets: 100_000)
+        let assetCount = arguments.assetCount, rounds = arguments.rounds
+        let databasePath = try await BenchmarkLibrary.build(in: arguments.work, count: assetCount)
+        let (daemon, socket) = try await BenchmarkLibrary.startDaemon(arguments.daemonBinary, work: arguments.work)
         defer { daemon.terminate(); daemon.waitUntilExit() }
         let library = try await PhotoLibrary.connect(socketPath: socket)
 
@@ -50,7 +44,7 @@ struct FetchBenchmark {
             var processTimes = Measurements(), timerTimes = Measurements()
             for _ in 0..<min(rounds, 100) {
                 let start = monotonicMilliseconds()
-                let output = try sqlite3(databasePath, ".timer on\n" + sql)
+                let output = try runSQLite3(databasePath, ".timer on\n" + sql)
                 processTimes.append(monotonicMilliseconds() - start)
                 if let real = output.split(separator: "\n").last(where: { $0.hasPrefix("Run Time: real") })?
                     .split(separator: " ").dropFirst(3).first.flatMap({ Double($0) }) {
@@ -62,20 +56,5 @@ struct FetchBenchmark {
                          processTimes.median, timerTimes.median, socketTimes.median / processTimes.median))
         }
         await library.close()
-    }
-
-    static func sqlite3(_ database: String, _ script: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [database]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(script.utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
     }
 }

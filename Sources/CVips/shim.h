@@ -15,6 +15,65 @@ static inline VipsImage *cvips_image_new_from_file(const char *filename) {
     return vips_image_new_from_file(filename, NULL);
 }
 
+/* vips_image_new_from_buffer: the format is sniffed from the bytes; `options` is a load option string ("" for none). */
+static inline VipsImage *cvips_image_new_from_buffer(const void *data, size_t length, const char *options) {
+    return vips_image_new_from_buffer(data, length, options, NULL);
+}
+
+/* vips_thumbnail of a file (load options may follow the name in brackets) to exactly `width`×`height`, upright,
+ * shrinking on load; `export_profile` (or NULL) converts from an embedded ICC profile. */
+static inline int cvips_thumbnail(const char *filename, VipsImage **out, int width, int height,
+                                  const char *export_profile) {
+    if (export_profile)
+        return vips_thumbnail(filename, out, width, "height", height, "size", VIPS_SIZE_FORCE,
+                              "export_profile", export_profile, NULL);
+    return vips_thumbnail(filename, out, width, "height", height, "size", VIPS_SIZE_FORCE, NULL);
+}
+
+/* vips_thumbnail_buffer: as cvips_thumbnail, for an encoded image held in memory. */
+static inline int cvips_thumbnail_buffer(void *data, size_t length, VipsImage **out, int width, int height,
+                                         const char *export_profile) {
+    if (export_profile)
+        return vips_thumbnail_buffer(data, length, out, width, "height", height, "size", VIPS_SIZE_FORCE,
+                                     "export_profile", export_profile, NULL);
+    return vips_thumbnail_buffer(data, length, out, width, "height", height, "size", VIPS_SIZE_FORCE, NULL);
+}
+
+/* vips_extract_area: the rectangle at (`left`, `top`) of `width`×`height` pixels. */
+static inline int cvips_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width, int height) {
+    return vips_extract_area(in, out, left, top, width, height, NULL);
+}
+
+/* vips_thumbnail_image to exactly `width`×`height`, for an image already upright and in sRGB. */
+static inline int cvips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height) {
+    return vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_FORCE, "no_rotate", TRUE, NULL);
+}
+
+/* vips_autorot: turns the image upright by its orientation field, which it then removes. */
+static inline int cvips_autorot(VipsImage *in, VipsImage **out) {
+    return vips_autorot(in, out, NULL);
+}
+
+/* vips_colourspace to `space` (sRGB or B_W), 8 bits a band. */
+static inline int cvips_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation space) {
+    return vips_colourspace(in, out, space, NULL);
+}
+
+/* vips_copy: a new header over the same pixels, whose metadata can be changed without touching `in`. */
+static inline int cvips_copy(VipsImage *in, VipsImage **out) {
+    return vips_copy(in, out, NULL);
+}
+
+/* vips_jpegsave_buffer at `quality`, metadata stripped. Free `*data` with g_free. */
+static inline int cvips_jpegsave_buffer(VipsImage *in, void **data, size_t *length, int quality) {
+    return vips_jpegsave_buffer(in, data, length, "Q", quality, "strip", TRUE, NULL);
+}
+
+/* vips_pngsave_buffer; with `strip` FALSE the image's png-comment fields become text chunks. Free `*data` with g_free. */
+static inline int cvips_pngsave_buffer(VipsImage *in, void **data, size_t *length, gboolean strip) {
+    return vips_pngsave_buffer(in, data, length, "strip", strip, NULL);
+}
+
 /* GType constants of header fields (G_TYPE_INT, G_TYPE_STRING). */
 static const GType CVIPS_TYPE_INT = G_TYPE_INT;
 static const GType CVIPS_TYPE_STRING = G_TYPE_STRING;

@@ -7,9 +7,16 @@ public enum VipsRuntime {
     ///
     /// Disables the operation cache (in libvips 8.14 it is keyed by file name, so a file rewritten
     /// in place would come back stale) and blocks the loaders libvips marks untrusted
-    /// (ImageMagick, PDF, SVG, JPEG 2000, JPEG XL, FITS...). The concurrency stays libvips' default.
+    /// (ImageMagick, PDF, SVG, JPEG 2000, JPEG XL, FITS...). The concurrency stays libvips' default
+    /// until ``setThreadsPerImage(_:)`` changes it.
     public static func start() throws(ImagingError) {
         try outcome.get()
+    }
+
+    /// Sets how many threads libvips uses to compute one image (its default: one per core). A server that renders
+    /// one image per core on threads of its own sets 1, so that images in parallel do not compete for the cores.
+    public static func setThreadsPerImage(_ count: Int) {
+        vips_concurrency_set(Int32(max(1, count)))
     }
 
     /// Swift runs a static initialiser exactly once, even under concurrent first access.
@@ -35,6 +42,14 @@ public enum VipsRuntime {
         defer { errorBufferLock.unlock() }
         vips_error_clear()
         return try body()
+    }
+
+    /// Returns and clears libvips' error buffer after a failed call that ran without ``withErrorBuffer(_:)``.
+    ///
+    /// Long operations run unlocked so that threads render in parallel; should two fail at once, the message
+    /// may hold the other's lines too.
+    static func takeFailureMessage() -> String {
+        errorBufferLock.withLock { takeErrorMessage() }
     }
 
     /// Returns and clears libvips' error buffer as one line, repeated lines dropped.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PhotoModel
+import PredicateQuery
 
 /// An `AssetQuery` compiled to SQL with bound arguments only.
 struct AssetSelection {
@@ -10,67 +11,38 @@ struct AssetSelection {
     /// The ORDER BY terms; the last one makes the order total.
     var orderTerms: [(expression: String, ascending: Bool)] = []
     var limit: Int?
+    /// The smart album whose tally counts the whole result: set for a default fetch of the library or of a smart
+    /// album kept by a fixed rule, so that counting a million assets is one row read.
+    var tally: CollectionSubtype?
 
     var order: [String] { orderTerms.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" } }
 
-    /// The asset keys a query may sort on, and their columns.
-    static let sortColumns: [String: String] = [
-        "creationDate": "asset.creationTime", "modificationDate": "asset.modificationTime",
-        "addedDate": "asset.addedTime", "pixelWidth": "asset.pixelWidth", "pixelHeight": "asset.pixelHeight",
-        "duration": "asset.duration", "isFavorite": "asset.isFavorite", "isHidden": "asset.isHidden",
-        "mediaType": "asset.mediaType", "burstIdentifier": "asset.burstIdentifier",
-        "originalFilename": "asset.originalFilename", "fileSize": "asset.fileSize", "id": "asset.id",
-    ]
-
-    static let visible = "asset.isHidden = 0 AND asset.trashedTime IS NULL"
-
-    /// The rule that keeps a smart album's membership; `now` anchors Recently Added.
-    static func rule(for subtype: CollectionSubtype, now: Date) -> (sql: String, arguments: StatementArguments) {
-        switch subtype {
-        case .smartAlbumUserLibrary: (visible, [])
-        case .smartAlbumFavorites: ("asset.isFavorite = 1 AND \(visible)", [])
-        case .smartAlbumVideos: ("asset.mediaType = \(MediaType.video.photoKitValue) AND \(visible)", [])
-        case .smartAlbumRecentlyAdded:
-            ("asset.addedTime >= ? AND \(visible)", [now.timeIntervalSince1970 - 30 * 86_400])
-        case .smartAlbumAllHidden: ("asset.isHidden = 1 AND asset.trashedTime IS NULL", [])
-        case .smartAlbumPanoramas:
-            ("""
-             asset.mediaType = \(MediaType.image.photoKitValue) AND (asset.mediaSubtypes & \(MediaSubtypes.photoPanorama.rawValue) != 0
-             OR asset.pixelWidth >= 2 * asset.pixelHeight) AND \(visible)
-             """, [])
-        case .smartAlbumScreenshots:
-            ("asset.mediaSubtypes & \(MediaSubtypes.photoScreenshot.rawValue) != 0 AND \(visible)", [])
-        case .smartAlbumLivePhotos:
-            ("asset.mediaSubtypes & \(MediaSubtypes.photoLive.rawValue) != 0 AND \(visible)", [])
-        case .smartAlbumBursts: ("asset.burstIdentifier IS NOT NULL AND \(visible)", [])
-        case .smartAlbumRecentlyDeleted: ("asset.trashedTime IS NOT NULL", [])
-        case .smartAlbumRAW:
-            ("""
-             EXISTS (SELECT 1 FROM resource WHERE resource.assetId = asset.id
-             AND (resource.type = 'alternatePhoto' OR resource.mimeType IN ('image/x-adobe-dng', 'image/x-canon-cr2',
-             'image/x-canon-cr3', 'image/x-nikon-nef', 'image/x-sony-arw', 'image/x-fuji-raf', 'image/x-olympus-orf',
-             'image/x-panasonic-rw2'))) AND \(visible)
-             """, [])
-        case .albumRegular, .moment, .folderRegular: (visible, [])
-        }
-    }
-
     /// Compiles `query`; `collection` is the looked-up collection the query names, if any.
     init(query: AssetQuery, collection: (id: String, subtype: CollectionSubtype)?, now: Date) throws(LibraryError) {
+        let includeBurstFrames = query.includeAllBurstAssets == true || query.burstIdentifier != nil || query.ids != nil
         var ordersByAlbum = false
         switch collection?.subtype {
         case .albumRegular?:
             from = "album_asset JOIN asset ON asset.id = album_asset.assetId"
             add("album_asset.albumId = ?", [collection!.id])
             ordersByAlbum = true
-            addVisibilityFilters(query)
+            conditions += AssetRules.visibility(includeHidden: query.includeHidden == true,
+                                                includeTrashed: query.includeTrashed == true,
+                                                includeBurstFrames: includeBurstFrames)
+        case .moment?:
+            add("asset.localDay = (SELECT momentDay FROM collection WHERE id = ?)", [collection!.id])
+            conditions += AssetRules.visibility(includeBurstFrames: includeBurstFrames)
+        case .smartAlbumRecentlyAdded?:
+            conditions += AssetRules.recentlyAdded(includeBurstFrames: includeBurstFrames)
+            arguments += [AssetRules.firstRecentDay(now: now)]
         case let subtype? where subtype.kind == .smartAlbum:
-            let rule = Self.rule(for: subtype, now: now)
-            add(rule.sql, rule.arguments)
+            conditions += AssetRules.smartAlbum(subtype, includeBurstFrames: includeBurstFrames)
         case .folderRegular?:
             throw .invalidParameter("query.collection")
         default:
-            addVisibilityFilters(query)
+            conditions += AssetRules.visibility(includeHidden: query.includeHidden == true,
+                                                includeTrashed: query.includeTrashed == true,
+                                                includeBurstFrames: includeBurstFrames)
         }
         if let ids = query.ids {
             guard ids.count <= 30_000 else { throw .invalidParameter("query.ids") }
@@ -78,17 +50,19 @@ struct AssetSelection {
         }
         if let mediaTypes = query.mediaTypes {
             let values = Set(mediaTypes.map(\.photoKitValue)).sorted()
-            add(values.isEmpty ? "0" : "asset.mediaType IN (\(values.map(String.init).joined(separator: ", ")))", [])
+            add(values.isEmpty ? "0" : "asset.mediaType IN (\(databaseQuestionMarks(count: values.count)))",
+                StatementArguments(values))
         }
         if let burstIdentifier = query.burstIdentifier {
             add("asset.burstIdentifier = ?", [burstIdentifier])
         }
-        if query.predicate != nil {
-            throw .invalidPredicate(reason: "predicates are not supported by this version of photolibd")
+        if let text = query.predicate {
+            let compiled = PredicateSQL(try QueryPredicate.checked(text, schema: .assets), columns: PredicateSQL.assetColumns)
+            add(compiled.sql, compiled.arguments)
         }
         if let sort = query.sort, !sort.isEmpty {
             for descriptor in sort {
-                guard let column = Self.sortColumns[descriptor.key] else {
+                guard let column = descriptor.key == "id" ? "asset.id" : PredicateSQL.assetColumns[descriptor.key] else {
                     throw .invalidParameter("query.sort.\(descriptor.key)")
                 }
                 orderTerms.append((column, descriptor.ascending))
@@ -103,11 +77,16 @@ struct AssetSelection {
             guard limit >= 0 else { throw .invalidParameter("query.limit") }
             self.limit = limit
         }
-    }
-
-    private mutating func addVisibilityFilters(_ query: AssetQuery) {
-        if query.includeHidden != true { conditions.append("asset.isHidden = 0") }
-        if query.includeTrashed != true { conditions.append("asset.trashedTime IS NULL") }
+        let departuresFromDefault: [Bool] = [
+            query.ids != nil, query.mediaTypes != nil, query.burstIdentifier != nil, query.predicate != nil, query.limit != nil,
+            query.includeHidden == true, query.includeTrashed == true, includeBurstFrames,
+        ]
+        let isDefault = !departuresFromDefault.contains(true)
+        switch collection?.subtype {
+        case nil where isDefault: tally = .smartAlbumUserLibrary
+        case let subtype? where isDefault && AssetRules.fixedSmartAlbums.contains(subtype): tally = subtype
+        default: break
+        }
     }
 
     private mutating func add(_ condition: String, _ values: StatementArguments) {
@@ -119,10 +98,15 @@ struct AssetSelection {
         conditions.isEmpty ? "" : " WHERE " + conditions.map { "(\($0))" }.joined(separator: " AND ")
     }
 
-    /// SQL counting the whole result (capped by the fetch limit).
-    var countSQL: String {
-        if let limit { return "SELECT count(*) FROM (SELECT 1 FROM \(from)\(whereClause) LIMIT \(limit))" }
-        return "SELECT count(*) FROM \(from)\(whereClause)"
+    /// The size of the whole result (capped by the fetch limit), from the tally when one counts it.
+    func count(_ db: Database) throws -> Int {
+        if let tally {
+            return try Int.fetchOne(db.cachedStatement(sql: "SELECT assetCount FROM asset_tally WHERE subtype = ? AND day = 0"),
+                                    arguments: [tally.rawValue]) ?? 0
+        }
+        let sql = limit.map { "SELECT count(*) FROM (SELECT 1 FROM \(from)\(whereClause) LIMIT \($0))" }
+            ?? "SELECT count(*) FROM \(from)\(whereClause)"
+        return try Int.fetchOne(db, sql: sql, arguments: arguments)!
     }
 
     /// SQL selecting `columns` for the positions `[offset, offset + count)` of the result, in order.

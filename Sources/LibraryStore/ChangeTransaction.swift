@@ -18,13 +18,20 @@ extension LibraryDatabase {
     ///
     /// `drafts` holds, for each `createAsset` change by index, the asset the caller prepared from its file.
     public func performChanges(_ changes: [LibraryChange], drafts: [Int: AssetDraft] = [:]) async throws -> ChangeOutcome {
+        try await commitTransaction { transaction in
+            for (index, change) in changes.enumerated() {
+                try transaction.apply(change, index: index, draft: drafts[index])
+            }
+        }
+    }
+
+    /// Runs `body` on one `ChangeTransaction` in one write transaction and commits it as one change-log entry.
+    func commitTransaction(_ body: @escaping @Sendable (inout ChangeTransaction) throws -> Void) async throws -> ChangeOutcome {
         let now = Date()
         let feed = self.feed, observedResults = self.observedResults
         return try await writer.write { db in
             var transaction = ChangeTransaction(db: db, now: now.timeIntervalSince1970)
-            for (index, change) in changes.enumerated() {
-                try transaction.apply(change, index: index, draft: drafts[index])
-            }
+            try body(&transaction)
             let committed = try transaction.recordChangeLog()
             db.afterNextTransaction { db in
                 observedResults.advance(past: committed, db: db)
@@ -72,26 +79,18 @@ struct ChangeTransaction {
         case .deleteAssets(let ids, let permanently):
             for id in try ids.map({ try resolveAsset($0, index: index) }) {
                 if permanently {
-                    purgedFiles += try String.fetchAll(db, sql: "SELECT path FROM resource WHERE assetId = ? AND isOwnedByLibrary",
-                                                       arguments: [id])
-                    try noteAlbums(containing: id)
-                    try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [id])
-                    note(.asset, id, .removed)
+                    try purgeAsset(id)
                 } else {
-                    try db.execute(sql: "UPDATE asset SET trashedTime = ? WHERE id = ? AND trashedTime IS NULL", arguments: [now, id])
-                    if db.changesCount > 0 {
-                        try noteAlbums(containing: id)
-                        note(.asset, id, .changed)
-                    }
+                    try db.cachedStatement(sql: "UPDATE asset SET trashedTime = ? WHERE id = ? AND trashedTime IS NULL")
+                        .execute(arguments: [now, id])
+                    if db.changesCount > 0 { note(.asset, id, .changed) }
                 }
             }
         case .restoreAssets(let ids):
             for id in try ids.map({ try resolveAsset($0, index: index) }) {
-                try db.execute(sql: "UPDATE asset SET trashedTime = NULL WHERE id = ? AND trashedTime IS NOT NULL", arguments: [id])
-                if db.changesCount > 0 {
-                    try noteAlbums(containing: id)
-                    note(.asset, id, .changed)
-                }
+                try db.cachedStatement(sql: "UPDATE asset SET trashedTime = NULL WHERE id = ? AND trashedTime IS NOT NULL")
+                    .execute(arguments: [id])
+                if db.changesCount > 0 { note(.asset, id, .changed) }
             }
         case .createAlbum(let title, let placeholder, let parent):
             try createCollection(.albumRegular, title: title, placeholder: placeholder, parent: parent, index: index)
@@ -101,43 +100,51 @@ struct ChangeTransaction {
             let id = try resolveCollection(target, index: index, allowed: [.album, .folder])
             try db.execute(sql: "UPDATE collection SET title = ? WHERE id = ?", arguments: [title, id])
             note(.collection, id, .changed)
+        case .deleteCollections(let ids):
+            try deleteCollections(ids, index: index)
         case .addAssets(let target, let ids):
-            let album = try resolveCollection(target, index: index, allowed: [.album])
-            let assetIds = try ids.map { try resolveAsset($0, index: index) }
-            var position = try Int.fetchOne(db, sql: "SELECT coalesce(max(position), -1) FROM album_asset WHERE albumId = ?",
-                                            arguments: [album])!
-            var added = false
-            for assetId in assetIds {
-                position += 1
-                try db.execute(sql: "INSERT OR IGNORE INTO album_asset (albumId, assetId, position) VALUES (?, ?, ?)",
-                               arguments: [album, assetId, position])
-                added = added || db.changesCount > 0
-            }
-            if added { note(.collection, album, .changed) }
+            try addAssets(ids, to: target, index: index)
+        case .insertAssets(let target, let ids, let indexes):
+            try insertAssets(ids, at: indexes, into: target, index: index)
         case .removeAssets(let target, let ids):
             let album = try resolveCollection(target, index: index, allowed: [.album])
-            var removed = false
             for assetId in try ids.map({ try resolveAsset($0, index: index) }) {
                 try db.execute(sql: "DELETE FROM album_asset WHERE albumId = ? AND assetId = ?", arguments: [album, assetId])
-                removed = removed || db.changesCount > 0
             }
-            if removed { note(.collection, album, .changed) }
-        case .deleteCollections, .insertAssets, .moveAssets, .addChildCollections, .removeChildCollections,
-             .moveChildCollections:
-            throw LibraryError.invalidChange(index: index, reason: "\(change.op) is not supported by this version of photolibd")
+        case .moveAssets(let target, let indexes, let toIndex):
+            try moveAssets(at: indexes, to: toIndex, in: target, index: index)
+        case .addChildCollections(let target, let ids):
+            try addChildCollections(ids, to: target, index: index)
+        case .removeChildCollections(let target, let ids):
+            try removeChildCollections(ids, from: target, index: index)
+        case .moveChildCollections(let target, let indexes, let toIndex):
+            try moveChildCollections(at: indexes, to: toIndex, in: target, index: index)
         }
+    }
+
+    /// Deletes an asset for good; its files owned by the library are left for the caller to remove.
+    mutating func purgeAsset(_ id: String) throws {
+        purgedFiles += try String.fetchAll(db, sql: "SELECT path FROM resource WHERE assetId = ? AND isOwnedByLibrary",
+                                           arguments: [id])
+        try db.cachedStatement(sql: "DELETE FROM asset WHERE id = ?").execute(arguments: [id])
+        note(.asset, id, .removed)
     }
 
     /// Appends this transaction's entry to the change log and advances the generation.
     mutating func recordChangeLog() throws -> CommittedChange {
+        for object in try ChangeCapture.collect(db, now: now) {
+            note(object.kind, object.id, object.change)
+        }
+        try noteFoldersOfChangedCollections()
         try db.execute(sql: "UPDATE library_info SET generation = generation + 1")
         let generation = try Int64.fetchOne(db, sql: "SELECT generation FROM library_info")!
         try db.execute(sql: "INSERT INTO change_log (generation, committedTime) VALUES (?, ?)", arguments: [generation, now])
-        let changes = objectOrder.compactMap { objects[$0] }
+        var recorded = Set<ObjectKey>()
+        let changes = objectOrder.filter { recorded.insert($0).inserted }.compactMap { objects[$0] }
         for object in changes {
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO change_log_object (generation, objectKind, objectId, change, contentChanged) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [generation, object.kind.rawValue, object.id, object.change.rawValue, object.contentChanged])
+                """).execute(arguments: [generation, object.kind.rawValue, object.id, object.change.rawValue, object.contentChanged])
         }
         return CommittedChange(generation: generation, objects: changes)
     }
@@ -145,29 +152,32 @@ struct ChangeTransaction {
     // MARK: - Objects
 
     func insertAsset(_ draft: AssetDraft) throws -> (id: String, isDuplicate: Bool) {
-        if let existing = try String.fetchOne(db, sql: "SELECT id FROM asset WHERE contentHash = ?", arguments: [draft.contentHash]) {
+        if let existing = try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM asset WHERE contentHash = ?"),
+                                              arguments: [draft.contentHash]) {
             return (existing, true)
         }
         guard let primary = draft.resources.first else {
             throw LibraryError.invalidParameter("an asset needs a resource")
         }
         let id = UUID().uuidString.lowercased()
-        try db.execute(sql: """
+        // Cached: preparing a write to `asset` compiles its triggers, which is far dearer than running it.
+        try db.cachedStatement(sql: """
             INSERT INTO asset (id, mediaType, mediaSubtypes, pixelWidth, pixelHeight, orientation, creationTime,
               creationOffset, creationDateSource, modificationTime, addedTime, latitude, longitude, altitude, duration,
-              originalFilename, fileSize, contentHash)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [
+              burstIdentifier, originalFilename, fileSize, contentHash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
                 id, draft.mediaType.photoKitValue, draft.mediaSubtypes.rawValue, draft.pixelWidth, draft.pixelHeight,
                 draft.orientation, draft.creationDate?.secondsSince1970, draft.creationDate?.utcOffsetSeconds,
                 draft.creationDateSource?.rawValue, now, now, draft.location?.latitude, draft.location?.longitude,
-                draft.location?.altitude, draft.duration, primary.originalFilename, primary.fileSize, draft.contentHash,
+                draft.location?.altitude, draft.duration, draft.burstIdentifier, primary.originalFilename, primary.fileSize,
+                draft.contentHash,
             ])
         for resource in draft.resources {
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO resource (assetId, type, originalFilename, mimeType, fileSize, path, isOwnedByLibrary)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [id, resource.type.rawValue, resource.originalFilename, resource.mimeType,
+                """).execute(arguments: [id, resource.type.rawValue, resource.originalFilename, resource.mimeType,
                                  resource.fileSize, resource.path, resource.isOwnedByLibrary])
         }
         return (id, false)
@@ -198,32 +208,19 @@ struct ChangeTransaction {
             assignments.append("latitude = ?, longitude = ?, altitude = ?")
             arguments += [location.latitude, location.longitude, location.altitude]
         }
-        try db.execute(sql: "UPDATE asset SET \(assignments.joined(separator: ", ")) WHERE id = ?", arguments: arguments + [id])
-    }
-
-    private mutating func createCollection(_ subtype: CollectionSubtype, title: String, placeholder: String?,
-                                           parent: String?, index: Int) throws {
-        try claim(placeholder, index: index)
-        let parentId = try parent.map { try resolveCollection($0, index: index, allowed: [.folder]) }
-        let id = UUID().uuidString.lowercased()
-        let position = try Int.fetchOne(db, sql: "SELECT coalesce(max(position), 0) + 1 FROM collection")!
-        try db.execute(sql: """
-            INSERT INTO collection (id, kind, subtype, title, parentId, position, createdTime) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [id, subtype.kind.rawValue, subtype.rawValue, title, parentId, position, now])
-        if let placeholder { placeholders[placeholder] = id }
-        note(.collection, id, .inserted)
-        if let parentId { note(.collection, parentId, .changed) }
+        try db.cachedStatement(sql: "UPDATE asset SET \(assignments.joined(separator: ", ")) WHERE id = ?")
+            .execute(arguments: arguments + [id])
     }
 
     // MARK: - Ids
 
-    private func claim(_ placeholder: String?, index: Int) throws {
+    func claim(_ placeholder: String?, index: Int) throws {
         if let placeholder, placeholders[placeholder] != nil {
             throw LibraryError.invalidChange(index: index, reason: "placeholder '\(placeholder)' is used twice")
         }
     }
 
-    private func resolve(_ id: String, index: Int) throws -> String {
+    func resolve(_ id: String, index: Int) throws -> String {
         guard id.hasPrefix("@") else { return id }
         guard let real = placeholders[id] else {
             throw LibraryError.invalidChange(index: index, reason: "placeholder '\(id)' is not created by an earlier change")
@@ -231,15 +228,15 @@ struct ChangeTransaction {
         return real
     }
 
-    private func resolveAsset(_ id: String, index: Int) throws -> String {
+    func resolveAsset(_ id: String, index: Int) throws -> String {
         let real = try resolve(id, index: index)
-        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM asset WHERE id = ?", arguments: [real]) != nil else {
+        guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM asset WHERE id = ?"), arguments: [real]) != nil else {
             throw LibraryError.notFound(id: id, index: index)
         }
         return real
     }
 
-    private func resolveCollection(_ id: String, index: Int, allowed: Set<CollectionKind>) throws -> String {
+    func resolveCollection(_ id: String, index: Int, allowed: Set<CollectionKind>) throws -> String {
         let real = try resolve(id, index: index)
         guard let kind = try String.fetchOne(db, sql: "SELECT kind FROM collection WHERE id = ?", arguments: [real])
             .flatMap(CollectionKind.init(rawValue:)) else {
@@ -248,7 +245,8 @@ struct ChangeTransaction {
         guard allowed.contains(kind) else {
             let reason = kind == .smartAlbum || kind == .moment
                 ? "'\(id)' is a \(kind.rawValue) and read-only"
-                : "'\(id)' is a \(kind.rawValue), expected \(allowed.map(\.rawValue).sorted().joined(separator: " or "))"
+                : "'\(id)' is \(kind == .album ? "an" : "a") \(kind.rawValue), expected "
+                    + allowed.map(\.rawValue).sorted().joined(separator: " or ")
             throw LibraryError.invalidChange(index: index, reason: reason)
         }
         return real
@@ -256,9 +254,11 @@ struct ChangeTransaction {
 
     // MARK: - Change log
 
-    private mutating func noteAlbums(containing assetId: String) throws {
-        for album in try String.fetchAll(db, sql: "SELECT albumId FROM album_asset WHERE assetId = ?", arguments: [assetId]) {
-            note(.collection, album, .changed)
+    /// Notes as changed every folder that holds, at any depth, an album or folder this transaction touched.
+    private mutating func noteFoldersOfChangedCollections() throws {
+        let touched = objectOrder.filter { $0.kind == .collection && objects[$0] != nil && objects[$0]!.change != .removed }
+        for key in touched {
+            for folder in try ancestors(of: key.id) { note(.collection, folder, .changed) }
         }
     }
 

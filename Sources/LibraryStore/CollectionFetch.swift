@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PhotoModel
+import PredicateQuery
 
 extension LibraryDatabase {
     /// One page of collections and the size of the whole result, read at one consistent state.
@@ -25,13 +26,22 @@ extension LibraryDatabase {
 
     private static let sortKeys: Set<String> = ["title", "kind", "subtype", "assetCount", "startDate", "endDate", "id"]
 
+    /// The collections `query` selects, in its order, each with its exact count and date range.
+    ///
+    /// Without a sort: a folder's children in their order (`parent`); the top level newest first
+    /// (`topLevelUserCollections`); otherwise smart albums, then albums and folders oldest first, then moments by day.
     static func collections(matching query: CollectionQuery, now: Date, _ db: Database) throws -> [AssetCollection] {
-        if query.predicate != nil {
-            throw LibraryError.invalidPredicate(reason: "predicates are not supported by this version of photolibd")
+        let predicate = try query.predicate.map { try QueryPredicate.checked($0, schema: .collections) }
+        for descriptor in query.sort ?? [] where !sortKeys.contains(descriptor.key) {
+            throw LibraryError.invalidParameter("query.sort.\(descriptor.key)")
         }
+        if let limit = query.limit, limit < 0 { throw LibraryError.invalidParameter("query.limit") }
         var conditions: [String] = []
         var arguments = StatementArguments()
-        var order = "position ASC"
+        var order = """
+            CASE kind WHEN 'smartAlbum' THEN 0 WHEN 'moment' THEN 2 ELSE 1 END,
+            CASE WHEN kind IN ('album', 'folder') THEN createdTime ELSE 0 END, position, id
+            """
         if let kind = query.kind {
             conditions.append("kind = ?")
             arguments += [kind.rawValue]
@@ -46,20 +56,25 @@ extension LibraryDatabase {
             arguments += StatementArguments(ids)
         }
         if let parent = query.parent {
-            guard try String.fetchOne(db, sql: "SELECT kind FROM collection WHERE id = ?", arguments: [parent]) != nil
+            guard let kind = try String.fetchOne(db, sql: "SELECT kind FROM collection WHERE id = ?", arguments: [parent])
             else { throw LibraryError.notFound(id: parent) }
+            guard kind == CollectionKind.folder.rawValue else { throw LibraryError.invalidParameter("query.parent") }
             conditions.append("parentId = ?")
             arguments += [parent]
+            order = "position, createdTime, id"
         }
         if query.topLevelUserCollections == true {
             conditions.append("kind IN ('album', 'folder') AND parentId IS NULL")
-            order = "createdTime DESC, position DESC"
+            order = "createdTime DESC, position DESC, id"
         }
         if let asset = query.containingAsset {
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM asset WHERE id = ?", arguments: [asset]) != nil
-            else { throw LibraryError.notFound(id: asset) }
-            conditions.append("id IN (SELECT albumId FROM album_asset WHERE assetId = ?)")
-            arguments += [asset]
+            let holders = try holders(of: asset, now: now, db)
+            conditions.append("""
+                (kind = 'album' AND id IN (SELECT albumId FROM album_asset WHERE assetId = ?))
+                OR (kind = 'moment' AND momentDay IS ?)
+                OR (kind = 'smartAlbum' AND subtype IN (\(holders.smartAlbums.map { "'\($0.rawValue)'" }.joined(separator: ", "))))
+                """)
+            arguments += [asset, holders.momentDay]
         }
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.map { "(\($0))" }.joined(separator: " AND ")
         var collections = try Row.fetchAll(
@@ -70,32 +85,11 @@ extension LibraryDatabase {
             return AssetCollection(id: row[0], kind: kind, subtype: subtype, title: row[3], assetCount: nil,
                                    startDate: nil, endDate: nil, parentId: row[4])
         }
-        if query.containingAsset != nil, let asset = query.containingAsset {
-            // Smart albums that hold the asset by rule.
-            let smart = try Row.fetchAll(db, sql: "SELECT id, subtype, title FROM collection WHERE kind = 'smartAlbum' ORDER BY position")
-            for row in smart {
-                guard let subtype = CollectionSubtype(rawValue: row[1]),
-                      query.kind == nil || query.kind == .smartAlbum, query.subtype == nil || query.subtype == subtype,
-                      query.ids == nil || query.ids!.contains(row[0])
-                else { continue }
-                let rule = AssetSelection.rule(for: subtype, now: now)
-                if try Bool.fetchOne(db, sql: "SELECT 1 FROM asset WHERE asset.id = ? AND (\(rule.sql))",
-                                     arguments: [asset] + rule.arguments) != nil {
-                    collections.append(AssetCollection(id: row[0], kind: .smartAlbum, subtype: subtype, title: row[2],
-                                                       assetCount: nil, startDate: nil, endDate: nil, parentId: nil))
-                }
-            }
-        }
-        for index in collections.indices where collections[index].kind != .folder {
-            let summary = try assetSummary(of: collections[index], now: now, db)
-            collections[index].assetCount = summary.count
-            collections[index].startDate = summary.start
-            collections[index].endDate = summary.end
+        try CollectionSummaries(now: now, db).summarize(&collections)
+        if let predicate {
+            collections = collections.filter { collection in predicate.evaluate { collection.predicateValue(of: $0) } }
         }
         if let sort = query.sort, !sort.isEmpty {
-            for descriptor in sort where !Self.sortKeys.contains(descriptor.key) {
-                throw LibraryError.invalidParameter("query.sort.\(descriptor.key)")
-            }
             collections.sort { lhs, rhs in
                 for descriptor in sort {
                     let comparison = Self.compare(lhs, rhs, key: descriptor.key)
@@ -104,11 +98,24 @@ extension LibraryDatabase {
                 return lhs.id < rhs.id
             }
         }
-        if let limit = query.limit {
-            guard limit >= 0 else { throw LibraryError.invalidParameter("query.limit") }
-            collections = Array(collections.prefix(limit))
-        }
+        if let limit = query.limit { collections = Array(collections.prefix(limit)) }
         return collections
+    }
+
+    /// The smart albums whose rule holds `assetId`, and the day of its moment (nil when in none).
+    private static func holders(of assetId: String, now: Date, _ db: Database)
+        throws -> (smartAlbums: [CollectionSubtype], momentDay: Int?) {
+        let subtypes = CollectionSubtype.smartAlbums
+        let rules = subtypes.map { AssetRules.smartAlbum($0, now: now) }
+        let visible = AssetRules.visibility().joined(separator: " AND ")
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT \(rules.map { "(\($0.terms.joined(separator: " AND ")))" }.joined(separator: ", ")),
+              CASE WHEN \(visible) THEN asset.localDay END
+            FROM asset WHERE asset.id = ?
+            """, arguments: StatementArguments(rules.flatMap(\.arguments)) + [assetId])
+        else { throw LibraryError.notFound(id: assetId) }
+        let held = subtypes.indices.filter { row[$0] as Bool }.map { subtypes[$0] }
+        return (held, row[subtypes.count])
     }
 
     private static func compare(_ lhs: AssetCollection, _ rhs: AssetCollection, key: String) -> Int {
@@ -130,22 +137,19 @@ extension LibraryDatabase {
         default: return order(lhs.id, rhs.id)
         }
     }
+}
 
-    /// Count and date range of a collection's visible assets.
-    private static func assetSummary(of collection: AssetCollection, now: Date, _ db: Database)
-        throws -> (count: Int, start: Timestamp?, end: Timestamp?) {
-        let selection = try AssetSelection(query: AssetQuery(collection: collection.id),
-                                           collection: (collection.id, collection.subtype), now: now)
-        let count = try Int.fetchOne(db, sql: selection.countSQL, arguments: selection.arguments)!
-        guard count > 0 else { return (0, nil, nil) }
-        func date(_ direction: String) throws -> Timestamp? {
-            let sql = "SELECT asset.creationTime, asset.creationOffset FROM \(selection.from) WHERE "
-                + selection.conditions.map { "(\($0))" }.joined(separator: " AND ")
-                + " AND asset.creationTime IS NOT NULL ORDER BY asset.creationTime \(direction) LIMIT 1"
-            return try Row.fetchOne(db, sql: sql, arguments: selection.arguments).map {
-                Timestamp(secondsSince1970: $0[0], utcOffsetSeconds: $0[1] ?? 0)
-            }
+extension AssetCollection {
+    /// The value of a collection predicate key, in the predicate's domain.
+    func predicateValue(of key: PredicateKey) -> PredicateValue? {
+        switch key.name {
+        case "title": .text(title)
+        case "kind": .text(kind.rawValue)
+        case "subtype": .text(subtype.rawValue)
+        case "assetCount": assetCount.map { .integer(Int64($0)) }
+        case "startDate": startDate.map { .real($0.secondsSince1970) }
+        case "endDate": endDate.map { .real($0.secondsSince1970) }
+        default: nil
         }
-        return (count, try date("ASC"), try date("DESC"))
     }
 }

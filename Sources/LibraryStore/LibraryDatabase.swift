@@ -20,9 +20,11 @@ public struct LibraryDatabase: Sendable {
         configuration.prepareDatabase { db in
             // Committed transactions must survive a crash of the process or the machine.
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            db.add(function: PredicateSQL.foldFunction)
         }
         writer = try DatabasePool(path: path, configuration: configuration)
         try Schema.migrator.migrate(writer)
+        try writer.writeWithoutTransaction(ChangeCapture.install)
         let info = try writer.read { db in
             try Row.fetchOne(db, sql: "SELECT libraryId, generation FROM library_info")!
         }
@@ -54,7 +56,7 @@ public struct LibraryDatabase: Sendable {
         let now = Date()
         return try await writer.read { db in
             let selection = try assetSelection(query, now: now, db)
-            let count = try Int.fetchOne(db, sql: selection.countSQL, arguments: selection.arguments)!
+            let count = try selection.count(db)
             var assets = try Row.fetchAll(
                 db, sql: selection.pageSQL(columns: AssetRows.selection, offset: offset, count: pageSize),
                 arguments: selection.arguments

@@ -99,6 +99,8 @@ enum Schema {
                     """, arguments: [UUID().uuidString.lowercased(), subtype.rawValue, subtype.defaultTitle, position, now])
             }
         }
+        registerImportSources(in: &migrator)
+        registerLibraryModel(in: &migrator)
         return migrator
     }
 }

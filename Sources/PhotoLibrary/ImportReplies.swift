@@ -39,6 +39,18 @@ public struct ImportStatus: Sendable, Hashable, Codable {
     public var sources: Int
     /// The most recent failure, if any.
     public var lastError: String?
+    /// The latest failed files, newest last.
+    public var recentFailures: [FailedImport]?
+    /// Sources polled because the kernel's inotify watch limit was reached.
+    public var pollingSources: [String]?
+    /// Sources whose folder is missing or unmounted.
+    public var offlineSources: [String]?
+}
+
+/// A file the daemon could not import, and why.
+public struct FailedImport: Sendable, Hashable, Codable {
+    public var path: String
+    public var reason: String
 }
 
 /// One import folder the daemon watches.
@@ -51,6 +63,12 @@ public struct ImportSource: Sendable, Hashable, Codable {
     public var assetCount: Int
     /// Why the folder is not watched, if it is not.
     public var error: String?
+    /// "starting", "reconciling", "watching", "polling" or "offline".
+    public var state: String?
+    /// Assets whose files are unreachable while the folder is missing.
+    public var offlineAssetCount: Int?
+    /// Whether the config file defines the source (else it was added at run time and can be removed).
+    public var isConfigured: Bool?
 }
 
 /// One reply of the `ImportFiles` stream: progress, and on the last reply the files.

@@ -126,6 +126,16 @@ public final class PhotoLibrary: Sendable {
         return reply.sources
     }
 
+    /// Adds an import folder, watched from now on and remembered across restarts.
+    public func addSource(path: String, mode: ImportMode, recursive: Bool = true) async throws(PhotoLibraryError) {
+        let _: EmptyReply = try await call(Method.addSource, AddSourceParameters(path: path, mode: mode, recursive: recursive))
+    }
+
+    /// Stops watching an import folder added with `addSource`; its assets stay in the library.
+    public func removeSource(path: String) async throws(PhotoLibraryError) {
+        let _: EmptyReply = try await call(Method.removeSource, RemoveSourceParameters(path: path))
+    }
+
     // MARK: Calls
 
     /// Fetches the first page, then appends the following pages' items until the result is complete.
@@ -143,7 +153,7 @@ public final class PhotoLibrary: Sendable {
     }
 
     /// Calls `method` and decodes its one reply, mapping every failure to a `PhotoLibraryError`.
-    private func call<Reply: Decodable & Sendable>(_ method: String, _ parameters: some Encodable & Sendable)
+    func call<Reply: Decodable & Sendable>(_ method: String, _ parameters: some Encodable & Sendable)
         async throws(PhotoLibraryError) -> Reply
     {
         do {
@@ -156,7 +166,7 @@ public final class PhotoLibrary: Sendable {
     /// Calls `method` with `more`, mapping the stream's failure to a `PhotoLibraryError`.
     ///
     /// Replies are read as the caller asks for them, so a slow reader holds no backlog here.
-    private func stream<Reply: Decodable & Sendable>(_ method: String, _ parameters: some Encodable & Sendable)
+    func stream<Reply: Decodable & Sendable>(_ method: String, _ parameters: some Encodable & Sendable)
         -> AsyncThrowingStream<Reply, any Error>
     {
         let replies = connection.stream(method, parameters: parameters, returning: Reply.self)
@@ -183,9 +193,23 @@ private enum Method {
     static let importFiles = "io.photolibd.Import.ImportFiles"
     static let importStatus = "io.photolibd.Import.Status"
     static let listSources = "io.photolibd.Import.ListSources"
+    static let addSource = "io.photolibd.Import.AddSource"
+    static let removeSource = "io.photolibd.Import.RemoveSource"
 }
 
 private struct NoParameters: Encodable, Sendable {}
+
+private struct EmptyReply: Decodable, Sendable {}
+
+private struct AddSourceParameters: Encodable, Sendable {
+    var path: String
+    var mode: ImportMode
+    var recursive: Bool
+}
+
+private struct RemoveSourceParameters: Encodable, Sendable {
+    var path: String
+}
 
 private struct FetchAssetsParameters: Encodable, Sendable {
     var query: AssetQuery

@@ -40,7 +40,7 @@ public struct AssetResource: Sendable, Hashable, Codable {
 
 /// Where an asset's creation date came from, best first.
 public enum CreationDateSource: String, Sendable, Hashable, Codable {
-    case exif, exifWithoutOffset, gps, fileName, fileModification, user
+    case exif, exifWithoutOffset, gps, mediaMetadata, fileName, fileModification, user
 }
 
 /// A photo, video or audio item of the library, in the contract's JSON shape.
@@ -167,10 +167,13 @@ public struct AssetDraft: Sendable, Hashable {
     public var contentHash: String
     /// The primary resource first.
     public var resources: [DraftResource]
+    /// The burst the photo was taken in, shared by its frames.
+    public var burstIdentifier: String?
 
     public init(mediaType: MediaType, mediaSubtypes: MediaSubtypes = [], pixelWidth: Int, pixelHeight: Int,
                 orientation: Int, creationDate: Timestamp?, creationDateSource: CreationDateSource?,
-                location: Location?, duration: Double = 0, contentHash: String, resources: [DraftResource]) {
+                location: Location?, duration: Double = 0, contentHash: String, resources: [DraftResource],
+                burstIdentifier: String? = nil) {
         self.mediaType = mediaType
         self.mediaSubtypes = mediaSubtypes
         self.pixelWidth = pixelWidth
@@ -182,6 +185,7 @@ public struct AssetDraft: Sendable, Hashable {
         self.duration = duration
         self.contentHash = contentHash
         self.resources = resources
+        self.burstIdentifier = burstIdentifier
     }
 }
 

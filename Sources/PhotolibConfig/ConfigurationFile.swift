@@ -16,11 +16,28 @@ struct FileSettings: Hashable {
     var historyRetentionDays: Int?
     var access: AccessPolicy?
     var sources: [SourceConfiguration]?
+    var images = ImageSettings()
+}
+
+/// What the `[images]` table sets; nil means the default.
+struct ImageSettings: Hashable {
+    /// Where the freedesktop.org thumbnails go.
+    enum FreedesktopThumbnails: Hashable {
+        /// `$XDG_CACHE_HOME/thumbnails`, where file managers look.
+        case standardDirectory
+        case directory(String)
+    }
+
+    var cacheByteLimit: Int?
+    var maximumPixels: Int?
+    /// Nil when none are written.
+    var freedesktopThumbnails: FreedesktopThumbnails?
 }
 
 /// A parsed TOML configuration file and the checked reading of its keys.
 struct ConfigurationFile {
-    static let topLevelKeys = ["library", "cache", "socket", "trash", "history", "access", "source"]
+    static let topLevelKeys = ["library", "cache", "socket", "trash", "history", "access", "source", "images"]
+    static let imagesKeys = ["cache_limit_mb", "max_pixels", "freedesktop_thumbnails"]
     static let retentionKeys = ["retention_days"]
     static let accessKeys = ["users", "read_only_users"]
     static let sourceKeys = ["path", "mode", "recursive"]
@@ -62,6 +79,7 @@ struct ConfigurationFile {
         settings.historyRetentionDays = try retentionDays(inTable: "history")
         settings.access = try accessPolicy()
         settings.sources = try sources()
+        settings.images = try imageSettings()
         return settings
     }
 
@@ -80,6 +98,37 @@ struct ConfigurationFile {
         guard let days = try integer(at: key, in: table) else { return nil }
         guard days >= 0 else { throw invalidValue(at: key, "is \(days); it must be 0 or more days") }
         return days
+    }
+
+    private func imageSettings() throws(ConfigurationError) -> ImageSettings {
+        guard let table = try table(at: SettingKey(.root, "images"), in: root) else { return ImageSettings() }
+        try checkKeys(of: table, in: .named("images"), known: Self.imagesKeys)
+        var settings = ImageSettings()
+        let limitKey = SettingKey(.named("images"), "cache_limit_mb")
+        if let megabytes = try integer(at: limitKey, in: table) {
+            guard megabytes >= 1 else {
+                throw invalidValue(at: limitKey, "is \(megabytes); it must be 1 or more megabytes")
+            }
+            settings.cacheByteLimit = min(megabytes, Int.max >> 20) << 20
+        }
+        let pixelsKey = SettingKey(.named("images"), "max_pixels")
+        if let pixels = try integer(at: pixelsKey, in: table) {
+            guard pixels > 0 else {
+                throw invalidValue(at: pixelsKey, "is \(pixels); it must be 1 or more pixels")
+            }
+            settings.maximumPixels = pixels
+        }
+        let thumbnailsKey = SettingKey(.named("images"), "freedesktop_thumbnails")
+        if let value = table[thumbnailsKey.key] {
+            if let enabled = value.bool {
+                settings.freedesktopThumbnails = enabled ? .standardDirectory : nil
+            } else if value.string != nil, let directory = try path(at: thumbnailsKey, in: table) {
+                settings.freedesktopThumbnails = .directory(directory)
+            } else {
+                throw wrongType(at: thumbnailsKey, expected: "a boolean or a directory path", found: value.type)
+            }
+        }
+        return settings
     }
 
     private func accessPolicy() throws(ConfigurationError) -> AccessPolicy? {

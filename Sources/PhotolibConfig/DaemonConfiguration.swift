@@ -20,6 +20,17 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public var access: AccessPolicy
     /// Whether this is the system-wide daemon (`photolibd --system`) rather than a user's own.
     public var isSystemDaemon: Bool
+    /// The most bytes of renditions the thumbnail cache keeps; the least recently used go first.
+    public var cacheByteLimit: Int
+    /// Images whose header declares more pixels than this are refused before decoding (decompression bombs).
+    public var maximumImagePixels: Int
+    /// Where to also write freedesktop.org thumbnails of files in reference sources; nil when not written.
+    public var freedesktopThumbnailDirectory: String?
+
+    /// The thumbnail cache's budget unless configured otherwise: 4 GiB.
+    public static let defaultCacheByteLimit = 4 << 30
+    /// The pixel limit unless configured otherwise: 200 million pixels.
+    public static let defaultMaximumImagePixels = 200_000_000
 
     /// Creates a configuration from its parts.
     public init(
@@ -30,7 +41,10 @@ public struct DaemonConfiguration: Sendable, Hashable {
         trashRetentionDays: Int = DaemonConfiguration.defaultRetentionDays,
         historyRetentionDays: Int = DaemonConfiguration.defaultRetentionDays,
         access: AccessPolicy = AccessPolicy(),
-        isSystemDaemon: Bool
+        isSystemDaemon: Bool,
+        cacheByteLimit: Int = DaemonConfiguration.defaultCacheByteLimit,
+        maximumImagePixels: Int = DaemonConfiguration.defaultMaximumImagePixels,
+        freedesktopThumbnailDirectory: String? = nil
     ) {
         self.libraryPath = libraryPath
         self.cachePath = cachePath
@@ -40,6 +54,9 @@ public struct DaemonConfiguration: Sendable, Hashable {
         self.historyRetentionDays = historyRetentionDays
         self.access = access
         self.isSystemDaemon = isSystemDaemon
+        self.cacheByteLimit = cacheByteLimit
+        self.maximumImagePixels = maximumImagePixels
+        self.freedesktopThumbnailDirectory = freedesktopThumbnailDirectory
     }
 
     /// Loads a TOML configuration file; keys it leaves out take their embedded default values.
@@ -61,6 +78,15 @@ public struct DaemonConfiguration: Sendable, Hashable {
         configuration.trashRetentionDays = settings.trashRetentionDays ?? configuration.trashRetentionDays
         configuration.historyRetentionDays = settings.historyRetentionDays ?? configuration.historyRetentionDays
         configuration.access = settings.access ?? configuration.access
+        configuration.cacheByteLimit = settings.images.cacheByteLimit ?? configuration.cacheByteLimit
+        configuration.maximumImagePixels = settings.images.maximumPixels ?? configuration.maximumImagePixels
+        switch settings.images.freedesktopThumbnails {
+        case nil: break
+        case .standardDirectory:
+            configuration.freedesktopThumbnailDirectory = Path.join(UserEnvironment(environment).cacheHome, "thumbnails")
+        case .directory(let path):
+            configuration.freedesktopThumbnailDirectory = path
+        }
         return configuration
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import LibraryStore
 import Logging
+import MediaProbe
 import NIOCore
 import NIOPosix
 import PhotolibConfig
@@ -25,35 +26,49 @@ public struct Daemon: Sendable {
     /// Runs until SIGTERM or SIGINT, then shuts down gracefully.
     public func run() async throws {
         try VipsRuntime.start()
-        let originals = configuration.libraryPath + "/originals"
-        for directory in [configuration.libraryPath, originals, configuration.cachePath]
-            + configuration.sources.map(\.path) {
+        for directory in [configuration.libraryPath, configuration.cachePath] + configuration.sources.map(\.path) {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
+        let fileStore = LibraryFileStore(libraryPath: configuration.libraryPath)
+        try fileStore.createDirectories()
         let database = try LibraryDatabase(path: configuration.libraryPath + "/library.sqlite")
+        let recovered = try await fileStore.recover(isResourceFile: database.isResourceFile)
+        if recovered > 0 { logger.notice("finished interrupted imports", metadata: ["files": "\(recovered)"]) }
         logger.info("library open", metadata: [
             "path": "\(configuration.libraryPath)", "library": "\(database.libraryId)",
             "generation": "\(database.feed.generation)",
         ])
 
-        let importer = Importer(originalsDirectory: originals, threadPool: .singleton, metadataReader: ImageMetadataReader())
+        let importer = Importer(fileStore: fileStore, threadPool: .singleton,
+                                metadataReader: ImageMetadataReader(maximumPixels: configuration.maximumImagePixels),
+                                mediaProber: MediaProber())
+        let statistics = ImportStatistics()
+        let sources = ImportSources(configured: configuration.sources, importer: importer, database: database,
+                                    statistics: statistics, excluded: [configuration.libraryPath, configuration.cachePath],
+                                    logger: logger)
         let authorization = Authorization(policy: configuration.access)
+        let images = try ImageManager(configuration: configuration, database: database,
+                                      originalsDirectory: fileStore.originals, logger: logger)
         let server = VarlinkServer(
             socketPath: configuration.socketPath,
             info: VarlinkServiceInfo(vendor: "photolibd", product: "photolibd", version: Self.version,
                                      url: "https://github.com/photolibd/photolibd"),
             interfaces: [
                 LibraryInterface(database: database, importer: importer, authorization: authorization),
-                ImagesInterface(),
-                ImportInterface(database: database, importer: importer, authorization: authorization,
-                                sources: configuration.sources, statistics: ImportStatistics(sources: configuration.sources.count)),
+                ImagesInterface(images: images, authorization: authorization),
+                ImportInterface(database: database, importer: importer, authorization: authorization, sources: sources,
+                                statistics: statistics),
             ],
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger
         )
         let group = ServiceGroup(configuration: .init(
             services: [
+                .init(service: sources),
                 .init(service: HistoryPruning(database: database, retentionDays: configuration.historyRetentionDays, logger: logger)),
+                .init(service: TrashPurging(database: database, importer: importer, retentionDays: configuration.trashRetentionDays,
+                                            logger: logger)),
+                .init(service: ImageCacheService(images: images, fileWork: .singleton)),
                 .init(service: VarlinkService(server: server, environment: environment, logger: logger)),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],

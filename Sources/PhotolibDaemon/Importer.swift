@@ -2,7 +2,9 @@ import Crypto
 import Foundation
 import Glibc
 import Imaging
+import LibraryStore
 import Logging
+import MediaProbe
 import NIOPosix
 import PhotoModel
 import PhotolibConfig
@@ -10,12 +12,27 @@ import Varlink
 
 /// Why a file did not become an asset.
 struct ImportFailure: Error, CustomStringConvertible {
-    enum Kind: String { case unsupported, failed }
+    enum Kind: String {
+        /// Not a format the library takes; left alone.
+        case unsupported
+        /// Broken, unreadable or refused; reported.
+        case failed
+        /// The file changed while it was read; it is read again later.
+        case changing
+        /// The file was gone before it could be read.
+        case vanished
+    }
+
     var kind: Kind
     var reason: String
     var description: String { reason }
 
     static func failed(_ reason: String) -> ImportFailure { ImportFailure(kind: .failed, reason: reason) }
+
+    /// A failure naming the system error in `errno`.
+    static func system(_ action: String) -> ImportFailure {
+        ImportFailure(kind: errno == ENOENT ? .vanished : .failed, reason: "\(action): \(String(cString: strerror(errno)))")
+    }
 }
 
 /// A file read, hashed and (in copy and move modes) copied into the store, ready to commit as an asset.
@@ -23,41 +40,69 @@ struct PreparedFile: Sendable {
     var sourcePath: String
     var mode: SourceMode
     /// The copy in the library's store, for copy and move modes.
-    var storedPath: String?
+    var staged: LibraryFileStore.StagedFile?
     var draft: AssetDraft
+    var file: SourceFile
+
+    /// The commit request for this file.
+    func ingestRequest(album: String? = nil) -> IngestRequest {
+        IngestRequest(draft: draft, file: file, isReference: mode == .reference, album: album)
+    }
 }
 
-/// Turns files into asset drafts: checks access, reads metadata through libvips, hashes, copies into the store.
+/// Turns files into asset drafts: checks access, reads metadata (libvips, ffprobe), hashes, copies into the store.
 ///
 /// All file work runs on a thread pool, never on an event loop.
 struct Importer: Sendable {
-    static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "heic", "heif", "webp", "tif", "tiff", "gif"]
+    /// `F_SETLEASE`, which Glibc's Swift module does not import.
+    private static let setLease: Int32 = 1024
 
-    let originalsDirectory: String
+    let fileStore: LibraryFileStore
     let threadPool: NIOThreadPool
     let metadataReader: ImageMetadataReader
+    let mediaProber: MediaProber
 
-    /// Prepares one file for import; `caller` must be able to read it.
+    /// Prepares one file named by a client; `caller` must be able to read it.
     func prepare(path: String, mode: SourceMode, caller: PeerCredentials?) async throws -> PreparedFile {
-        let fileExtension = (path as NSString).pathExtension.lowercased()
-        guard Self.imageExtensions.contains(fileExtension) else {
-            throw ImportFailure(kind: .unsupported, reason: "'.\(fileExtension)' files are not a supported photo format")
+        guard MediaFileKind(fileName: path) != nil else {
+            throw ImportFailure(kind: .unsupported, reason: "'.\((path as NSString).pathExtension)' files are not a supported media format")
         }
         guard CallerFileAccess.canRead(path, peer: caller) else {
             throw ImportFailure.failed("the calling user cannot read this file")
         }
-        return try await threadPool.runIfActive { [self] in try prepareBlocking(path: path, mode: mode) }
+        return try await threadPool.runIfActive { [self] in
+            try prepareBlocking(path: path, mode: mode, sourceRoot: nil, followsSymlinks: true)
+        }
     }
 
-    /// After the commit: drop the store copy of a duplicate or uncommitted file; remove a moved file's source.
+    /// Prepares a file found in the import source at `sourceRoot`; symbolic links are never followed.
+    func prepare(sourceFile path: String, mode: SourceMode, sourceRoot: String) async throws -> PreparedFile {
+        try await threadPool.runIfActive { [self] in
+            try prepareBlocking(path: path, mode: mode, sourceRoot: sourceRoot, followsSymlinks: false)
+        }
+    }
+
+    /// After the commit: keep the store copy only if the library now uses it; remove a moved file's source.
     func finish(_ file: PreparedFile, committedAs outcome: (id: String, isDuplicate: Bool)?, logger: Logger) {
-        let imported = outcome.map { !$0.isDuplicate } ?? false
-        if !imported, let storedPath = file.storedPath {
-            unlink(storedPath)
+        let isImported = outcome.map { !$0.isDuplicate } ?? false
+        if let staged = file.staged { fileStore.settle(staged, isKept: isImported) }
+        if isImported, file.mode == .move { removeSource(file, logger: logger) }
+    }
+
+    /// After an ingest commit: keep or drop the store copy; in move mode remove the source once the library holds its content.
+    func finish(_ file: PreparedFile, outcome: IngestOutcome?, logger: Logger) async {
+        var isStored = false
+        switch outcome {
+        case .inserted?, .joined?, .replaced?: isStored = true
+        case .relinked?, .unchanged?, .duplicate?, nil: break
         }
-        if imported, file.mode == .move, unlink(file.sourcePath) != 0 {
-            logger.warning("could not remove moved file", metadata: ["path": "\(file.sourcePath)", "errno": "\(errno)"])
+        if let staged = file.staged { fileStore.settle(staged, isKept: isStored) }
+        guard file.mode == .move, let outcome else { return }
+        if case .duplicate(_, let libraryCopy) = outcome {
+            // Remove a dropped duplicate only when the library's own copy is there with the same content.
+            guard let libraryCopy, await storedCopy(libraryCopy, matches: file.draft.contentHash) else { return }
         }
+        removeSource(file, logger: logger)
     }
 
     /// Removes store files of purged assets.
@@ -67,49 +112,122 @@ struct Importer: Sendable {
         }
     }
 
-    private func prepareBlocking(path: String, mode: SourceMode) throws -> PreparedFile {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { throw ImportFailure.failed("cannot open: \(String(cString: strerror(errno)))") }
+    private func removeSource(_ file: PreparedFile, logger: Logger) {
+        if unlink(file.sourcePath) != 0 && errno != ENOENT {
+            logger.warning("could not remove moved file", metadata: ["path": "\(file.sourcePath)", "errno": "\(errno)"])
+        }
+    }
+
+    private func storedCopy(_ path: String, matches hash: String) async -> Bool {
+        let stored = try? await threadPool.runIfActive { () throws -> String in
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw ImportFailure.system("cannot open the library's copy") }
+            defer { close(descriptor) }
+            return try LibraryFileStore.hash(descriptor: descriptor)
+        }
+        return stored == hash
+    }
+
+    private func prepareBlocking(path: String, mode: SourceMode, sourceRoot: String?, followsSymlinks: Bool) throws -> PreparedFile {
+        let filename = (path as NSString).lastPathComponent
+        guard let kind = MediaFileKind(fileName: filename) else {
+            throw ImportFailure(kind: .unsupported, reason: "not a supported media format")
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followsSymlinks ? 0 : O_NOFOLLOW))
+        guard descriptor >= 0 else {
+            throw errno == ELOOP ? ImportFailure(kind: .unsupported, reason: "a symbolic link") : ImportFailure.system("cannot open")
+        }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw ImportFailure.failed("cannot stat: \(String(cString: strerror(errno)))") }
+        guard fstat(descriptor, &info) == 0 else { throw ImportFailure.system("cannot stat") }
         guard info.st_mode & S_IFMT == S_IFREG else { throw ImportFailure(kind: .unsupported, reason: "not a regular file") }
         guard info.st_size > 0 else { throw ImportFailure.failed("the file is empty") }
-
-        let metadata: ImageMetadata
-        do {
-            metadata = try metadataReader.readMetadata(atPath: path)
-        } catch {
-            throw ImportFailure.failed(error.description)
+        let identity = FileIdentity(info)
+        // A read lease is refused while any process has the file open for writing: it is not complete yet.
+        if fcntl(descriptor, Self.setLease, Int32(F_RDLCK)) != 0, errno == EAGAIN {
+            throw ImportFailure(kind: .changing, reason: "another program is still writing the file")
         }
-        let modificationTime = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-        let (creationDate, dateSource) = CaptureDate.resolve(metadata: metadata, fileModificationTime: modificationTime)
-        let filename = (path as NSString).lastPathComponent
+        defer { _ = fcntl(descriptor, Self.setLease, Int32(F_UNLCK)) }
 
-        var storedPath: String?
-        let hash: String
+        var draft = try describe(path: path, kind: kind, filename: filename, identity: identity)
+        var staged: LibraryFileStore.StagedFile?
         if mode == .reference {
-            hash = try StoreFile.hash(descriptor: descriptor)
+            draft.contentHash = try LibraryFileStore.hash(descriptor: descriptor)
         } else {
-            let directory = StoreFile.directory(in: originalsDirectory, for: creationDate)
-            (storedPath, hash) = try StoreFile.copy(descriptor: descriptor, named: filename, into: directory)
+            let copy = try fileStore.stage(descriptor: descriptor, named: filename, takenAt: draft.creationDate)
+            staged = copy
+            draft.contentHash = copy.hash
         }
-        let resource = DraftResource(type: .photo, originalFilename: filename, mimeType: metadata.mimeType,
-                                     fileSize: Int64(info.st_size), path: storedPath ?? path,
-                                     isOwnedByLibrary: mode != .reference)
-        let draft = AssetDraft(
-            mediaType: .image, pixelWidth: metadata.pixelWidth, pixelHeight: metadata.pixelHeight,
-            orientation: metadata.orientation, creationDate: creationDate, creationDateSource: dateSource,
-            location: metadata.location.map { Location(latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude) },
-            contentHash: hash, resources: [resource])
-        return PreparedFile(sourcePath: path, mode: mode, storedPath: storedPath, draft: draft)
+        guard fstat(descriptor, &info) == 0, FileIdentity(info) == identity else {
+            if let staged { fileStore.settle(staged, isKept: false) }
+            throw ImportFailure(kind: .changing, reason: "the file changed while it was read")
+        }
+        draft.resources = [DraftResource(type: draft.resources[0].type, originalFilename: filename,
+                                         mimeType: draft.resources[0].mimeType, fileSize: identity.size,
+                                         path: staged?.storedPath ?? path, isOwnedByLibrary: mode != .reference)]
+        let file = SourceFile(contentHash: draft.contentHash, sourceRoot: sourceRoot, sourcePath: path,
+                              groupKey: MediaFileKind.groupKey(ofPath: path), role: kind.role(fileName: filename),
+                              identity: identity)
+        return PreparedFile(sourcePath: path, mode: mode, staged: staged, draft: draft, file: file)
+    }
+
+    /// The asset a file makes on its own, before its content hash and stored path are known.
+    private func describe(path: String, kind: MediaFileKind, filename: String, identity: FileIdentity) throws -> AssetDraft {
+        let fileExtension = (filename as NSString).pathExtension.lowercased()
+        let clues = CaptureDate.Clues(fileName: filename, modificationTime: identity.modificationSeconds)
+        switch kind {
+        case .image, .raw:
+            var metadata: ImageMetadata?
+            do {
+                metadata = try metadataReader.readMetadata(atPath: path)
+            } catch {
+                guard kind == .raw else { throw ImportFailure.failed(error.description) }
+            }
+            let (date, source) = CaptureDate.resolve(exif: metadata?.dateTimeOriginal, gps: metadata?.gpsTimestamp, clues: clues)
+            let isScreenshot = filename.hasPrefix("Screenshot") || filename.hasPrefix("Screen Shot")
+            return AssetDraft(
+                mediaType: .image, mediaSubtypes: isScreenshot ? .photoScreenshot : [],
+                pixelWidth: metadata?.pixelWidth ?? 0, pixelHeight: metadata?.pixelHeight ?? 0,
+                orientation: metadata?.orientation ?? 1, creationDate: date, creationDateSource: source,
+                location: metadata?.location.map { Location(latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude) },
+                contentHash: "",
+                resources: [DraftResource(type: .photo, originalFilename: filename,
+                                          mimeType: kind == .raw ? MediaFileKind.rawMimeTypes[fileExtension]! : metadata!.mimeType,
+                                          fileSize: identity.size, path: path, isOwnedByLibrary: false)])
+        case .video, .audio:
+            let info: MediaInfo
+            do {
+                info = try mediaProber.probe(path: path)
+            } catch {
+                throw ImportFailure.failed(error.description)
+            }
+            let isVideo = info.kind == .video && kind == .video
+            let (date, source) = CaptureDate.resolve(media: info, clues: clues)
+            let mimeType = isVideo ? MediaFileKind.videoMimeTypes[fileExtension] : MediaFileKind.audioMimeTypes[fileExtension]
+            return AssetDraft(
+                mediaType: isVideo ? .video : .audio,
+                mediaSubtypes: isVideo && (info.frameRate ?? 0) >= 100 ? .videoHighFrameRate : [],
+                pixelWidth: isVideo ? info.pixelWidth : 0, pixelHeight: isVideo ? info.pixelHeight : 0, orientation: 1,
+                creationDate: date, creationDateSource: source, location: info.location, duration: info.duration,
+                contentHash: "",
+                resources: [DraftResource(type: isVideo ? .video : .audio, originalFilename: filename,
+                                          mimeType: mimeType ?? "application/octet-stream", fileSize: identity.size,
+                                          path: path, isOwnedByLibrary: false)])
+        }
     }
 }
 
 /// Picks an asset's creation date from what the file says, best source first.
 enum CaptureDate {
-    static func resolve(metadata: ImageMetadata, fileModificationTime: Double) -> (Timestamp, CreationDateSource) {
-        if let exif = metadata.dateTimeOriginal {
+    /// What the file system and the file's name tell, the fallbacks after the file's own metadata.
+    struct Clues {
+        var fileName: String
+        var modificationTime: Double
+    }
+
+    /// EXIF DateTimeOriginal (with its offset), else the GPS clock, else the file name, else the modification time.
+    static func resolve(exif: ExifDateTime?, gps: Date?, clues: Clues) -> (Timestamp, CreationDateSource) {
+        if let exif {
             let offset = exif.utcOffsetSeconds
             let fallbackOffset = localOffset(atLocalYear: exif.year, month: exif.month, day: exif.day, hour: exif.hour)
             let timestamp = Timestamp(year: exif.year, month: exif.month, day: exif.day, hour: exif.hour,
@@ -117,12 +235,28 @@ enum CaptureDate {
                                       utcOffsetSeconds: offset ?? fallbackOffset)
             return (timestamp, offset == nil ? .exifWithoutOffset : .exif)
         }
-        if let gps = metadata.gpsTimestamp {
+        if let gps {
             let seconds = gps.timeIntervalSince1970
             return (Timestamp(secondsSince1970: seconds, utcOffsetSeconds: localOffset(at: seconds)), .gps)
         }
-        return (Timestamp(secondsSince1970: fileModificationTime, utcOffsetSeconds: localOffset(at: fileModificationTime)),
-                .fileModification)
+        return resolve(clues)
+    }
+
+    /// The container's creation time (in its own offset when it has one), else the file name, else the modification time.
+    static func resolve(media: MediaInfo, clues: Clues) -> (Timestamp, CreationDateSource) {
+        guard var date = media.creationDate else { return resolve(clues) }
+        if !media.creationDateHasLocalOffset { date.utcOffsetSeconds = localOffset(at: date.secondsSince1970) }
+        return (date, .mediaMetadata)
+    }
+
+    private static func resolve(_ clues: Clues) -> (Timestamp, CreationDateSource) {
+        if let named = FileNameDate(fileName: clues.fileName) {
+            let offset = localOffset(atLocalYear: named.year, month: named.month, day: named.day, hour: named.hour)
+            return (Timestamp(year: named.year, month: named.month, day: named.day, hour: named.hour, minute: named.minute,
+                              second: named.second, utcOffsetSeconds: offset), .fileName)
+        }
+        let seconds = clues.modificationTime
+        return (Timestamp(secondsSince1970: seconds, utcOffsetSeconds: localOffset(at: seconds)), .fileModification)
     }
 
     /// The daemon's time zone offset at an instant.
@@ -130,78 +264,9 @@ enum CaptureDate {
         TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: seconds))
     }
 
-    /// The daemon's time zone offset for a local wall-clock time (EXIF dates without an offset).
+    /// The daemon's time zone offset for a local wall-clock time (dates without an offset).
     private static func localOffset(atLocalYear year: Int, month: Int, day: Int, hour: Int) -> Int {
         let asUTC = Timestamp(year: year, month: month, day: day, hour: hour, minute: 0, second: 0, utcOffsetSeconds: 0)
         return localOffset(at: asUTC.secondsSince1970 - Double(localOffset(at: asUTC.secondsSince1970)))
-    }
-}
-
-/// The library's file store: `originals/YYYY/MM/NAME`, names kept and made unique, written atomically.
-enum StoreFile {
-    static func directory(in originals: String, for date: Timestamp) -> String {
-        let day = date.localDay
-        return "\(originals)/\(day.prefix(4))/\(day.dropFirst(5).prefix(2))"
-    }
-
-    /// SHA-256 of the file's content, lowercase hex.
-    static func hash(descriptor: Int32) throws -> String {
-        var hasher = SHA256()
-        try readChunks(descriptor) { hasher.update(bufferPointer: $0) }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
-    }
-
-    /// Copies the file into `directory` under a unique variant of `name`, hashing while it copies.
-    /// The copy is written to a temporary name, synced, then linked into place, so no partial file ever has a real name.
-    static func copy(descriptor: Int32, named name: String, into directory: String) throws -> (path: String, hash: String) {
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw ImportFailure.failed("cannot create \(directory): \(error.localizedDescription)")
-        }
-        let temporary = "\(directory)/.\(UUID().uuidString).importing"
-        let output = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard output >= 0 else { throw ImportFailure.failed("cannot write to the library: \(String(cString: strerror(errno)))") }
-        defer { unlink(temporary) }
-        var hasher = SHA256()
-        do {
-            defer { close(output) }
-            try readChunks(descriptor) { chunk in
-                hasher.update(bufferPointer: chunk)
-                var written = 0
-                while written < chunk.count {
-                    let result = write(output, chunk.baseAddress! + written, chunk.count - written)
-                    guard result > 0 else {
-                        throw ImportFailure.failed("cannot write to the library: \(String(cString: strerror(errno)))")
-                    }
-                    written += result
-                }
-            }
-            guard fsync(output) == 0 else { throw ImportFailure.failed("cannot sync the copy: \(String(cString: strerror(errno)))") }
-        }
-        let hash = hasher.finalize().map { String(format: "%02x", $0) }.joined()
-        let stem = (name as NSString).deletingPathExtension, fileExtension = (name as NSString).pathExtension
-        for attempt in 0..<10_000 {
-            let candidate = attempt == 0 ? name : "\(stem) (\(attempt))" + (fileExtension.isEmpty ? "" : ".\(fileExtension)")
-            let path = "\(directory)/\(candidate)"
-            if link(temporary, path) == 0 { return (path, hash) }
-            guard errno == EEXIST else { throw ImportFailure.failed("cannot name the copy: \(String(cString: strerror(errno)))") }
-        }
-        throw ImportFailure.failed("no free name for \(name) in \(directory)")
-    }
-
-    private static func readChunks(_ descriptor: Int32, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw ImportFailure.failed("cannot read: \(String(cString: strerror(errno)))") }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
-            if count == 0 { return }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                throw ImportFailure.failed("cannot read: \(String(cString: strerror(errno)))")
-            }
-            try body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-        }
     }
 }

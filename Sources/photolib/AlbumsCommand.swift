@@ -4,7 +4,7 @@ import PhotoLibrary
 struct AlbumsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "albums",
-        abstract: "List smart albums, then albums and folders, with their asset counts."
+        abstract: "List smart albums, then folders and albums as a tree, with their asset counts."
     )
 
     @OptionGroup var connection: ConnectionOptions
@@ -12,36 +12,24 @@ struct AlbumsCommand: AsyncParsableCommand {
     func run() async throws {
         let library = try await connection.connect()
         let smartAlbums = try await library.fetchAllCollections(matching: CollectionQuery(kind: .smartAlbum)).collections
-        let albums = try await library.fetchAllCollections(matching: CollectionQuery(kind: .album)).collections
-        let folders = try await library.fetchAllCollections(matching: CollectionQuery(kind: .folder)).collections
         var table = TextTable(header: ["ID", "KIND", "COUNT", "TITLE"])
-        for (collection, depth) in smartAlbums.map({ ($0, 0) }) + UserCollectionTree(folders + albums).depthFirst() {
-            table.append([
-                collection.id, collection.kind.rawValue, collection.assetCount.map(String.init) ?? "-",
-                String(repeating: "  ", count: depth) + collection.title,
-            ])
-        }
+        for album in smartAlbums { table.append(Self.row(album, depth: 0)) }
+        let topLevel = try await library.fetchAllCollections(matching: CollectionQuery(topLevelUserCollections: true)).collections
+        for collection in topLevel { try await append(collection, depth: 0, to: &table, from: library) }
         table.print()
     }
-}
 
-/// Albums and folders arranged by `parentId`.
-private struct UserCollectionTree {
-    private let roots: [AssetCollection]
-    private let children: [String: [AssetCollection]]
-
-    init(_ collections: [AssetCollection]) {
-        let ids = Set(collections.map(\.id))
-        let isNested = { (collection: AssetCollection) in collection.parentId.map(ids.contains) ?? false }
-        roots = collections.filter { !isNested($0) }
-        children = Dictionary(grouping: collections.filter(isNested)) { $0.parentId ?? "" }
+    /// Appends `collection` and, for a folder, its contents in their order, one level deeper.
+    private func append(_ collection: AssetCollection, depth: Int, to table: inout TextTable, from library: PhotoLibrary) async throws {
+        table.append(Self.row(collection, depth: depth))
+        guard collection.kind == .folder else { return }
+        for child in try await library.fetchAllCollections(matching: CollectionQuery(parent: collection.id)).collections {
+            try await append(child, depth: depth + 1, to: &table, from: library)
+        }
     }
 
-    /// Every collection, each folder followed by its contents, with its depth in the tree.
-    func depthFirst() -> [(AssetCollection, Int)] {
-        func visit(_ collection: AssetCollection, depth: Int) -> [(AssetCollection, Int)] {
-            [(collection, depth)] + (children[collection.id] ?? []).flatMap { visit($0, depth: depth + 1) }
-        }
-        return roots.flatMap { visit($0, depth: 0) }
+    private static func row(_ collection: AssetCollection, depth: Int) -> [String] {
+        [collection.id, collection.kind.rawValue, collection.assetCount.map(String.init) ?? "-",
+         String(repeating: "  ", count: depth) + collection.title + (collection.kind == .folder ? "/" : "")]
     }
 }

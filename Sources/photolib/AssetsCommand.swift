@@ -4,7 +4,7 @@ import PhotoLibrary
 struct AssetsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "assets",
-        abstract: "List assets, oldest first."
+        abstract: "List assets, oldest first, or as --where and --sort say."
     )
 
     @OptionGroup var connection: ConnectionOptions
@@ -21,12 +21,33 @@ struct AssetsCommand: AsyncParsableCommand {
     @Option(help: "List at most this many assets.")
     var limit: Int?
 
+    @Option(name: .customLong("where"), help: ArgumentHelp(
+        "Only assets matching this NSPredicate-format predicate, e.g. 'isFavorite == YES AND pixelWidth > 3000'.",
+        valueName: "predicate"))
+    var predicate: String?
+
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp(
+        "Sort by this key, descending with a leading '-' (repeat for ties), e.g. -creationDate.", valueName: "key"))
+    var sort: [String] = []
+
     @Flag(help: "Include hidden assets.")
     var includeHidden = false
 
+    @Flag(help: "Include assets in Recently Deleted.")
+    var includeTrashed = false
+
+    @Flag(help: "List every frame of a burst, not only its representative.")
+    var allBurstFrames = false
+
     func run() async throws {
         let library = try await connection.connect()
-        let query = AssetQuery(collection: album, mediaTypes: media.map { [$0] }, includeHidden: includeHidden, limit: limit)
+        let sortDescriptors = sort.map { key in
+            key.hasPrefix("-") ? SortDescriptor(key: String(key.dropFirst()), ascending: false)
+                : SortDescriptor(key: key.hasPrefix("+") ? String(key.dropFirst()) : key)
+        }
+        let query = AssetQuery(collection: album, mediaTypes: media.map { [$0] }, predicate: predicate,
+                               sort: sortDescriptors.isEmpty ? nil : sortDescriptors, includeHidden: includeHidden,
+                               includeTrashed: includeTrashed, includeAllBurstAssets: allBurstFrames, limit: limit)
         let assets = try await library.fetchAllAssets(matching: query).assets
         if json {
             for asset in assets { try Console.printJSON(asset) }

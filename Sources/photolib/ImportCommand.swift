@@ -25,7 +25,7 @@ struct ImportCommand: AsyncParsableCommand {
         let showsProgressInPlace = isatty(STDERR_FILENO) == 1
         let result = try await library.importFiles(absolutePaths, mode: mode, album: album) { progress in
             let counter = "[\(progress.processed)/\(progress.total)]"
-            Console.printError(showsProgressInPlace ? "\r" + counter : counter + "\n")
+            Console.printError(showsProgressInPlace ? "\r" + Self.bar(progress) + " " + counter : counter + "\n")
         }
         if showsProgressInPlace { Console.printError("\n") }
         var table = TextTable(header: ["STATUS", "ASSET", "PATH"])
@@ -34,5 +34,12 @@ struct ImportCommand: AsyncParsableCommand {
         }
         table.print()
         if result.hasFailures { throw ExitCode.failure }
+    }
+
+    /// A 30-character bar of how much of the import is done, e.g. `[#########.....................]`.
+    static func bar(_ progress: ImportProgress) -> String {
+        let width = 30
+        let done = progress.total == 0 ? width : width * progress.processed / progress.total
+        return "[" + String(repeating: "#", count: done) + String(repeating: ".", count: width - done) + "]"
     }
 }

@@ -8,7 +8,10 @@ struct PhotolibCommand: AsyncParsableCommand {
         abstract: "Browse and change the photolibd photo library.",
         subcommands: [
             StatusCommand.self, AssetsCommand.self, ImportCommand.self, AlbumsCommand.self, AlbumCommand.self,
-            FavoriteCommand.self, WatchCommand.self,
+            FavoriteCommand.self, WatchCommand.self, SourcesCommand.self, FolderCommand.self, SmartCommand.self,
+            TrashCommand.self, RestoreCommand.self,
+            ThumbnailCommand.self,
+            ExportCommand.self,
         ]
     )
 

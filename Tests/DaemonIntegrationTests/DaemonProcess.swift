@@ -32,7 +32,7 @@ final class DaemonProcess: @unchecked Sendable {
             library = "\(directory)/library"
             cache = "\(directory)/cache"
             socket = "\(socketPath)"
-            source = []
+            \(extraConfig.contains("[[source]]") ? "" : "source = []")
             \(extraConfig)
             """.write(toFile: configPath, atomically: true, encoding: .utf8)
     }

@@ -23,7 +23,8 @@ struct ObserveTests {
         let first = try #require(try await replies.next())
         #expect(first["token"] == favorite["token"])
         #expect(first["previousToken"] == snapshotToken)
-        #expect(first["objects"] == [["id": .string(library.assetIds[0]), "kind": "asset", "change": "changed", "contentChanged": false]])
+        let changedAssets = first["objects"]?.arrayValue?.filter { $0["kind"] == "asset" }
+        #expect(changedAssets == [["id": .string(library.assetIds[0]), "kind": "asset", "change": "changed", "contentChanged": false]])
 
         let trash = try await library.performChanges([["op": "deleteAssets", "ids": [.string(library.assetIds[1])]]])
         let second = try #require(try await replies.next())

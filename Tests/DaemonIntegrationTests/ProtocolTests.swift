@@ -73,7 +73,7 @@ struct ProtocolTests {
         wrongTypes.send(Array(#"{"method": "io.nowhere.Thing.Do"}"#.utf8) + [0])
         #expect(wrongTypes.receive()?.contains("org.varlink.service.InterfaceNotFound") == true)
         wrongTypes.send(Array(#"{"method": "io.photolibd.Images.RequestImage", "parameters": {"assetId": "x"}}"#.utf8) + [0])
-        #expect(wrongTypes.receive()?.contains("org.varlink.service.MethodNotImplemented") == true)
+        #expect(wrongTypes.receive()?.contains("io.photolibd.Images.NotFound") == true)
         wrongTypes.close()
 
         let vanishing = try RawClient(socketPath: daemon.socketPath)

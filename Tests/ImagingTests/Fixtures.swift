@@ -40,20 +40,28 @@ final class Fixtures {
         return path(name)
     }
 
-    private func run(_ executable: String, _ arguments: [String]) throws {
+    /// Runs a tool to completion and returns what it printed; throws when it fails.
+    @discardableResult
+    func run(_ executable: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
+        let output = path("output-\(UUID().uuidString)"), errors = path("errors-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: output, contents: nil)
+        FileManager.default.createFile(atPath: errors, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(atPath: output)
+            try? FileManager.default.removeItem(atPath: errors)
+        }
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
         try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw FixtureError(command: ([executable] + arguments).joined(separator: " "),
-                               output: String(decoding: message, as: UTF8.self))
+                               output: (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
         }
+        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
     }
 }
 

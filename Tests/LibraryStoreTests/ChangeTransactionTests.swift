@@ -91,9 +91,13 @@ struct ChangeTransactionTests {
         let update = try await database.performChanges([.updateAsset(target: ids[0], AssetUpdate(isFavorite: true))])
         let history = try await database.committedChanges(after: 0, limit: 10)
         #expect(history.map(\.generation) == [1, 2])
-        #expect(Set(history[0].objects.map(\.id)) == Set(ids))
-        #expect(history[0].objects.allSatisfy { $0.change == .inserted && $0.contentChanged })
-        #expect(history[1].objects == [ObjectChange(id: ids[0], kind: .asset, change: .changed)])
+        let inserted = history[0].objects.filter { $0.kind == .asset }
+        #expect(Set(inserted.map(\.id)) == Set(ids))
+        #expect(inserted.allSatisfy { $0.change == .inserted && $0.contentChanged })
+        #expect(history[0].objects.contains(ObjectChange(id: "moment-2024-01-31", kind: .collection, change: .inserted)))
+        let favorites = try await database.fetchCollections(CollectionQuery(subtype: .smartAlbumFavorites)).collections[0]
+        #expect(history[1].objects == [ObjectChange(id: ids[0], kind: .asset, change: .changed),
+                                       ObjectChange(id: favorites.id, kind: .collection, change: .changed)])
         #expect(update.token.generation == 2)
         #expect(database.feed.changes(after: 0)?.map(\.generation) == [1, 2])
     }

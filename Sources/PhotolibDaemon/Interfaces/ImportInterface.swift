@@ -2,28 +2,7 @@ import LibraryStore
 import Logging
 import PhotoModel
 import PhotolibConfig
-import Synchronization
 import Varlink
-
-/// Counters `Import.Status` reports.
-final class ImportStatistics: Sendable {
-    struct Snapshot: Encodable, Sendable {
-        var queued = 0
-        var processing = 0
-        var imported = 0
-        var failed = 0
-        var sources = 0
-        var lastError: String?
-    }
-
-    private let state: Mutex<Snapshot>
-
-    init(sources: Int) { state = Mutex(Snapshot(sources: sources)) }
-
-    var snapshot: Snapshot { state.withLock { $0 } }
-
-    func update(_ body: (inout Snapshot) -> Void) { state.withLock { body(&$0) } }
-}
 
 /// `io.photolibd.Import`: imports of files by path, sources and status.
 struct ImportInterface: VarlinkInterface {
@@ -32,28 +11,47 @@ struct ImportInterface: VarlinkInterface {
     let database: LibraryDatabase
     let importer: Importer
     let authorization: Authorization
-    let sources: [SourceConfiguration]
+    let sources: ImportSources
     let statistics: ImportStatistics
 
     func handle(_ call: VarlinkCall, context: VarlinkCallContext, replies: VarlinkReplyWriter) async throws {
         let status = authorization.status(of: context.peer)
+        let permissionDenied = VarlinkError("io.photolibd.Import.PermissionDenied")
         switch call.methodName {
         case "ImportFiles":
-            guard status.canWrite else { throw VarlinkError("io.photolibd.Import.PermissionDenied") }
+            guard status.canWrite else { throw permissionDenied }
             try await importFiles(try call.decodeParameters(), call: call, context: context, replies: replies)
         case "Status":
-            guard status.canRead else { throw VarlinkError("io.photolibd.Import.PermissionDenied") }
+            guard status.canRead else { throw permissionDenied }
+            await sources.refreshStatistics()
             try await replies.send(statistics.snapshot)
         case "ListSources":
-            guard status.canRead else { throw VarlinkError("io.photolibd.Import.PermissionDenied") }
-            try await replies.send(ListSourcesReply(sources: sources.map {
-                SourceReply(path: $0.path, mode: $0.mode, recursive: $0.recursive, watching: false, assetCount: 0,
-                            error: "watching sources is not supported by this version of photolibd")
-            }))
-        case "AddSource", "RemoveSource":
-            throw VarlinkError.methodNotImplemented(call.method)
+            guard status.canRead else { throw permissionDenied }
+            try await replies.send(ListSourcesReply(sources: try await sources.list()))
+        case "AddSource":
+            guard status.canWrite else { throw permissionDenied }
+            let parameters: AddSourceParameters = try call.decodeParameters()
+            guard CallerFileAccess.canRead(parameters.path, peer: context.peer) else { throw permissionDenied }
+            try await mappingSourceErrors {
+                try await sources.add(SourceConfiguration(path: parameters.path, mode: parameters.mode,
+                                                          recursive: parameters.recursive ?? true))
+            }
+            try await replies.send(EmptyReply())
+        case "RemoveSource":
+            guard status.canWrite else { throw permissionDenied }
+            let parameters: RemoveSourceParameters = try call.decodeParameters()
+            try await mappingSourceErrors { try await sources.remove(path: parameters.path) }
+            try await replies.send(EmptyReply())
         default:
             throw VarlinkError.methodNotFound(call.method)
+        }
+    }
+
+    private func mappingSourceErrors(_ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch let error as SourceError {
+            throw error.varlinkError
         }
     }
 
@@ -76,16 +74,7 @@ struct ImportInterface: VarlinkInterface {
                 $0.processing += 1
             }
             let result = await importFile(path, mode: mode, album: parameters.album, context: context)
-            statistics.update {
-                $0.processing -= 1
-                switch result.status {
-                case .imported: $0.imported += 1
-                case .failed:
-                    $0.failed += 1
-                    $0.lastError = "\(path): \(result.error ?? "failed")"
-                case .duplicate, .unsupported: break
-                }
-            }
+            statistics.update { $0.processing -= 1 }
             results.append(result)
             if call.more, index + 1 < total {
                 try await replies.send(ImportFilesReply(processed: index + 1, total: total), continues: true)
@@ -99,23 +88,26 @@ struct ImportInterface: VarlinkInterface {
         do {
             file = try await importer.prepare(path: path, mode: mode, caller: context.peer)
         } catch let failure as ImportFailure {
-            if failure.kind == .failed {
-                context.logger.warning("import failed", metadata: ["path": "\(path)", "reason": "\(failure.reason)"])
-            }
-            return ImportedFile(path: path, status: failure.kind == .unsupported ? .unsupported : .failed, error: failure.reason)
+            guard failure.kind != .unsupported else { return ImportedFile(path: path, status: .unsupported, error: failure.reason) }
+            statistics.recordFailure(path: path, reason: failure.reason, logger: context.logger)
+            return ImportedFile(path: path, status: .failed, error: failure.reason)
         } catch {
+            statistics.recordFailure(path: path, reason: "\(error)", logger: context.logger)
             return ImportedFile(path: path, status: .failed, error: "\(error)")
         }
-        var changes: [LibraryChange] = [.createAsset(path: path, placeholder: "@asset")]
-        if let album { changes.append(.addAssets(target: album, ids: ["@asset"])) }
         do {
-            let outcome = try await database.performChanges(changes, drafts: [0: file.draft])
-            importer.finish(file, committedAs: outcome.assets[0], logger: context.logger)
-            guard let asset = outcome.assets[0] else { return ImportedFile(path: path, status: .failed, error: "not committed") }
-            return ImportedFile(path: path, status: asset.isDuplicate ? .duplicate : .imported, assetId: asset.id)
+            let outcome = try await mappingLibraryErrors {
+                try await database.ingest(file.ingestRequest(album: album), fileExists: { FileIdentity(regularFileAt: $0) != nil })
+            }
+            await importer.finish(file, outcome: outcome, logger: context.logger)
+            statistics.recordIngest(outcome)
+            switch outcome {
+            case .inserted, .joined, .replaced: return ImportedFile(path: path, status: .imported, assetId: outcome.assetId)
+            case .relinked, .unchanged, .duplicate: return ImportedFile(path: path, status: .duplicate, assetId: outcome.assetId)
+            }
         } catch {
-            importer.finish(file, committedAs: nil, logger: context.logger)
-            context.logger.error("import could not be committed", metadata: ["path": "\(path)", "error": "\(error)"])
+            await importer.finish(file, outcome: nil, logger: context.logger)
+            statistics.recordFailure(path: path, reason: "the library could not record it: \(error)", logger: context.logger)
             return ImportedFile(path: path, status: .failed, error: "\(error)")
         }
     }
@@ -126,6 +118,18 @@ struct ImportFilesParameters: Decodable {
     var mode: SourceMode?
     var album: String?
 }
+
+struct AddSourceParameters: Decodable {
+    var path: String
+    var mode: SourceMode
+    var recursive: Bool?
+}
+
+struct RemoveSourceParameters: Decodable {
+    var path: String
+}
+
+struct EmptyReply: Encodable, Sendable {}
 
 struct ImportedFile: Encodable, Sendable {
     enum Status: String, Encodable, Sendable { case imported, duplicate, unsupported, failed }
@@ -139,15 +143,6 @@ struct ImportFilesReply: Encodable, Sendable {
     var processed: Int
     var total: Int
     var files: [ImportedFile]?
-}
-
-struct SourceReply: Encodable, Sendable {
-    var path: String
-    var mode: SourceMode
-    var recursive: Bool
-    var watching: Bool
-    var assetCount: Int
-    var error: String?
 }
 
 struct ListSourcesReply: Encodable, Sendable {

@@ -9,8 +9,15 @@ type Source (
   recursive: bool,
   watching: bool,
   assetCount: int,
-  error: ?string
+  error: ?string,
+  # starting, reconciling, watching, polling (the watch limit was reached) or offline (the folder is missing).
+  state: string,
+  offlineAssetCount: int,
+  # Defined in the config file (else added with AddSource, and removable).
+  isConfigured: bool
 )
+
+type FailedFile (path: string, reason: string)
 
 type ImportedFile (
   path: string,
@@ -29,7 +36,9 @@ method RemoveSource(path: string) -> ()
 method ImportFiles(paths: []string, mode: ?(move, copy, reference), album: ?string)
   -> (processed: int, total: int, files: ?[]ImportedFile)
 
-method Status() -> (queued: int, processing: int, imported: int, failed: int, sources: int, lastError: ?string)
+# recentFailures: the latest failed files, newest last; pollingSources and offlineSources: paths of such sources.
+method Status() -> (queued: int, processing: int, imported: int, failed: int, sources: int, lastError: ?string,
+  recentFailures: []FailedFile, pollingSources: []string, offlineSources: []string)
 
 error NotFound (id: string)
 error PermissionDenied ()

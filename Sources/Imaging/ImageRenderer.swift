@@ -1,0 +1,262 @@
+import CVips
+
+/// Makes images of photos with libvips: upright, resized with shrink-on-load, in sRGB, without metadata.
+///
+/// Every method blocks while it decodes: call them off the event loops. They are safe to call from several
+/// threads at once, and start libvips (``VipsRuntime/start()``) if nothing has yet.
+public struct ImageRenderer: Sendable {
+    /// Images whose header declares more pixels than this are refused before any decode, and no image
+    /// with more pixels than this is made.
+    public var maximumPixels: Int
+    /// The JPEG quality of opaque images, 1...100.
+    public var jpegQuality: Int
+
+    public init(maximumPixels: Int = 200_000_000, jpegQuality: Int = 85) {
+        self.maximumPixels = maximumPixels
+        self.jpegQuality = jpegQuality
+    }
+
+    /// Makes `spec` of the image file at `path`: a JPEG, or a PNG when the image has alpha.
+    public func render(imageAt path: String, as spec: RenditionSpec) throws(ImagingError) -> RenderedImage {
+        try render(.file(path), as: spec, text: nil)
+    }
+
+    /// Makes `spec` of an encoded image held in memory (a video's poster frame); `name` names it in errors.
+    public func render(encodedImage: [UInt8], named name: String,
+                       as spec: RenditionSpec) throws(ImagingError) -> RenderedImage {
+        try render(.memory(EncodedBuffer(encodedImage), name: name), as: spec, text: nil)
+    }
+
+    /// Makes `spec` of the image file at `path` as a PNG whose only metadata are the `text` chunks.
+    public func renderPNG(imageAt path: String, as spec: RenditionSpec,
+                          text: [PNGTextChunk]) throws(ImagingError) -> RenderedImage {
+        try render(.file(path), as: spec, text: text)
+    }
+
+    /// The thumbnail the camera embedded in the file (EXIF's in a JPEG, the thumbnail item of a HEIF),
+    /// upright and without the black bars some cameras pad it with; nil when the file has none.
+    public func embeddedThumbnail(ofImageAt path: String) throws(ImagingError) -> RenderedImage? {
+        try VipsRuntime.start()
+        let main = try ProbedImage(.file(path), maximumPixels: maximumPixels)
+        switch main.loader {
+        case "jpegload":
+            guard let blob = main.handle.header.blob("jpeg-thumbnail-data") else { return nil }
+            let buffer = EncodedBuffer(blob)
+            defer { withExtendedLifetime(buffer) {} }
+            guard let thumbnail = try? ProbedImage(.memory(buffer, name: path), maximumPixels: maximumPixels),
+                  thumbnail.loader == "jpegload_buffer" else { return nil }
+            let framed = try thumbnail.handle.cropped(toAspectOf: main.storedSize, for: path)
+            let turned = try framed.applying(for: path) { cvips_copy($0, $1) }
+            vips_image_set_int(turned.pointer, "orientation", Int32(main.orientation))
+            return try encode(try turned.applying(for: path) { cvips_autorot($0, $1) }, name: path, text: nil)
+        case "heifload":
+            // libheif turns both the image and its thumbnail upright; without a thumbnail, this opens the image.
+            let thumbnail = try ProbedImage(.file(path), options: "thumbnail", maximumPixels: maximumPixels)
+            guard thumbnail.storedSize != main.storedSize else { return nil }
+            return try encode(try inSRGB(thumbnail.handle, name: path), name: path, text: nil)
+        default:
+            return nil
+        }
+    }
+
+    private func render(_ source: ImageSource, as spec: RenditionSpec,
+                        text: [PNGTextChunk]?) throws(ImagingError) -> RenderedImage {
+        try VipsRuntime.start()
+        // Buffer loaders read the bytes in place as long as an image made from them lives.
+        defer { withExtendedLifetime(source) {} }
+        let probed = try ProbedImage(source, maximumPixels: maximumPixels)
+        let output = spec.outputSize(forUpright: probed.uprightSize)
+        guard let pixelCount = output.pixelCount, pixelCount <= maximumPixels else {
+            throw .renditionTooLarge(path: source.name, size: output, limit: maximumPixels)
+        }
+        let resized: VipsImageHandle
+        if let crop = spec.crop {
+            resized = try cropAndScale(probed, to: crop, size: output)
+        } else {
+            resized = try probed.thumbnail(size: output)
+        }
+        return try encode(try inSRGB(resized, name: source.name), name: source.name, text: text)
+    }
+
+    /// The `crop` of the upright image at `size`: shrunk on load as far as the crop allows, then cut and scaled.
+    private func cropAndScale(_ probed: ProbedImage, to crop: NormalizedRect,
+                              size: PixelSize) throws(ImagingError) -> VipsImageHandle {
+        let upright = probed.uprightSize
+        let cropWidth = Double(upright.width) * crop.width, cropHeight = Double(upright.height) * crop.height
+        let scale = min(1, max(Double(size.width) / cropWidth, Double(size.height) / cropHeight))
+        let whole = PixelSize(width: max(1, Int((Double(upright.width) * scale).rounded())),
+                              height: max(1, Int((Double(upright.height) * scale).rounded())))
+        let shrunk = try probed.thumbnail(size: whole)
+        let left = min(whole.width - 1, Int((crop.x * Double(whole.width)).rounded(.down)))
+        let top = min(whole.height - 1, Int((crop.y * Double(whole.height)).rounded(.down)))
+        let right = max(left + 1, min(whole.width, Int(((crop.x + crop.width) * Double(whole.width)).rounded(.up))))
+        let bottom = max(top + 1, min(whole.height, Int(((crop.y + crop.height) * Double(whole.height)).rounded(.up))))
+        let area = try shrunk.applying(for: probed.source.name) { input, output in
+            cvips_extract_area(input, output, Int32(left), Int32(top), Int32(right - left), Int32(bottom - top))
+        }
+        return try area.applying(for: probed.source.name) { input, output in
+            cvips_thumbnail_image(input, output, Int32(size.width), Int32(size.height))
+        }
+    }
+
+    /// The image as 8-bit sRGB, or 8-bit grey for a one-colour image, alpha kept.
+    private func inSRGB(_ image: VipsImageHandle, name: String) throws(ImagingError) -> VipsImageHandle {
+        let interpretation = vips_image_get_interpretation(image.pointer)
+        let isEightBit = vips_image_get_format(image.pointer) == VIPS_FORMAT_UCHAR
+        let isGrey = interpretation == VIPS_INTERPRETATION_B_W || interpretation == VIPS_INTERPRETATION_GREY16
+        if isEightBit && (interpretation == VIPS_INTERPRETATION_sRGB || interpretation == VIPS_INTERPRETATION_B_W) {
+            return image
+        }
+        let space = isGrey ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB
+        return try image.applying(for: name) { input, output in cvips_colourspace(input, output, space) }
+    }
+
+    /// Encodes a copy of the image from which every metadata field was removed: a PNG carrying only `text` when
+    /// given, else a PNG if the image has alpha and a JPEG if not.
+    ///
+    /// libvips 8.14's `strip` is not enough: its WebP writer ignores it, and a field left on the image is
+    /// written by whichever saver knows it. So the copy keeps none, and savers strip as well.
+    private func encode(_ image: VipsImageHandle, name: String,
+                        text: [PNGTextChunk]?) throws(ImagingError) -> RenderedImage {
+        let clean = try image.applying(for: name) { cvips_copy($0, $1) }
+        clean.removeMetadata()
+        let format: ImageFileFormat = text != nil || vips_image_hasalpha(clean.pointer) != 0 ? .png : .jpeg
+        for (index, chunk) in (text ?? []).enumerated() {
+            vips_image_set_string(clean.pointer, "png-comment-\(index)-\(chunk.keyword)", chunk.text)
+        }
+        var data: UnsafeMutableRawPointer?
+        var length = 0
+        let status = switch format {
+        case .jpeg: cvips_jpegsave_buffer(clean.pointer, &data, &length, Int32(jpegQuality))
+        case .png: cvips_pngsave_buffer(clean.pointer, &data, &length, text == nil ? 1 : 0)
+        }
+        defer { g_free(data) }
+        guard status == 0, let data else {
+            throw .renderFailed(path: name, reason: VipsRuntime.takeFailureMessage())
+        }
+        return RenderedImage(data: Array(UnsafeRawBufferPointer(start: data, count: length)), size: clean.size,
+                             format: format)
+    }
+}
+
+/// Where an image's encoded bytes are: a file, or memory.
+private enum ImageSource {
+    case file(String)
+    case memory(EncodedBuffer, name: String)
+
+    var name: String {
+        switch self {
+        case .file(let path): path
+        case .memory(_, let name): name
+        }
+    }
+}
+
+/// Encoded bytes at a stable address: libvips' buffer loaders read them in place while an image made from them lives.
+private final class EncodedBuffer {
+    /// At least one byte long, so that even empty data has an address.
+    let bytes: UnsafeMutableRawBufferPointer
+    /// The number of bytes of data.
+    let count: Int
+
+    init(_ data: [UInt8]) {
+        bytes = .allocate(byteCount: max(data.count, 1), alignment: 16)
+        bytes.copyBytes(from: data)
+        count = data.count
+    }
+
+    deinit {
+        bytes.deallocate()
+    }
+}
+
+/// An image opened lazily (header only) and checked: a photo format, and no more pixels than the limit.
+private struct ProbedImage {
+    let source: ImageSource
+    let handle: VipsImageHandle
+    let loader: String
+    let storedSize: PixelSize
+    /// EXIF orientation, 1...8: how to turn the stored pixels upright.
+    let orientation: Int
+    let hasColourProfile: Bool
+    /// libvips load options for the file, such as "unlimited".
+    let options: String
+
+    init(_ source: ImageSource, options: String = "", maximumPixels: Int) throws(ImagingError) {
+        let handle = try VipsRuntime.withErrorBuffer { () throws(ImagingError) in
+            let image = switch source {
+            // A bracketed option string always ends the name, so brackets in the file name are never read as options.
+            case .file(let path): cvips_image_new_from_file("\(path)[\(options)]")
+            case .memory(let buffer, _): cvips_image_new_from_buffer(buffer.bytes.baseAddress, buffer.count, options)
+            }
+            guard let image else { throw .unreadable(path: source.name, reason: VipsRuntime.takeErrorMessage()) }
+            return VipsImageHandle(image)
+        }
+        let loader = handle.header.string(VIPS_META_LOADER) ?? "an unknown loader"
+        let loaderFamily = loader.hasSuffix("_buffer") ? String(loader.dropLast("_buffer".count)) : loader
+        guard ImageMetadataReader.mimeType(loader: loaderFamily, heifCompression: nil) != nil else {
+            throw .unreadable(path: source.name, reason: "libvips read it with \(loader), which is not a photo format")
+        }
+        let size = handle.size
+        guard let pixelCount = size.pixelCount, pixelCount <= maximumPixels else {
+            throw .tooLarge(path: source.name, width: size.width, height: size.height, limit: maximumPixels)
+        }
+        self.source = source
+        self.handle = handle
+        self.loader = loader
+        self.storedSize = size
+        self.orientation = Int(vips_image_get_orientation(handle.pointer))
+        self.hasColourProfile = vips_image_get_typeof(handle.pointer, VIPS_META_ICC_NAME) != 0
+        // JPEG decoding otherwise gives up after 100 libjpeg warnings, losing damaged but readable photos.
+        self.options = loader == "jpegload" ? "unlimited" : options
+    }
+
+    /// The size once turned upright: orientations 5...8 are quarter turns.
+    var uprightSize: PixelSize {
+        (5...8).contains(orientation) ? PixelSize(width: storedSize.height, height: storedSize.width) : storedSize
+    }
+
+    /// The upright image at exactly `size`, shrunk on load, converted to sRGB from its embedded profile if it has one.
+    func thumbnail(size: PixelSize) throws(ImagingError) -> VipsImageHandle {
+        let profile = hasColourProfile ? "srgb" : nil
+        return try VipsImageHandle.make(for: source.name) { output in
+            switch source {
+            case .file(let path):
+                cvips_thumbnail("\(path)[\(options)]", output, Int32(size.width), Int32(size.height), profile)
+            case .memory(let buffer, _):
+                cvips_thumbnail_buffer(buffer.bytes.baseAddress, buffer.count, output, Int32(size.width),
+                                       Int32(size.height), profile)
+            }
+        }
+    }
+}
+
+extension VipsImageHandle {
+    /// Removes every metadata field a saver could write (EXIF, XMP, IPTC, ICC, comments...).
+    func removeMetadata() {
+        guard let fields = vips_image_get_fields(pointer) else { return }
+        defer { g_strfreev(fields) }
+        var index = 0
+        while let field = fields[index] {
+            // The sequential-access hint is not metadata: savers read it to pull pixels in order.
+            if String(cString: field) != VIPS_META_SEQUENTIAL {
+                vips_image_remove(pointer, field)
+            }
+            index += 1
+        }
+    }
+
+    /// This image cut to the aspect ratio of `reference`, evenly on both sides, when they differ by more than 2%.
+    func cropped(toAspectOf reference: PixelSize, for path: String) throws(ImagingError) -> VipsImageHandle {
+        let current = size
+        let aspect = Double(reference.width) / Double(reference.height)
+        let currentAspect = Double(current.width) / Double(current.height)
+        guard abs(currentAspect - aspect) / aspect > 0.02 else { return self }
+        let width = min(current.width, max(1, Int((Double(current.height) * aspect).rounded())))
+        let height = min(current.height, max(1, Int((Double(current.width) / aspect).rounded())))
+        let left = (current.width - width) / 2, top = (current.height - height) / 2
+        return try applying(for: path) { input, output in
+            cvips_extract_area(input, output, Int32(left), Int32(top), Int32(width), Int32(height))
+        }
+    }
+}

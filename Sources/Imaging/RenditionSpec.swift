@@ -1,0 +1,89 @@
+/// A width and height in pixels.
+public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// The number of pixels, or nil when it does not fit in an `Int`.
+    public var pixelCount: Int? {
+        let (count, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? nil : count
+    }
+
+    public var description: String { "\(width)x\(height)" }
+}
+
+/// A rectangle in the 0...1 coordinates of the upright image: PhotoKit's `normalizedCropRect`.
+public struct NormalizedRect: Sendable, Hashable, Codable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// Whether the rectangle has an area and lies inside the unit square.
+    public var isInsideUnitSquare: Bool {
+        let tolerance = 1e-9
+        return [x, y, width, height].allSatisfy(\.isFinite) && x >= 0 && y >= 0 && width > 0 && height > 0
+            && x + width <= 1 + tolerance && y + height <= 1 + tolerance
+    }
+}
+
+/// The size a rendition has, relative to the upright image (or to its crop).
+public enum RenditionSize: Sendable, Hashable {
+    /// The image's own size.
+    case original
+    /// Scaled so that the shorter side has this many pixels.
+    case shortSide(Int)
+    /// The largest size that fits inside the box, aspect ratio kept (PhotoKit's aspectFit).
+    case fit(PixelSize)
+    /// The smallest size that covers the box, aspect ratio kept, nothing cut off (PhotoKit's aspectFill).
+    case fill(PixelSize)
+}
+
+/// What to make of an image: its size, the part of it to show, and whether it may grow beyond its own pixels.
+public struct RenditionSpec: Sendable, Hashable {
+    public var size: RenditionSize
+    /// The part of the upright image to show; nil for all of it.
+    public var crop: NormalizedRect?
+    /// Whether the rendition may have more pixels than the image (or crop) it comes from.
+    public var allowsUpscaling: Bool
+
+    public init(size: RenditionSize, crop: NormalizedRect? = nil, allowsUpscaling: Bool = true) {
+        self.size = size
+        self.crop = crop
+        self.allowsUpscaling = allowsUpscaling
+    }
+
+    /// The rendition's size for an upright image of `source` pixels (each at least 1), from 1×1 up to 2³⁰ a side.
+    public func outputSize(forUpright source: PixelSize) -> PixelSize {
+        let width = Double(source.width) * (crop?.width ?? 1)
+        let height = Double(source.height) * (crop?.height ?? 1)
+        var scale: Double = switch size {
+        case .original: 1
+        case .shortSide(let side): Double(side) / min(width, height)
+        case .fit(let box): min(Double(box.width) / width, Double(box.height) / height)
+        case .fill(let box): max(Double(box.width) / width, Double(box.height) / height)
+        }
+        if !allowsUpscaling {
+            scale = min(scale, 1)
+        }
+        return PixelSize(width: Self.pixels(width * scale), height: Self.pixels(height * scale))
+    }
+
+    /// A side length rounded to whole pixels, kept within 1...2³⁰ so that absurd boxes cannot overflow.
+    private static func pixels(_ length: Double) -> Int {
+        guard !length.isNaN else { return 1 }
+        return Int(min(max(length.rounded(), 1), Double(1 << 30)))
+    }
+}

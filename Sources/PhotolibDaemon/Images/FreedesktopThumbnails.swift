@@ -1,0 +1,58 @@
+import Crypto
+import Foundation
+import Glibc
+import Imaging
+
+/// Writes thumbnails by the freedesktop.org Thumbnail Managing Standard, so that file managers show the
+/// library's thumbnails of files they also see: `normal/` (128 px) and `large/` (256 px) PNGs named by the MD5
+/// of the file's URI, carrying `Thumb::URI` and `Thumb::MTime`.
+struct FreedesktopThumbnails: Sendable {
+    /// The thumbnail root, normally `$XDG_CACHE_HOME/thumbnails`.
+    let directory: String
+    let renderer: ImageRenderer
+
+    /// The sizes of the standard: directory name and the side of the box the thumbnail fits in.
+    static let sizes = [("large", 256), ("normal", 128)]
+
+    /// Writes both thumbnails of the file at `path`, displayed at `displayedSize`, made from `rendition` (an image
+    /// of the file at least 256 pixels a side). Blocking.
+    func write(forFileAt path: String, displayedSize: PixelSize, from rendition: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        let uri = Self.uri(ofPath: path)
+        let text = [
+            PNGTextChunk(keyword: "Thumb::URI", text: uri),
+            PNGTextChunk(keyword: "Thumb::MTime", text: String(info.st_mtim.tv_sec)),
+            PNGTextChunk(keyword: "Thumb::Size", text: String(info.st_size)),
+            PNGTextChunk(keyword: "Software", text: "photolibd"),
+        ]
+        let name = Insecure.MD5.hash(data: Data(uri.utf8)).map { String(format: "%02x", $0) }.joined() + ".png"
+        for (folder, side) in Self.sizes {
+            // Never larger than the file's own picture, as the standard asks.
+            let size = RenditionSpec(size: .fit(PixelSize(width: side, height: side)), allowsUpscaling: false)
+                .outputSize(forUpright: displayedSize)
+            let image = try renderer.renderPNG(imageAt: rendition, as: RenditionSpec(size: .fit(size)), text: text)
+            let folderPath = directory + "/" + folder
+            try FileManager.default.createDirectory(atPath: folderPath, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            let temporary = "\(folderPath)/.\(UUID().uuidString).png"
+            guard FileManager.default.createFile(atPath: temporary, contents: Data(image.data),
+                                                 attributes: [.posixPermissions: 0o600]) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary])
+            }
+            guard rename(temporary, folderPath + "/" + name) == 0 else {
+                let code = errno
+                unlink(temporary)
+                throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+            }
+        }
+    }
+
+    /// The `file://` URI of an absolute path, escaped as RFC 2396 asks (and GLib's `g_filename_to_uri` does).
+    static func uri(ofPath path: String) -> String {
+        let kept = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.!~*'()/:@&=+$,".utf8)
+        return "file://" + path.utf8.map { byte in
+            kept.contains(byte) ? String(UnicodeScalar(byte)) : String(format: "%%%02X", byte)
+        }.joined()
+    }
+}

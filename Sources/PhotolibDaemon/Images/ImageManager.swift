@@ -1,0 +1,371 @@
+import DequeModule
+import Foundation
+import Imaging
+import LibraryStore
+import Logging
+import NIOCore
+import NIOPosix
+import PhotoModel
+import PhotolibConfig
+import Synchronization
+import ThumbnailCache
+
+/// An image delivered to a client: a rendition file and whether it is a stand-in for the one asked for.
+struct DeliveredImage: Sendable, Hashable {
+    var rendition: CachedRendition
+    var isDegraded: Bool
+}
+
+/// PHImageManager and PHCachingImageManager for the daemon: answers image requests from the rendition cache
+/// and makes what is missing on the render queue, where identical requests share one decode.
+///
+/// It also keeps the cache in step with the library: renditions go when an asset's content changes or the asset
+/// leaves, and the grid-size rendition of each imported asset is made once the import has settled, while no
+/// client waits for an image.
+final class ImageManager: Sendable {
+    private let database: LibraryDatabase
+    private let cache: RenditionCache
+    private let renderer: ImageRenderer
+    private let posterFrames: PosterFrameReader
+    private let queue: RenderQueue<RenditionKey, CachedRendition>
+    /// Also writes freedesktop.org thumbnails of the files outside the library's store, when set.
+    private let freedesktop: FreedesktopThumbnails?
+    /// Files below it belong to the library; others are referenced in place.
+    private let originalsDirectory: String
+    private let fileWork: NIOThreadPool
+    private let memo: AssetSourceMemo
+    private let logger: Logger
+    /// Assets imported or changed whose grid rendition is still to make, oldest first.
+    private let warmUps = Mutex(WarmUpList())
+    private let warmUpSignal: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
+
+    private struct WarmUpList {
+        var order: Deque<String> = []
+        var members: Set<String> = []
+        /// When the last asset was listed: warm-ups wait for the library to be quiet this long.
+        var lastListed = ContinuousClock.now
+    }
+
+    /// How long no asset must have been added or changed before warm-ups start: an import keeps the cores.
+    static let quietPeriod = Duration.seconds(1)
+
+    init(database: LibraryDatabase, cache: RenditionCache, renderer: ImageRenderer, posterFrames: PosterFrameReader,
+         renderThreads: Int, freedesktopDirectory: String?, originalsDirectory: String, fileWork: NIOThreadPool,
+         logger: Logger) {
+        self.database = database
+        self.cache = cache
+        self.renderer = renderer
+        self.posterFrames = posterFrames
+        self.queue = RenderQueue(threadCount: renderThreads, backgroundThreadLimit: max(1, renderThreads - 1))
+        self.freedesktop = freedesktopDirectory.map { FreedesktopThumbnails(directory: $0, renderer: renderer) }
+        self.originalsDirectory = originalsDirectory.hasSuffix("/") ? originalsDirectory : originalsDirectory + "/"
+        self.fileWork = fileWork
+        self.memo = AssetSourceMemo(feed: database.feed)
+        self.logger = logger
+        warmUpSignal = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// The image manager the configuration describes: its cache budget, pixel limit and freedesktop.org option,
+    /// with one render thread a core, each image computed by one libvips thread.
+    convenience init(configuration: DaemonConfiguration, database: LibraryDatabase, originalsDirectory: String,
+                     logger: Logger) throws {
+        let renderer = ImageRenderer(maximumPixels: configuration.maximumImagePixels)
+        VipsRuntime.setThreadsPerImage(1)
+        self.init(
+            database: database,
+            cache: try RenditionCache(directory: configuration.cachePath, byteLimit: configuration.cacheByteLimit,
+                                      logger: logger),
+            renderer: renderer, posterFrames: PosterFrameReader(), renderThreads: System.coreCount,
+            freedesktopDirectory: configuration.freedesktopThumbnailDirectory, originalsDirectory: originalsDirectory,
+            fileWork: .singleton, logger: logger)
+    }
+
+    // MARK: Requests
+
+    /// Delivers the image `request` asks for through `deliver`: one final image, or with `streams` (the call's
+    /// `more`) and the opportunistic mode a degraded image first when one is at hand. The fast mode delivers one
+    /// image, degraded if that is what is at hand, and makes the final one in the background.
+    func requestImage(_ request: ImageRequest, streams: Bool,
+                      deliver: (DeliveredImage) async throws -> Void) async throws {
+        let source = try await source(of: request.assetId)
+        let version = source.currentVersion()
+        let plan = request.finalRendition(displayedSize: source.displayedSize)
+        let key = RenditionKey(assetId: source.assetId, variant: plan.variant)
+        if let cached = cache.rendition(for: key, sourceVersion: version) {
+            try await deliver(DeliveredImage(rendition: cached, isDegraded: false))
+            return
+        }
+        switch request.deliveryMode {
+        case .opportunistic where streams:
+            async let final = render(plan, of: source, version: version, priority: .interactive)
+            if let degraded = try await degradedImage(of: source, version: version, finalKey: key, plan: plan) {
+                try await deliver(DeliveredImage(rendition: degraded, isDegraded: true))
+            }
+            try await deliver(DeliveredImage(rendition: try await final, isDegraded: false))
+        case .fast:
+            if let degraded = try await degradedImage(of: source, version: version, finalKey: key, plan: plan) {
+                if let version {
+                    queue.enqueue(key, priority: .prefetch, work: renderWork(plan, of: source, version: version))
+                }
+                try await deliver(DeliveredImage(rendition: degraded, isDegraded: true))
+            } else {
+                try await deliver(DeliveredImage(rendition: try await render(plan, of: source, version: version,
+                                                                              priority: .interactive), isDegraded: false))
+            }
+        case .opportunistic, .highQuality:
+            let final = try await render(plan, of: source, version: version, priority: .interactive)
+            try await deliver(DeliveredImage(rendition: final, isDegraded: false))
+        }
+    }
+
+    /// The asset's original file, for `RequestImageData`.
+    func originalFile(of assetId: String) async throws -> AssetImageSource {
+        let source = try await source(of: assetId)
+        _ = try source.requireVersion()
+        return source
+    }
+
+    /// Queues the renditions `fast` requests for `targetSize` would use, for the assets that lack them.
+    func startCaching(_ assetIds: [String], targetSize: PixelSize, contentMode: ImageRequest.ContentMode) async throws {
+        for source in try await assets(assetIds).compactMap({ try? AssetImageSource($0) }) {
+            let request = ImageRequest(assetId: source.assetId, targetSize: targetSize, contentMode: contentMode,
+                                       resizeMode: .fast, deliveryMode: .highQuality)
+            let plan = request.finalRendition(displayedSize: source.displayedSize)
+            let key = RenditionKey(assetId: source.assetId, variant: plan.variant)
+            guard let version = source.currentVersion(), cache.rendition(for: key, sourceVersion: version) == nil else {
+                continue
+            }
+            queue.enqueue(key, priority: .prefetch, work: renderWork(plan, of: source, version: version))
+        }
+    }
+
+    /// Drops the queued warm-ups of `assetIds` (all when nil) that no request waits for.
+    func stopCaching(_ assetIds: [String]?) {
+        let assets = assetIds.map(Set.init)
+        queue.dropQueued { key in assets?.contains(key.assetId) ?? true }
+    }
+
+    // MARK: Making images
+
+    private func source(of assetId: String) async throws -> AssetImageSource {
+        if let known = memo.source(of: assetId) {
+            return known
+        }
+        let generation = memo.generation
+        guard let asset = try await assets([assetId]).first else { throw ImageError.notFound(assetId: assetId) }
+        let source = try AssetImageSource(asset)
+        memo.remember(source, readAt: generation)
+        return source
+    }
+
+    /// The assets among `ids` that exist, with their resources, hidden and trashed ones included.
+    private func assets(_ ids: [String]) async throws -> [Asset] {
+        try await database.fetchAssets(
+            AssetQuery(ids: ids, includeHidden: true, includeTrashed: true, includeAllBurstAssets: true),
+            pageSize: ids.count, includeResources: true
+        ).assets
+    }
+
+    /// Makes and caches `plan`, or joins the run already making it.
+    private func render(_ plan: PlannedRendition, of source: AssetImageSource, version: String?,
+                        priority: RenderPriority) async throws -> CachedRendition {
+        let version = try version ?? source.requireVersion()
+        let key = RenditionKey(assetId: source.assetId, variant: plan.variant)
+        return try await mappingRenderErrors(of: source.assetId) {
+            try await queue.value(for: key, priority: priority, work: renderWork(plan, of: source, version: version))
+        }
+    }
+
+    /// The blocking work of making `plan` from the file and keeping it in the cache.
+    private func renderWork(_ plan: PlannedRendition, of source: AssetImageSource,
+                            version: String) -> @Sendable () throws -> CachedRendition {
+        { [renderer, posterFrames, cache] in
+            let image = switch source.kind {
+            case .photo:
+                try renderer.render(imageAt: source.path, as: plan.spec)
+            case .video(let duration):
+                try renderer.render(
+                    encodedImage: try posterFrames.posterFrame(ofVideoAt: source.path, duration: duration),
+                    named: source.path, as: plan.spec)
+            }
+            let key = RenditionKey(assetId: source.assetId, variant: plan.variant)
+            return try cache.store(RenditionImage(image), for: key, sourceVersion: version)
+        }
+    }
+
+    /// A stand-in at hand for the final image: the cached rendition of the asset closest below it in size (else the
+    /// smallest above), else the thumbnail embedded in the file; nil when there is none.
+    private func degradedImage(of source: AssetImageSource, version: String?, finalKey: RenditionKey,
+                               plan: PlannedRendition) async throws -> CachedRendition? {
+        guard let version else { return nil }
+        let finalPixels = source.displayedSize.flatMap { plan.spec.outputSize(forUpright: $0).pixelCount } ?? .max
+        let candidates = cache.renditions(ofAsset: source.assetId, sourceVersion: version)
+            .filter { $0.key != finalKey }
+            .sorted { $0.width * $0.height < $1.width * $1.height }
+        let below = candidates.last { $0.width * $0.height < finalPixels }
+        for candidate in [below, candidates.first].compactMap({ $0 }) {
+            if let checked = cache.rendition(for: candidate.key, sourceVersion: version) { return checked }
+        }
+        guard case .photo = source.kind else { return nil }
+        let key = RenditionKey(assetId: source.assetId, variant: PlannedRendition.embeddedVariant)
+        do {
+            return try await queue.value(for: key, priority: .degraded) { [renderer, cache] in
+                guard let image = try renderer.embeddedThumbnail(ofImageAt: source.path) else {
+                    throw NoEmbeddedThumbnail()
+                }
+                return try cache.store(RenditionImage(image), for: key, sourceVersion: version)
+            }
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            return nil
+        }
+    }
+
+    /// Turns the errors of making an image into `ImageError`s a client can act on.
+    private func mappingRenderErrors<Result>(of assetId: String,
+                                             _ body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
+        } catch let error as ImagingError {
+            throw ImageError.unavailable(assetId: assetId, reason: error.description)
+        } catch RenditionCacheError.assetRemoved {
+            throw ImageError.notFound(assetId: assetId)
+        } catch let error as RenditionCacheError {
+            throw ImageError.unavailable(assetId: assetId, reason: error.description)
+        }
+    }
+
+    // MARK: Keeping in step with the library
+
+    /// Follows committed changes until cancelled: drops the renditions of changed and removed assets, and lists
+    /// inserted and changed ones for a grid rendition.
+    func followLibraryChanges() async {
+        let wakeUps = database.feed.subscribe()
+        var seen = database.feed.generation
+        for await _ in wakeUps {
+            let changes: [CommittedChange]
+            if let recent = database.feed.changes(after: seen) {
+                changes = recent
+            } else {
+                do {
+                    changes = try await database.committedChanges(after: seen, limit: 1_000_000)
+                } catch {
+                    logger.warning("cannot read the change log for the thumbnail cache", metadata: ["error": "\(error)"])
+                    continue
+                }
+            }
+            for change in changes {
+                await apply(change)
+                seen = max(seen, change.generation)
+            }
+        }
+    }
+
+    private func apply(_ change: CommittedChange) async {
+        let assets = change.objects.filter { $0.kind == .asset }
+        let forget = assets.filter { $0.change == .removed }.map(\.id)
+        let refresh = assets.filter { $0.change == .changed && $0.contentChanged }.map(\.id)
+        let warm = assets.filter { $0.change == .inserted }.map(\.id)
+        if !forget.isEmpty {
+            let removed = Set(forget)
+            queue.dropQueued { removed.contains($0.assetId) }
+        }
+        if !forget.isEmpty || !refresh.isEmpty {
+            try? await fileWork.runIfActive { [cache] in
+                forget.forEach(cache.forgetAsset)
+                refresh.forEach(cache.removeRenditions(ofAsset:))
+            }
+        }
+        let added = warm + refresh
+        guard !added.isEmpty else { return }
+        warmUps.withLock { list in
+            for id in added where list.members.insert(id).inserted {
+                list.order.append(id)
+            }
+            list.lastListed = .now
+        }
+        warmUpSignal.continuation.yield()
+    }
+
+    /// Makes the grid rendition of each listed asset at idle priority, one at a time, once the library has been
+    /// quiet for ``quietPeriod``, until cancelled; for files outside the library's store, writes the freedesktop.org
+    /// thumbnails too when configured.
+    func warmUpListedAssets() async {
+        for await _ in warmUpSignal.stream {
+            while let assetId = warmUps.withLock({ list -> String? in
+                guard let id = list.order.popFirst() else { return nil }
+                list.members.remove(id)
+                return id
+            }) {
+                do {
+                    try await waitForQuietLibrary()
+                    try await warmUp(assetId)
+                } catch is CancellationError {
+                    return
+                } catch {
+                    logger.debug("no grid rendition made", metadata: ["asset": "\(assetId)", "error": "\(error)"])
+                }
+            }
+        }
+    }
+
+    /// Returns once no asset has been listed for ``quietPeriod``.
+    private func waitForQuietLibrary() async throws {
+        while case let quiet = warmUps.withLock({ $0.lastListed }).duration(to: .now), quiet < Self.quietPeriod {
+            try await Task.sleep(for: Self.quietPeriod - quiet)
+        }
+    }
+
+    /// Makes the asset's grid rendition, then its freedesktop.org thumbnails if it is referenced in place.
+    private func warmUp(_ assetId: String) async throws {
+        let source = try await source(of: assetId)
+        let version = try source.requireVersion()
+        let plan = PlannedRendition.rung(ImageRequest.gridRung)
+        let key = RenditionKey(assetId: assetId, variant: plan.variant)
+        let rendition: CachedRendition
+        if let cached = cache.rendition(for: key, sourceVersion: version) {
+            rendition = cached
+        } else {
+            rendition = try await mappingRenderErrors(of: assetId) {
+                try await queue.value(for: key, priority: .idle, work: renderWork(plan, of: source, version: version))
+            }
+        }
+        guard let freedesktop, !source.path.hasPrefix(originalsDirectory), let displayed = source.displayedSize else {
+            return
+        }
+        _ = try await queue.value(for: RenditionKey(assetId: assetId, variant: "freedesktop"), priority: .idle) {
+            try freedesktop.write(forFileAt: source.path, displayedSize: displayed, from: rendition.path)
+            return rendition
+        }
+    }
+
+    /// Records rendition use in the cache's index every `interval` until cancelled.
+    func saveCacheUsage(every interval: Duration) async {
+        while (try? await Task.sleep(for: interval)) != nil {
+            try? await fileWork.runIfActive { [cache] in cache.saveUsage() }
+        }
+    }
+
+    /// Deletes what a crash left in the cache directory before `date`. Blocking.
+    func removeOrphanedRenditions(olderThan date: Date) {
+        cache.removeOrphanedFiles(olderThan: date)
+    }
+
+    /// Stops the render threads and records rendition use. Blocking.
+    func shutDown() {
+        warmUpSignal.continuation.finish()
+        queue.stop()
+        cache.saveUsage()
+    }
+}
+
+/// The file carries no thumbnail of its own.
+private struct NoEmbeddedThumbnail: Error {}
+
+extension RenditionImage {
+    init(_ image: RenderedImage) {
+        self.init(data: image.data, width: image.size.width, height: image.size.height,
+                  mimeType: image.format.mimeType, fileExtension: image.format.fileExtension)
+    }
+}

@@ -1,0 +1,82 @@
+import Imaging
+
+/// A `RequestImage` call, checked: PhotoKit's `PHImageRequestOptions` plus the asset and target size.
+struct ImageRequest: Sendable, Hashable {
+    enum ContentMode: String, Sendable, Codable {
+        case aspectFit, aspectFill
+    }
+
+    enum ResizeMode: String, Sendable, Codable {
+        /// Close to the target and never smaller: the cache's next larger size.
+        case fast
+        /// Fit: the image fits the target box; fill: it covers the box.
+        case exact
+        /// The image's own size.
+        case none
+    }
+
+    enum DeliveryMode: String, Sendable, Codable {
+        /// With `more`: a degraded image first when one is at hand, then the final one.
+        case opportunistic
+        /// One final image.
+        case highQuality
+        /// One image, degraded if that is what is at hand.
+        case fast
+    }
+
+    var assetId: String
+    /// Nil means the maximum size: the whole image.
+    var targetSize: PixelSize?
+    var contentMode: ContentMode
+    var resizeMode: ResizeMode
+    var deliveryMode: DeliveryMode
+    /// Used with the exact resize mode only, as PhotoKit does.
+    var crop: NormalizedRect?
+
+    /// The sizes the cache keeps for the fast resize mode, by shorter side.
+    static let ladder = [128, 256, 512, 1024, 2048]
+    /// The rung a grid of thumbnails asks for, made after an import.
+    static let gridRung = 256
+
+    /// The rendition that answers the request, for an image displayed at `displayedSize` (nil when unknown).
+    func finalRendition(displayedSize: PixelSize?) -> PlannedRendition {
+        guard let target = targetSize, resizeMode != .none else { return .original }
+        let box: RenditionSize = contentMode == .aspectFit ? .fit(target) : .fill(target)
+        let exact = PlannedRendition(spec: RenditionSpec(size: box, crop: resizeMode == .exact ? crop : nil))
+        guard resizeMode == .fast, let displayedSize, displayedSize.width > 0, displayedSize.height > 0 else { return exact }
+        let needed = RenditionSpec(size: box).outputSize(forUpright: displayedSize)
+        let neededShortSide = min(needed.width, needed.height)
+        if let rung = Self.ladder.first(where: { $0 >= neededShortSide }) {
+            return .rung(rung)
+        }
+        return neededShortSide <= min(displayedSize.width, displayedSize.height) ? .original : exact
+    }
+}
+
+/// A rendition the image manager makes and caches: how to make it, and its name in the cache.
+struct PlannedRendition: Sendable, Hashable {
+    var spec: RenditionSpec
+
+    /// The image's own size.
+    static let original = PlannedRendition(spec: RenditionSpec(size: .original))
+
+    /// A size of the ladder: the shorter side has `side` pixels.
+    static func rung(_ side: Int) -> PlannedRendition {
+        PlannedRendition(spec: RenditionSpec(size: .shortSide(side)))
+    }
+
+    /// The cache's name for it: "original", "short-256", "fit-640x480", "fill-300x300-crop-0.25,0,0.5,0.5".
+    var variant: String {
+        let size = switch spec.size {
+        case .original: "original"
+        case .shortSide(let side): "short-\(side)"
+        case .fit(let box): "fit-\(box)"
+        case .fill(let box): "fill-\(box)"
+        }
+        guard let crop = spec.crop else { return size }
+        return "\(size)-crop-\(crop.x),\(crop.y),\(crop.width),\(crop.height)"
+    }
+
+    /// The variant under which a file's embedded thumbnail is cached, as a degraded image.
+    static let embeddedVariant = "embedded"
+}

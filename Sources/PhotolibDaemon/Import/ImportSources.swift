@@ -1,0 +1,165 @@
+import Foundation
+import Glibc
+import LibraryStore
+import Logging
+import NIOPosix
+import PhotolibConfig
+import ServiceLifecycle
+import Varlink
+
+/// Why a source cannot be added or removed.
+struct SourceError: Error, CustomStringConvertible {
+    enum Kind { case invalid, notFound }
+    var kind: Kind
+    var path: String
+    var reason: String
+    var description: String { "\(path): \(reason)" }
+
+    /// The `io.photolibd.Import` error for it.
+    var varlinkError: VarlinkError {
+        switch kind {
+        case .invalid:
+            VarlinkError("io.photolibd.Import.InvalidSource", parameters: ["path": .string(path), "reason": .string(reason)])
+        case .notFound:
+            VarlinkError("io.photolibd.Import.NotFound", parameters: ["id": .string(path)])
+        }
+    }
+}
+
+/// One source as `ListSources` reports it.
+struct SourceReply: Encodable, Sendable {
+    var path: String
+    var mode: SourceMode
+    var recursive: Bool
+    var watching: Bool
+    var assetCount: Int
+    var error: String?
+    /// "starting", "reconciling", "watching", "polling" or "offline".
+    var state: String
+    /// Assets whose files are unreachable because the folder is missing or unmounted.
+    var offlineAssetCount: Int
+    /// Whether the source comes from the config file (else it was added with AddSource and can be removed).
+    var isConfigured: Bool
+}
+
+/// The import sources (the config file's and those added at run time), each followed by a `SourceWatcher`,
+/// and the workers that ingest what they find.
+actor ImportSources: Service {
+    private struct Running {
+        var watcher: SourceWatcher
+        var task: Task<Void, Never>
+        var isConfigured: Bool
+    }
+
+    /// How many files are prepared at once.
+    static let workerCount = 4
+
+    private let configured: [SourceConfiguration]
+    private let queue: IngestQueue
+    private let worker: IngestWorker
+    private let database: LibraryDatabase
+    private let threadPool: NIOThreadPool
+    private let excluded: Set<String>
+    private let logger: Logger
+    private var running: [String: Running] = [:]
+    private var order: [String] = []
+
+    init(configured: [SourceConfiguration], importer: Importer, database: LibraryDatabase, statistics: ImportStatistics,
+         excluded: Set<String>, logger: Logger) {
+        self.configured = configured
+        queue = IngestQueue(statistics: statistics)
+        worker = IngestWorker(queue: queue, importer: importer, database: database, statistics: statistics, logger: logger)
+        self.database = database
+        threadPool = importer.threadPool
+        self.excluded = excluded
+        self.logger = logger
+    }
+
+    /// Starts every source and the workers; stops them at graceful shutdown.
+    func run() async throws {
+        for source in configured { start(source, isConfigured: true) }
+        for stored in try await database.storedSources() {
+            guard let mode = SourceMode(rawValue: stored.mode), running[stored.path] == nil else { continue }
+            start(SourceConfiguration(path: stored.path, mode: mode, recursive: stored.recursive), isConfigured: false)
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<Self.workerCount { group.addTask { [worker] in await worker.run() } }
+            try? await gracefulShutdown()
+            for source in running.values { source.task.cancel() }
+            await queue.close()
+        }
+    }
+
+    /// Adds and starts a source, remembered across restarts.
+    func add(_ source: SourceConfiguration) async throws {
+        try validate(source)
+        try await database.saveSource(StoredSource(path: source.path, mode: source.mode.rawValue, recursive: source.recursive))
+        start(source, isConfigured: false)
+        logger.info("source added", metadata: ["path": "\(source.path)", "mode": "\(source.mode.rawValue)"])
+    }
+
+    /// Stops and forgets a source added at run time; its assets stay in the library.
+    func remove(path: String) async throws {
+        let path = Self.normalized(path)
+        guard let source = running[path] else { throw SourceError(kind: .notFound, path: path, reason: "not an import source") }
+        guard !source.isConfigured else {
+            throw SourceError(kind: .invalid, path: path, reason: "the config file defines this source; remove it there")
+        }
+        source.task.cancel()
+        running[path] = nil
+        order.removeAll { $0 == path }
+        _ = try await database.deleteSource(path: path)
+        logger.info("source removed", metadata: ["path": "\(path)"])
+    }
+
+    /// Every source with what it is doing and how many assets came from it.
+    func list() async throws -> [SourceReply] {
+        let counts = try await database.sourceAssetCounts()
+        return order.compactMap { path in
+            guard let source = running[path] else { return nil }
+            let activity = source.watcher.activity
+            let config = source.watcher.source
+            return SourceReply(path: path, mode: config.mode, recursive: config.recursive, watching: activity == .watching,
+                               assetCount: counts[path]?.assets ?? 0, error: activity.problem, state: activity.name,
+                               offlineAssetCount: counts[path]?.offline ?? 0, isConfigured: source.isConfigured)
+        }
+    }
+
+    /// Updates the source counts of `Status`.
+    func refreshStatistics() {
+        let activities = order.compactMap { path in running[path].map { (path, $0.watcher.activity) } }
+        queue.statistics.update { snapshot in
+            snapshot.sources = activities.count
+            snapshot.pollingSources = activities.filter { $0.1.name == "polling" }.map(\.0)
+            snapshot.offlineSources = activities.filter { $0.1.name == "offline" }.map(\.0)
+        }
+    }
+
+    private func start(_ source: SourceConfiguration, isConfigured: Bool) {
+        let watcher = SourceWatcher(source: source, queue: queue, database: database, threadPool: threadPool,
+                                    excluded: excluded, logger: logger)
+        running[source.path] = Running(watcher: watcher, task: Task { await watcher.run() }, isConfigured: isConfigured)
+        order.append(source.path)
+    }
+
+    private func validate(_ source: SourceConfiguration) throws {
+        let path = source.path
+        guard path.hasPrefix("/"), path == Self.normalized(path) else {
+            throw SourceError(kind: .invalid, path: path, reason: "give an absolute path without '.', '..' or a trailing '/'")
+        }
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw SourceError(kind: .invalid, path: path, reason: "not an existing folder")
+        }
+        for other in Array(running.keys) + excluded {
+            if other == path || path.hasPrefix(other + "/") || other.hasPrefix(path + "/") {
+                throw SourceError(kind: .invalid, path: path, reason: "overlaps \(other)")
+            }
+        }
+    }
+
+    /// `path` without "." and ".." components, repeated or trailing slashes.
+    static func normalized(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import LibraryStore
+import Logging
+import PhotoModel
+import PhotolibConfig
+
+/// A file found in an import source, waiting to be ingested.
+struct IngestItem: Sendable {
+    var path: String
+    var source: SourceConfiguration
+    /// How often the file was found still changing.
+    var attempts = 0
+
+    var groupKey: String { MediaFileKind.groupKey(ofPath: path) }
+    var role: FileRole? {
+        let name = MediaFileKind.fileName(ofPath: path)
+        return MediaFileKind(fileName: name)?.role(fileName: name)
+    }
+}
+
+/// The files waiting to be ingested from all sources, handed to a few workers.
+///
+/// A path is queued once however often it is reported; files of one group (same folder and base name) are never
+/// ingested at the same time, and a group's still goes before its RAW or movie, so pairs become one asset.
+actor IngestQueue {
+    private var order: [String] = []
+    private var items: [String: IngestItem] = [:]
+    private var busyGroups: Set<String> = []
+    private var waiting: [CheckedContinuation<IngestItem?, Never>] = []
+    private var isClosed = false
+    let statistics: ImportStatistics
+
+    init(statistics: ImportStatistics) {
+        self.statistics = statistics
+    }
+
+    /// Queues a file unless it is already waiting.
+    func enqueue(_ item: IngestItem) {
+        guard !isClosed, items[item.path] == nil else { return }
+        items[item.path] = item
+        order.append(item.path)
+        statistics.update { $0.queued = items.count }
+        wakeWorkers()
+    }
+
+    /// The next file to ingest, waiting for one; nil once the queue is closed.
+    func next() async -> IngestItem? {
+        if let item = takeNext() { return item }
+        if isClosed { return nil }
+        return await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Called when a worker is done with `item`.
+    func finished(_ item: IngestItem) {
+        busyGroups.remove(item.groupKey)
+        wakeWorkers()
+    }
+
+    /// Ends the workers' loops; queued files are found again by the next start's scan.
+    func close() {
+        isClosed = true
+        for continuation in waiting { continuation.resume(returning: nil) }
+        waiting.removeAll()
+    }
+
+    private func wakeWorkers() {
+        while !waiting.isEmpty, let item = takeNext() {
+            waiting.removeFirst().resume(returning: item)
+        }
+    }
+
+    private func takeNext() -> IngestItem? {
+        guard let index = order.firstIndex(where: { !busyGroups.contains(items[$0]!.groupKey) }) else { return nil }
+        var chosen = index
+        let first = items[order[index]]!
+        if first.role == .raw || first.role == .movie,
+           let still = order[index...].firstIndex(where: { items[$0]!.groupKey == first.groupKey && items[$0]!.role == .still }) {
+            chosen = still
+        }
+        let item = items.removeValue(forKey: order.remove(at: chosen))!
+        busyGroups.insert(item.groupKey)
+        statistics.update { $0.queued = items.count }
+        return item
+    }
+}
+
+/// Ingests queued files: prepares, commits, settles the files, and counts and reports what happened.
+struct IngestWorker: Sendable {
+    let queue: IngestQueue
+    let importer: Importer
+    let database: LibraryDatabase
+    let statistics: ImportStatistics
+    let logger: Logger
+
+    /// How often a file found changing is read again before it is reported.
+    static let maximumAttempts = 20
+
+    /// Takes files from the queue until it is closed.
+    func run() async {
+        while let item = await queue.next() {
+            statistics.update { $0.processing += 1 }
+            await ingest(item)
+            statistics.update { $0.processing -= 1 }
+            await queue.finished(item)
+        }
+    }
+
+    private func ingest(_ item: IngestItem) async {
+        let name = MediaFileKind.fileName(ofPath: item.path)
+        guard !MediaFileKind.isTemporaryOrHidden(name), MediaFileKind(fileName: name) != nil,
+              FileIdentity(regularFileAt: item.path) != nil else { return }
+        let file: PreparedFile
+        do {
+            file = try await importer.prepare(sourceFile: item.path, mode: item.source.mode, sourceRoot: item.source.path)
+        } catch let failure as ImportFailure {
+            switch failure.kind {
+            case .changing where item.attempts < Self.maximumAttempts:
+                requeue(item)
+            case .failed, .changing:
+                statistics.recordFailure(path: item.path, reason: failure.reason, logger: logger)
+            case .vanished, .unsupported:
+                logger.debug("not ingested", metadata: ["path": "\(item.path)", "reason": "\(failure.reason)"])
+            }
+            return
+        } catch {
+            statistics.recordFailure(path: item.path, reason: "\(error)", logger: logger)
+            return
+        }
+        do {
+            let outcome = try await database.ingest(file.ingestRequest(), fileExists: { FileIdentity(regularFileAt: $0) != nil })
+            await importer.finish(file, outcome: outcome, logger: logger)
+            statistics.recordIngest(outcome)
+            logger.debug("ingested", metadata: ["path": "\(item.path)", "outcome": "\(outcome)"])
+        } catch {
+            await importer.finish(file, outcome: nil, logger: logger)
+            statistics.recordFailure(path: item.path, reason: "the library could not record it: \(error)", logger: logger)
+        }
+    }
+
+    /// Queues a file that was still changing again after a pause.
+    private func requeue(_ item: IngestItem) {
+        var retry = item
+        retry.attempts += 1
+        Task { [queue] in
+            try? await Task.sleep(for: .milliseconds(250 * retry.attempts))
+            await queue.enqueue(retry)
+        }
+    }
+}

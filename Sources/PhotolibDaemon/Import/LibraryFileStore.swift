@@ -1,0 +1,176 @@
+import Crypto
+import Foundation
+import Glibc
+import PhotoModel
+
+/// The library's own files: `originals/YYYY/MM/NAME`, names kept and made unique.
+///
+/// A file comes in through `incoming/`: copied and synced under a temporary name, then linked to its final name,
+/// whose path is written beside it in `ID.target`. After the commit the temporary names go (and the final name too
+/// when the commit failed). A crash in between leaves the temporary names, and `recover` finishes the job, so the
+/// store never keeps a copy that no asset uses.
+struct LibraryFileStore: Sendable {
+    /// A copy linked into the store whose commit is pending.
+    struct StagedFile: Sendable {
+        var temporaryPath: String
+        var targetPath: String
+        var storedPath: String
+        /// SHA-256 of the content, lowercase hex.
+        var hash: String
+    }
+
+    let originals: String
+    let incoming: String
+
+    init(libraryPath: String) {
+        originals = libraryPath + "/originals"
+        incoming = libraryPath + "/incoming"
+    }
+
+    /// Creates the store's folders.
+    func createDirectories() throws {
+        for directory in [originals, incoming] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+    }
+
+    /// Copies the open file into the store under a unique variant of `name`, in the folder of the month it was taken.
+    func stage(descriptor: Int32, named name: String, takenAt date: Timestamp?) throws(ImportFailure) -> StagedFile {
+        let day = (date ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)).localDay
+        let directory = "\(originals)/\(day.prefix(4))/\(day.dropFirst(5).prefix(2))"
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .failed("cannot create \(directory): \(error.localizedDescription)")
+        }
+        let id = UUID().uuidString
+        let temporary = "\(incoming)/\(id).importing", target = "\(incoming)/\(id).target"
+        let output = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw .system("cannot write to the library") }
+        var isStaged = false
+        defer {
+            if !isStaged {
+                unlink(temporary)
+                unlink(target)
+            }
+        }
+        var hasher = SHA256()
+        do {
+            defer { close(output) }
+            try Self.readChunks(descriptor) { chunk throws(ImportFailure) in
+                hasher.update(bufferPointer: chunk)
+                var written = 0
+                while written < chunk.count {
+                    let result = write(output, chunk.baseAddress! + written, chunk.count - written)
+                    guard result > 0 else { throw .system("cannot write to the library") }
+                    written += result
+                }
+            }
+            guard fsync(output) == 0 else { throw .system("cannot sync the copy") }
+        }
+        let storedPath = try link(temporary, into: directory, named: name, recordingIn: target)
+        syncDirectory(directory)
+        isStaged = true
+        return StagedFile(temporaryPath: temporary, targetPath: target, storedPath: storedPath, hash: Self.hex(hasher.finalize()))
+    }
+
+    /// After the commit: drop the temporary names, and the stored copy too unless the library now uses it.
+    func settle(_ staged: StagedFile, isKept: Bool) {
+        if !isKept { unlinkIfSameFile(staged.storedPath, as: staged.temporaryPath) }
+        unlink(staged.temporaryPath)
+        unlink(staged.targetPath)
+    }
+
+    /// Finishes imports a crash interrupted: a stored copy stays only if `isResourceFile` says an asset uses it.
+    func recover(isResourceFile: (String) async throws -> Bool) async throws -> Int {
+        var recovered = 0
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: incoming)) ?? [] where name.hasSuffix(".importing") {
+            let temporary = "\(incoming)/\(name)"
+            let target = String(temporary.dropLast(".importing".count)) + ".target"
+            if let storedPath = try? String(contentsOfFile: target, encoding: .utf8), !storedPath.isEmpty,
+               try await !isResourceFile(storedPath) {
+                unlinkIfSameFile(storedPath, as: temporary)
+            }
+            unlink(temporary)
+            unlink(target)
+            recovered += 1
+        }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: incoming)) ?? [] where name.hasSuffix(".target") {
+            unlink("\(incoming)/\(name)")
+        }
+        return recovered
+    }
+
+    /// SHA-256 of the file's content, lowercase hex.
+    static func hash(descriptor: Int32) throws(ImportFailure) -> String {
+        var hasher = SHA256()
+        try readChunks(descriptor) { hasher.update(bufferPointer: $0) }
+        return hex(hasher.finalize())
+    }
+
+    /// Links `temporary` to the first free variant of `name` ("name (1).jpg"…), recording each attempt in `target` first.
+    private func link(_ temporary: String, into directory: String, named name: String,
+                      recordingIn target: String) throws(ImportFailure) -> String {
+        let stem = (name as NSString).deletingPathExtension, fileExtension = (name as NSString).pathExtension
+        for attempt in 0..<10_000 {
+            let suffix = (attempt == 0 ? "" : " (\(attempt))") + (fileExtension.isEmpty ? "" : ".\(fileExtension)")
+            let path = "\(directory)/\(Self.fitting(stem, before: suffix))"
+            do {
+                try path.write(toFile: target, atomically: false, encoding: .utf8)
+            } catch {
+                throw .failed("cannot write to the library: \(error.localizedDescription)")
+            }
+            if Glibc.link(temporary, path) == 0 { return path }
+            guard errno == EEXIST else { throw .system("cannot name the copy") }
+        }
+        throw .failed("no free name for \(name) in \(directory)")
+    }
+
+    /// `stem + suffix`, with `stem` shortened (whole characters) so the name fits in 255 bytes.
+    private static func fitting(_ stem: String, before suffix: String) -> String {
+        var stem = Substring(stem)
+        while stem.utf8.count + suffix.utf8.count > 255, !stem.isEmpty { stem = stem.dropLast() }
+        return stem + suffix
+    }
+
+    private func unlinkIfSameFile(_ path: String, as reference: String) {
+        var stored = stat(), temporary = stat()
+        guard lstat(path, &stored) == 0, lstat(reference, &temporary) == 0,
+              stored.st_dev == temporary.st_dev, stored.st_ino == temporary.st_ino else { return }
+        unlink(path)
+    }
+
+    private func syncDirectory(_ directory: String) {
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+
+    private static func hex(_ digest: SHA256.Digest) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64)
+        for byte in digest {
+            bytes.append(digits[Int(byte >> 4)])
+            bytes.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func readChunks(_ descriptor: Int32,
+                                   _ body: (UnsafeRawBufferPointer) throws(ImportFailure) -> Void) throws(ImportFailure) {
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw .system("cannot read") }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            if count == 0 { return }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw .system("cannot read")
+            }
+            try body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+}

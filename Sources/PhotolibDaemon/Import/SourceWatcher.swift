@@ -1,0 +1,277 @@
+import FolderWatch
+import Foundation
+import Glibc
+import LibraryStore
+import Logging
+import NIOPosix
+import PhotoModel
+import PhotolibConfig
+import Synchronization
+
+/// What a source is doing, as `ListSources` reports it.
+enum SourceActivity: Sendable, Hashable {
+    case starting
+    /// Comparing the folder with the library (at start, after an overflow, or when it came back).
+    case reconciling
+    /// Following inotify events.
+    case watching
+    /// Scanning every few seconds, because the kernel's watch limit was reached.
+    case polling(reason: String)
+    /// The folder is missing or unmounted; its assets are offline, not deleted.
+    case offline(reason: String)
+
+    var name: String {
+        switch self {
+        case .starting: "starting"
+        case .reconciling: "reconciling"
+        case .watching: "watching"
+        case .polling: "polling"
+        case .offline: "offline"
+        }
+    }
+
+    var problem: String? {
+        switch self {
+        case .polling(let reason), .offline(let reason): reason
+        case .starting, .reconciling, .watching: nil
+        }
+    }
+}
+
+/// Keeps one import source in the library: reconciles it, then follows its inotify events (or polls it),
+/// and waits for its folder to come back when it goes.
+final class SourceWatcher: Sendable {
+    let source: SourceConfiguration
+    private let queue: IngestQueue
+    private let database: LibraryDatabase
+    private let threadPool: NIOThreadPool
+    private let excluded: Set<String>
+    private let logger: Logger
+    private let activityState = Mutex(SourceActivity.starting)
+    /// Names already reported as unreadable, so polls do not report them again.
+    private let reportedNames = Mutex(Set<String>())
+
+    /// Seconds between scans of a polled source, and between checks for a missing folder.
+    static let pollInterval: Duration = .seconds(2)
+
+    init(source: SourceConfiguration, queue: IngestQueue, database: LibraryDatabase, threadPool: NIOThreadPool,
+         excluded: Set<String>, logger: Logger) {
+        self.source = source
+        self.queue = queue
+        self.database = database
+        self.threadPool = threadPool
+        self.excluded = excluded
+        var logger = logger
+        logger[metadataKey: "source"] = "\(source.path)"
+        self.logger = logger
+    }
+
+    var activity: SourceActivity { activityState.withLock { $0 } }
+
+    /// Runs until the task is cancelled.
+    func run() async {
+        var isOffline = false
+        while !Task.isCancelled {
+            do {
+                let watcher = try FolderWatcher(root: source.path, recursive: source.recursive, excluding: excluded)
+                defer { watcher.stop() }
+                guard try await reconcile() else {
+                    isOffline = try await goOffline("the folder is empty where the library knows files: not mounted?", isOffline)
+                    try await Task.sleep(for: Self.pollInterval)
+                    continue
+                }
+                isOffline = false
+                setActivity(.watching)
+                try await follow(watcher.events)
+                isOffline = try await goOffline("the folder is missing or unmounted", isOffline)
+            } catch let error as FolderWatchError {
+                switch error {
+                case .watchLimitReached:
+                    await poll(reason: error.description)
+                case .rootMissing:
+                    isOffline = (try? await goOffline("the folder is missing or unmounted", isOffline)) ?? isOffline
+                    try? await Task.sleep(for: Self.pollInterval)
+                case .systemError:
+                    logger.error("cannot watch the source", metadata: ["error": "\(error)"])
+                    await poll(reason: error.description)
+                }
+            } catch is CancellationError {
+                return
+            } catch {
+                logger.error("source watcher failed; retrying", metadata: ["error": "\(error)"])
+                try? await Task.sleep(for: Self.pollInterval)
+            }
+        }
+    }
+
+    private func setActivity(_ activity: SourceActivity) {
+        activityState.withLock { $0 = activity }
+    }
+
+    /// Marks the source offline (once) and says why.
+    private func goOffline(_ reason: String, _ wasOffline: Bool) async throws -> Bool {
+        setActivity(.offline(reason: reason))
+        if !wasOffline {
+            logger.warning("source offline", metadata: ["reason": "\(reason)"])
+            if source.mode == .reference { try await database.setOffline(true, sourceRoot: source.path) }
+        }
+        return true
+    }
+
+    /// Scans the source every few seconds instead of watching it.
+    private func poll(reason: String) async {
+        logger.warning("polling the source instead of watching it", metadata: ["reason": "\(reason)"])
+        setActivity(.polling(reason: reason))
+        while !Task.isCancelled {
+            do {
+                _ = try await reconcile(reportingActivity: false)
+            } catch {
+                logger.debug("poll failed", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: Self.pollInterval)
+        }
+    }
+
+    /// Applies the tree's events until the root goes away (returns) or the watch limit is reached (throws).
+    private func follow(_ events: AsyncStream<FolderEvent>) async throws {
+        for await event in events {
+            switch event {
+            case .fileCompleted(let path):
+                await enqueue(path)
+            case .fileMoved(let from, let to):
+                if source.mode == .reference,
+                   try await database.moveReferencedFiles(from: from, to: to, sourceRoot: source.path) > 0 { continue }
+                await enqueue(to)
+            case .fileRemoved(let path), .directoryRemoved(let path):
+                if source.mode == .reference { try await database.removeReferencedFiles(at: [path]) }
+            case .directoryAppeared(let path):
+                try await enqueueFiles(in: path)
+            case .directoryMoved(let from, let to):
+                if source.mode == .reference {
+                    try await database.moveReferencedFiles(from: from, to: to, sourceRoot: source.path)
+                }
+                try await enqueueFiles(in: to)
+            case .unreadableName(let directory, let name):
+                queue.statistics.recordFailure(path: directory + "/" + name, reason: Self.invalidNameReason, logger: logger)
+            case .overflow:
+                logger.warning("inotify queue overflowed; rescanning")
+                _ = try await reconcile()
+                setActivity(.watching)
+            case .watchLimitReached:
+                throw FolderWatchError.watchLimitReached(path: source.path, watches: 0)
+            case .rootVanished:
+                return
+            }
+        }
+        try Task.checkCancellation()
+    }
+
+    static let invalidNameReason = "the file name is not valid UTF-8; rename the file to import it"
+
+    private func enqueue(_ path: String) async {
+        await queue.enqueue(IngestItem(path: path, source: source))
+    }
+
+    private func enqueueFiles(in folder: String) async throws {
+        for (path, _) in try await scan(folder).files { await enqueue(path) }
+    }
+
+    /// Brings the library in line with the folder; false when the folder looks unmounted (empty, but files are known).
+    @discardableResult
+    func reconcile(reportingActivity: Bool = true) async throws -> Bool {
+        if reportingActivity { setActivity(.reconciling) }
+        let started = ContinuousClock.now
+        async let known = source.mode == .move ? [] : database.knownFiles(inSource: source.path)
+        let found = try await scan(source.path)
+        for name in found.unreadableNames where reportedNames.withLock({ $0.insert(name).inserted }) {
+            queue.statistics.recordFailure(path: name, reason: Self.invalidNameReason, logger: logger)
+        }
+        var queued = 0
+        switch source.mode {
+        case .move:
+            for (path, _) in found.files {
+                await enqueue(path)
+                queued += 1
+            }
+        case .copy:
+            var imported: [String: Set<FileIdentity>] = [:]
+            for file in try await known {
+                imported[file.sourcePath, default: []].insert(file.identity)
+            }
+            for (path, identity) in found.files where imported[path]?.contains(identity) != true {
+                await enqueue(path)
+                queued += 1
+            }
+        case .reference:
+            guard let changed = try await reconcileReferences(found.files, known: known) else { return false }
+            queued = changed
+        }
+        logger.info("reconciled", metadata: [
+            "files": "\(found.files.count)", "queued": "\(queued)",
+            "seconds": "\(String(format: "%.3f", (ContinuousClock.now - started).seconds))",
+        ])
+        return true
+    }
+
+    /// Reference mode: moves found by inode, deletions, changed and new files; nil when the folder looks unmounted.
+    private func reconcileReferences(_ files: [String: FileIdentity], known: [KnownFile]) async throws -> Int? {
+        let known = known.filter { !$0.isOwnedByLibrary }
+        let live = known.filter { !$0.isTrashed }
+        guard !files.isEmpty || live.isEmpty else { return nil }
+        if known.contains(where: \.isOffline) { try await database.setOffline(false, sourceRoot: source.path) }
+        let knownByPath = Dictionary(known.map { ($0.sourcePath, $0) }, uniquingKeysWith: { first, _ in first })
+        var missing = Dictionary(live.filter { files[$0.sourcePath] == nil }.map { (InodeKey($0.identity), $0) },
+                                 uniquingKeysWith: { first, _ in first })
+        var queued = 0
+        for (path, identity) in files {
+            if let file = knownByPath[path], file.identity == identity, !file.isTrashed { continue }
+            if knownByPath[path] == nil, let moved = missing.removeValue(forKey: InodeKey(identity)),
+               moved.identity.size == identity.size, moved.identity.modificationTime == identity.modificationTime {
+                try await database.moveReferencedFiles(from: moved.sourcePath, to: path, sourceRoot: source.path)
+                continue
+            }
+            await enqueue(path)
+            queued += 1
+        }
+        if !missing.isEmpty {
+            try await database.removeReferencedFiles(at: missing.values.map(\.sourcePath))
+        }
+        return queued
+    }
+
+    /// The media files under `folder` (not temporary or hidden), and the names that are not valid UTF-8.
+    private func scan(_ folder: String) async throws -> (files: [String: FileIdentity], unreadableNames: [String]) {
+        try await threadPool.runIfActive { [source, excluded] in
+            var files: [String: FileIdentity] = [:]
+            var unreadable: [String] = []
+            try DirectoryScan.walk(folder, recursive: source.recursive, excluding: excluded) { item in
+                switch item {
+                case .file(let path, let identity):
+                    let name = MediaFileKind.fileName(ofPath: path)
+                    if !MediaFileKind.isTemporaryOrHidden(name), MediaFileKind(fileName: name) != nil { files[path] = identity }
+                case .unreadableName(let directory, let name):
+                    unreadable.append(directory + "/" + name)
+                case .unreadableDirectory:
+                    break
+                }
+            }
+            return (files, unreadable)
+        }
+    }
+}
+
+/// A file's device and inode: what stays the same when it is renamed or moved within one file system.
+private struct InodeKey: Hashable {
+    let device: UInt64
+    let inode: UInt64
+
+    init(_ identity: FileIdentity) {
+        device = identity.device
+        inode = identity.inode
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,0 +1,67 @@
+import PhotoModel
+
+/// The kind of values a key holds, which decides the literals and operators it accepts.
+public enum PredicateValueType: Sendable, Hashable {
+    case integer
+    case real
+    /// An instant, written as an RFC 3339 string and held as seconds since 1970.
+    case date
+    case boolean
+    case text
+    /// A media type, written by name (`'image'`) or PhotoKit number (`1`), held as the number.
+    case mediaType
+    /// PhotoKit's media subtype bit set: `CONTAINS 'photoLive'`, `(mediaSubtypes & 8) != 0`.
+    case mediaSubtypes
+    /// Text that is one of these names (a collection's kind or subtype).
+    case enumeration([String])
+}
+
+/// A key a predicate may test.
+public struct PredicateKey: Sendable, Hashable {
+    public var name: String
+    public var type: PredicateValueType
+    /// Whether the key may have no value (`nil`).
+    public var isOptional: Bool
+
+    public init(_ name: String, _ type: PredicateValueType, isOptional: Bool = false) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+    }
+}
+
+/// The keys predicates over one kind of object may use.
+public struct PredicateSchema: Sendable {
+    public let keys: [String: PredicateKey]
+
+    public init(_ keys: [PredicateKey]) {
+        self.keys = Dictionary(uniqueKeysWithValues: keys.map { ($0.name, $0) })
+    }
+
+    /// The asset keys of the contract.
+    public static let assets = PredicateSchema([
+        PredicateKey("mediaType", .mediaType),
+        PredicateKey("mediaSubtypes", .mediaSubtypes),
+        PredicateKey("creationDate", .date, isOptional: true),
+        PredicateKey("modificationDate", .date, isOptional: true),
+        PredicateKey("addedDate", .date),
+        PredicateKey("pixelWidth", .integer),
+        PredicateKey("pixelHeight", .integer),
+        PredicateKey("duration", .real),
+        PredicateKey("isFavorite", .boolean),
+        PredicateKey("isHidden", .boolean),
+        PredicateKey("burstIdentifier", .text, isOptional: true),
+        PredicateKey("originalFilename", .text),
+        PredicateKey("fileSize", .integer),
+    ])
+
+    /// The collection keys of the contract.
+    public static let collections = PredicateSchema([
+        PredicateKey("title", .text),
+        PredicateKey("kind", .enumeration(CollectionKind.allCases.map(\.rawValue))),
+        PredicateKey("subtype", .enumeration(CollectionSubtype.allCases.map(\.rawValue))),
+        PredicateKey("assetCount", .integer, isOptional: true),
+        PredicateKey("startDate", .date, isOptional: true),
+        PredicateKey("endDate", .date, isOptional: true),
+    ])
+}

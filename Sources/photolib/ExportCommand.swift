@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import PhotoLibrary
+
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Copy assets' original files, unchanged, into a folder.",
+        discussion: "Each file keeps its original name; a name already taken gets a number: IMG_0001 (1).JPG."
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Argument(help: ArgumentHelp("The assets to export.", valueName: "asset-id"))
+    var assets: [String]
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The folder to write into.", valueName: "folder"))
+    var output: String = "."
+
+    func run() async throws {
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let library = try await connection.connect()
+        for asset in assets {
+            let original = try await library.requestImageData(for: asset)
+            let destination = try freeName(for: original.originalFilename)
+            do {
+                try FileManager.default.copyItem(atPath: original.path, toPath: destination)
+            } catch {
+                throw CommandFailure("cannot copy \(original.path) to \(destination): \(error.localizedDescription)")
+            }
+            Console.print(destination)
+        }
+        await library.close()
+    }
+
+    /// `name` in the output folder, or `name (N)` with the first N free.
+    private func freeName(for name: String) throws -> String {
+        let stem = (name as NSString).deletingPathExtension, fileExtension = (name as NSString).pathExtension
+        for attempt in 0..<10_000 {
+            let candidate = attempt == 0 ? name : "\(stem) (\(attempt))" + (fileExtension.isEmpty ? "" : ".\(fileExtension)")
+            let path = (output as NSString).appendingPathComponent(candidate)
+            if !FileManager.default.fileExists(atPath: path) { return path }
+        }
+        throw CommandFailure("no free name for \(name) in \(output)")
+    }
+}

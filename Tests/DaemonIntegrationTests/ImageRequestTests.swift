@@ -1,0 +1,473 @@
+import Foundation
+import Testing
+import TestSupport
+import Varlink
+
+/// `io.photolibd.Images` against the real daemon, libvips and cache.
+@Suite(.serialized)
+struct ImageRequestTests {
+    // MARK: Orientation and sizes
+
+    @Test func everyOrientationComesOutUprightInLandscapeAndPortrait() async throws {
+        let library = try await ImageLibrary.start()
+        var expected: [(path: String, width: Int, height: Int)] = []
+        for orientation in 1...8 {
+            for (width, height) in [(120, 80), (80, 120)] {
+                let path = library.photos.file("o\(orientation)-\(width)x\(height).jpg")
+                try MarkedPhotos.write(at: path, width: width, height: height, orientation: orientation)
+                expected.append((path, width, height))
+            }
+        }
+        let ids = try await library.importByReference(expected.map(\.path))
+        for (id, photo) in zip(ids, expected) {
+            let whole = try await library.requestImage(id)
+            #expect(whole.size! == (photo.width, photo.height), "\(photo.path)")
+            let small = try await library.requestImage(id, ["targetWidth": 60, "targetHeight": 60, "resizeMode": "exact"])
+            #expect(small.size! == (photo.width / 2, photo.height / 2), "\(photo.path)")
+            for reply in [whole, small] {
+                let path = try #require(reply["path"]?.stringValue)
+                #expect(try MarkedPhotos.corners(of: path) == .upright, "\(photo.path)")
+                #expect(try ImageProbe.size(of: path) == reply.size!)
+                #expect(reply["mimeType"]?.stringValue == "image/jpeg" && reply["isDegraded"]?.boolValue == false)
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ([:], 300, 200),
+        (["resizeMode": "none", "targetWidth": 100, "targetHeight": 100], 300, 200),
+        (["resizeMode": "exact", "targetWidth": 100, "targetHeight": 100], 100, 67),
+        (["resizeMode": "exact", "targetWidth": 100, "targetHeight": 100, "contentMode": "aspectFill"], 150, 100),
+        (["resizeMode": "exact", "targetWidth": 250, "targetHeight": 50], 75, 50),
+        (["resizeMode": "exact", "targetWidth": 600, "targetHeight": 600], 600, 400),
+        (["targetWidth": -1, "targetHeight": -1], 300, 200),
+    ] as [([String: JSONValue], Int, Int)])
+    func eachResizeModeGivesTheSizeTheContractPromises(options: [String: JSONValue], width: Int, height: Int) async throws {
+        let library = try await ImageLibrary.start()
+        let photo = try MarkedPhotos.write(at: library.photos.file("photo.jpg"), width: 300, height: 200, orientation: 6)
+        let id = try #require(try await library.importByReference([photo]).first)
+        let reply = try await library.requestImage(id, options)
+        #expect(reply.size! == (width, height))
+        #expect(try MarkedPhotos.corners(of: #require(reply["path"]?.stringValue)) == .upright)
+    }
+
+    @Test(arguments: ["aspectFit", "aspectFill"])
+    func theFastModeIsCloseToTheTargetAndNeverSmaller(contentMode: String) async throws {
+        let library = try await ImageLibrary.start()
+        let photo = try MarkedPhotos.write(at: library.photos.file("photo.jpg"), width: 300, height: 200, orientation: 8)
+        let id = try #require(try await library.importByReference([photo]).first)
+        let exact = try await library.requestImage(id, ["targetWidth": 100, "targetHeight": 100, "contentMode": .string(contentMode),
+                                                        "resizeMode": "exact"]).size!
+        let fast = try await library.requestImage(id, ["targetWidth": 100, "targetHeight": 100,
+                                                       "contentMode": .string(contentMode)]).size!
+        #expect(fast.width >= exact.width && fast.height >= exact.height)
+        #expect(min(fast.width, fast.height) <= 2 * min(exact.width, exact.height))
+    }
+
+    @Test func aCropIsTakenFromTheUprightPhoto() async throws {
+        let library = try await ImageLibrary.start()
+        let photo = try MarkedPhotos.write(at: library.photos.file("photo.jpg"), width: 300, height: 200, orientation: 5)
+        let id = try #require(try await library.importByReference([photo]).first)
+        let reply = try await library.requestImage(id, [
+            "targetWidth": 120, "targetHeight": 120, "resizeMode": "exact",
+            "normalizedCropRect": ["x": 0.5, "y": 0, "width": 0.5, "height": 0.5],
+        ])
+        #expect(reply.size! == (120, 80))
+        let corners = try MarkedPhotos.corners(of: #require(reply["path"]?.stringValue))
+        #expect(corners == MarkedPhotos.Corners(topLeft: .grey, topRight: .green, bottomLeft: .grey))
+    }
+
+    // MARK: Delivery
+
+    @Test func anUncachedPhotoStreamsADegradedImageThenTheFinalOneAndACachedOneOnlyTheFinal() async throws {
+        let library = try await ImageLibrary.start()
+        let thumbnail = try MarkedPhotos.write(at: library.photos.file("thumb.jpg"), width: 160, height: 120, orientation: 1)
+        let photo = try MarkedPhotos.write(at: library.photos.file("camera.jpg"), width: 1600, height: 1200, orientation: 1,
+                                           exif: ["-ThumbnailImage<=\(thumbnail)", "-Make=Camera"])
+        let id = try #require(try await library.importByReference([photo]).first)
+        let options: [String: JSONValue] = ["targetWidth": 800, "targetHeight": 800, "resizeMode": "exact"]
+
+        let first = try await library.streamImage(id, options)
+        #expect(first.map { $0["isDegraded"]?.boolValue } == [true, false])
+        #expect(Set(first.compactMap { $0["requestId"]?.stringValue }).count == 1)
+        let degraded = try #require(first.first?["path"]?.stringValue)
+        #expect(try MarkedPhotos.corners(of: degraded) == .upright)
+        let final = try #require(first.last?.size)
+        #expect(final == (800, 600))
+
+        let again = try await library.streamImage(id, options)
+        #expect(again.map { $0["isDegraded"]?.boolValue } == [false])
+        #expect(again.first?["path"] == first.last?["path"])
+        #expect(again.first?["requestId"] != first.first?["requestId"])
+    }
+
+    @Test func highQualityAndPlainCallsGiveOneFinalImageAndFastMayGiveADegradedOne() async throws {
+        let library = try await ImageLibrary.start()
+        let thumbnail = try MarkedPhotos.write(at: library.photos.file("thumb.jpg"), width: 160, height: 120, orientation: 1)
+        let photo = try MarkedPhotos.write(at: library.photos.file("camera.jpg"), width: 1600, height: 1200, orientation: 1,
+                                           exif: ["-ThumbnailImage<=\(thumbnail)"])
+        let id = try #require(try await library.importByReference([photo]).first)
+        let highQuality = try await library.streamImage(id, ["targetWidth": 700, "targetHeight": 700, "resizeMode": "exact",
+                                                             "deliveryMode": "highQuality"])
+        #expect(highQuality.map { $0["isDegraded"]?.boolValue } == [false])
+        let plain = try await library.requestImage(id, ["targetWidth": 600, "targetHeight": 600, "resizeMode": "exact"])
+        #expect(plain["isDegraded"]?.boolValue == false && plain.size! == (600, 450))
+        let fast = try await library.streamImage(id, ["targetWidth": 500, "targetHeight": 500, "resizeMode": "exact",
+                                                      "deliveryMode": "fast"])
+        #expect(fast.count == 1 && fast[0]["isDegraded"]?.boolValue == true)
+    }
+
+    @Test func identicalRequestsAtOnceGetTheSameImage() async throws {
+        let library = try await ImageLibrary.start()
+        let photo = try MarkedPhotos.write(at: library.photos.file("photo.png"), width: 2400, height: 1600, orientation: 1)
+        let id = try #require(try await library.importByReference([photo]).first)
+        let paths = try await withThrowingTaskGroup(of: String?.self) { group in
+            for _ in 0..<6 {
+                group.addTask {
+                    let connection = try await library.daemon.connect()
+                    let reply = try await connection.call("io.photolibd.Images.RequestImage", parameters: .object([
+                        "assetId": .string(id), "targetWidth": 900, "targetHeight": 900, "resizeMode": "exact",
+                    ]))
+                    await connection.close()
+                    return reply["path"]?.stringValue
+                }
+            }
+            return try await group.reduce(into: Set<String?>()) { $0.insert($1) }
+        }
+        #expect(paths.count == 1 && paths.first! != nil)
+    }
+
+    // MARK: Bad requests and bad files
+
+    @Test func badRequestsNameTheParameter() async throws {
+        let library = try await ImageLibrary.start()
+        let photo = try MarkedPhotos.write(at: library.photos.file("photo.jpg"), width: 120, height: 80, orientation: 1)
+        let id = try #require(try await library.importByReference([photo]).first)
+        let cases: [([String: JSONValue], String)] = [
+            (["targetWidth": 0, "targetHeight": 0], "targetWidth"),
+            (["targetWidth": 100], "targetHeight"),
+            (["targetWidth": 100, "targetHeight": -3], "targetHeight"),
+            (["normalizedCropRect": ["x": 0.5, "y": 0, "width": 0.6, "height": 0.5], "resizeMode": "exact",
+              "targetWidth": 10, "targetHeight": 10], "normalizedCropRect"),
+            (["normalizedCropRect": ["x": -0.1, "y": 0, "width": 0.5, "height": 0.5]], "normalizedCropRect"),
+            (["contentMode": "stretch"], "contentMode"),
+            (["deliveryMode": "eventually"], "deliveryMode"),
+            (["version": "edited"], "version"),
+        ]
+        for (options, parameter) in cases {
+            let error = await varlinkError { try await library.requestImage(id, options) }
+            #expect(error == .invalidParameter(parameter), "\(options)")
+        }
+        let missing = await varlinkError { try await library.requestImage("no-such-asset") }
+        #expect(missing == VarlinkError("io.photolibd.Images.NotFound", parameters: ["id": "no-such-asset"]))
+        #expect(try await library.requestImage(id)["width"]?.intValue == 120)
+    }
+
+    @Test func brokenTruncatedAndHugeFilesAreReportedAndTheDaemonKeepsServing() async throws {
+        let library = try await ImageLibrary.start()
+        let names = ["garbage.jpg", "truncated.jpg", "bomb.jpg", "good.jpg"]
+        let paths = try names.map { try MarkedPhotos.write(at: library.photos.file($0), width: 300, height: 200, orientation: 1) }
+        let ids = try await library.importByReference(paths)
+        // Files rewritten after import, as a reference source's files can be.
+        try Data("no photo here".utf8).write(to: URL(fileURLWithPath: paths[0]))
+        let whole = try Data(contentsOf: URL(fileURLWithPath: paths[1]))
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: paths[1]))
+        try jpegDeclaring(width: 50_000, height: 50_000, basedOn: paths[3]).write(to: URL(fileURLWithPath: paths[2]))
+
+        let garbage = await varlinkError { try await library.requestImage(ids[0], ["targetWidth": 100, "targetHeight": 100]) }
+        #expect(garbage?.name == "io.photolibd.Images.ImageUnavailable" && garbage?.parameters["assetId"] == .string(ids[0]))
+        #expect(garbage?.parameters["reason"]?.stringValue?.contains("not a known file format") == true, "\(String(describing: garbage))")
+        let truncated = try await library.requestImage(ids[1], ["targetWidth": 150, "targetHeight": 150, "resizeMode": "exact"])
+        #expect(truncated.size! == (150, 100))
+        let bomb = await varlinkError { try await library.requestImage(ids[2], ["targetWidth": 100, "targetHeight": 100]) }
+        #expect(bomb?.name == "io.photolibd.Images.ImageUnavailable")
+        #expect(bomb?.parameters["reason"]?.stringValue?.contains("50000x50000 pixels, above the limit") == true, "\(String(describing: bomb))")
+        #expect(try await library.requestImage(ids[3])["width"]?.intValue == 300)
+        #expect(library.daemon.isRunning)
+    }
+
+    @Test func thePixelLimitComesFromTheConfiguration() async throws {
+        let library = try await ImageLibrary.start()
+        let photo = try MarkedPhotos.write(at: library.photos.file("photo.jpg"), width: 300, height: 200, orientation: 1)
+        let id = try #require(try await library.importByReference([photo]).first)
+        try await library.daemon.stop()
+        let config = try String(contentsOfFile: library.daemon.configPath, encoding: .utf8)
+        try (config + "\n[images]\nmax_pixels = 50000\n").write(toFile: library.daemon.configPath, atomically: true, encoding: .utf8)
+        try await library.daemon.start()
+        let connection = try await library.daemon.connect()
+        let error = await varlinkError {
+            try await connection.call("io.photolibd.Images.RequestImage", parameters: .object(["assetId": .string(id)]))
+        }
+        #expect(error?.parameters["reason"]?.stringValue?.contains("300x200 pixels, above the limit of 50000 pixels") == true,
+                "\(String(describing: error))")
+    }
+
+    @Test func anAssetDeletedWhileItsImageIsMadeLeavesNoRenditionBehind() async throws {
+        let library = try await ImageLibrary.start()
+        let big = try MarkedPhotos.write(at: library.photos.file("big.png"), width: 4000, height: 3000, orientation: 1)
+        let other = try MarkedPhotos.write(at: library.photos.file("other.jpg"), width: 300, height: 200, orientation: 1)
+        let ids = try await library.importByReference([big, other])
+        let request = Task {
+            let connection = try await library.daemon.connect()
+            return try await connection.call("io.photolibd.Images.RequestImage", parameters: .object(["assetId": .string(ids[0])]))
+        }
+        try await library.purge([ids[0]])
+        switch await request.result {
+        case .success(let reply):
+            #expect(reply["width"]?.intValue == 4000)
+        case .failure(let error as VarlinkError):
+            #expect(["io.photolibd.Images.NotFound", "io.photolibd.Images.ImageUnavailable"].contains(error.name), "\(error)")
+        case .failure(let error):
+            Issue.record("unexpected \(error)")
+        }
+        let kept = try #require(try await library.requestImage(ids[1])["path"]?.stringValue)
+        // The big photo's renditions are 4000 (whole) and 341 (grid) pixels wide; the other's 300 and 384.
+        try await library.waitUntil("only the other photo's renditions remain") {
+            try library.renditionFiles.allSatisfy { [300, 384].contains(try ImageProbe.size(of: $0).width) }
+        }
+        #expect(FileManager.default.fileExists(atPath: kept))
+        let gone = await varlinkError { try await library.requestImage(ids[0]) }
+        #expect(gone?.name == "io.photolibd.Images.NotFound")
+    }
+
+    // MARK: The cache
+
+    @Test func renditionsSurviveARestartAndADamagedOneIsRemade() async throws {
+        let library = try await ImageLibrary.start()
+        let paths = try ["kept.jpg", "damaged.jpg"].map {
+            try MarkedPhotos.write(at: library.photos.file($0), width: 600, height: 400, orientation: 1)
+        }
+        let ids = try await library.importByReference(paths)
+        let options: [String: JSONValue] = ["targetWidth": 300, "targetHeight": 300, "resizeMode": "exact"]
+        let kept = try await library.requestImage(ids[0], options)
+        let damaged = try #require(try await library.requestImage(ids[1], options)["path"]?.stringValue)
+        try await library.daemon.stop()
+        let size = try Data(contentsOf: URL(fileURLWithPath: damaged)).count
+        try Data(repeating: 0x42, count: size).write(to: URL(fileURLWithPath: damaged))
+
+        try await library.daemon.start()
+        let restarted = ImageLibrary(daemon: library.daemon, connection: try await library.daemon.connect(), photos: library.photos)
+        let again = try await restarted.streamImage(ids[0], options)
+        #expect(again.count == 1 && again[0]["path"] == kept["path"] && again[0]["isDegraded"]?.boolValue == false)
+        let remade = try await restarted.requestImage(ids[1], options)
+        #expect(remade["path"]?.stringValue == damaged)
+        #expect(try MarkedPhotos.corners(of: damaged) == .upright)
+    }
+
+    @Test func aPhotoRewrittenInPlaceGetsNewImages() async throws {
+        let library = try await ImageLibrary.start()
+        let photo = try MarkedPhotos.write(at: library.photos.file("photo.jpg"), width: 300, height: 200, orientation: 1)
+        let id = try #require(try await library.importByReference([photo]).first)
+        #expect(try await library.requestImage(id).size! == (300, 200))
+        try MarkedPhotos.write(at: library.photos.file("edited.jpg"), width: 200, height: 300, orientation: 1)
+        try FileManager.default.removeItem(atPath: photo)
+        try FileManager.default.moveItem(atPath: library.photos.file("edited.jpg"), toPath: photo)
+        #expect(try await library.requestImage(id).size! == (200, 300))
+    }
+
+    @Test func purgingAnAssetRemovesItsRenditions() async throws {
+        let library = try await ImageLibrary.start()
+        let photo = try MarkedPhotos.write(at: library.photos.file("photo.jpg"), width: 300, height: 200, orientation: 1)
+        let id = try #require(try await library.importByReference([photo]).first)
+        let path = try #require(try await library.requestImage(id, ["targetWidth": 50, "targetHeight": 50])["path"]?.stringValue)
+        try await library.purge([id])
+        try await library.waitUntil("the renditions are gone") { library.renditionFiles.isEmpty }
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func theCacheKeepsToItsBudgetDroppingTheLeastRecentlyUsed() async throws {
+        let library = try await ImageLibrary.start(extraConfig: "[images]\ncache_limit_mb = 1\n")
+        let paths = try (0..<4).map { number in
+            let path = library.photos.file("noise\(number).jpg")
+            try runTool("/usr/bin/vips", ["gaussnoise", path + ".v", "900", "900"])
+            try runTool("/usr/bin/vips", ["copy", path + ".v", path + "[Q=95]"])
+            return path
+        }
+        let ids = try await library.importByReference(paths)
+        var served: [String] = []
+        for id in ids {
+            served.append(try #require(try await library.requestImage(id)["path"]?.stringValue))
+            let total = try library.renditionFiles.reduce(0) {
+                $0 + (try FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int ?? 0)
+            }
+            #expect(total <= 1 << 20 || library.renditionFiles.count == 1, "\(total) bytes")
+        }
+        #expect(!FileManager.default.fileExists(atPath: served[0]))
+        #expect(FileManager.default.fileExists(atPath: served[3]))
+    }
+
+    @Test(.enabled(if: SmallFileSystem.canMount, "mounting a small tmpfs needs root"))
+    func aFullCacheDiskIsReportedAndTheDaemonKeepsServing() async throws {
+        let daemon = try DaemonProcess()
+        let disk = try SmallFileSystem(bytes: 2 << 20, at: daemon.directory + "/cache")
+        try await daemon.start()
+        let library = ImageLibrary(daemon: daemon, connection: try await daemon.connect(), photos: try TemporaryDirectory())
+        let paths = try ["a.jpg", "b.jpg"].map {
+            try MarkedPhotos.write(at: library.photos.file($0), width: 1200, height: 800, orientation: 1)
+        }
+        let ids = try await library.importByReference(paths)
+        _ = try await library.requestImage(ids[0], ["targetWidth": 300, "targetHeight": 300])
+        disk.fill()
+        do {
+            _ = try await library.requestImage(ids[1])
+        } catch let error as VarlinkError {
+            #expect(error.name == "io.photolibd.Images.ImageUnavailable")
+            #expect(error.parameters["reason"]?.stringValue?.contains("is full") == true, "\(error)")
+        }
+        #expect(daemon.isRunning)
+        disk.empty()
+        #expect(try await library.requestImage(ids[1])["width"]?.intValue == 1200)
+        #expect(try await library.requestImage(ids[0], ["targetWidth": 300, "targetHeight": 300])["path"] != nil)
+        try await daemon.stop()
+        withExtendedLifetime(disk) {}
+    }
+
+    // MARK: Background work
+
+    @Test func theGridImageOfAnImportIsMadeInTheBackgroundAndCachingWarmsLargerOnes() async throws {
+        let library = try await ImageLibrary.start()
+        let paths = try (0..<3).map {
+            try MarkedPhotos.write(at: library.photos.file("photo\($0).jpg"), width: 1600, height: 1200, orientation: 1)
+        }
+        let ids = try await library.importByReference(paths)
+        try await library.waitUntil("the grid renditions are made") { library.renditionFiles.count == 3 }
+        for id in ids {
+            let grid = try await library.streamImage(id, ["targetWidth": 256, "targetHeight": 256, "contentMode": "aspectFill"])
+            #expect(grid.count == 1 && grid[0]["isDegraded"]?.boolValue == false && grid[0].size! == (341, 256))
+        }
+
+        _ = try await library.connection.call("io.photolibd.Images.StartCaching", parameters: .object([
+            "assetIds": .array(ids.map(JSONValue.string)), "targetWidth": 1000, "targetHeight": 1000,
+        ]))
+        try await library.waitUntil("the warm-ups are made") { library.renditionFiles.count == 6 }
+        let warmed = try await library.streamImage(ids[0], ["targetWidth": 1000, "targetHeight": 1000])
+        #expect(warmed.count == 1 && warmed[0]["isDegraded"]?.boolValue == false)
+        _ = try await library.connection.call("io.photolibd.Images.StopCaching", parameters: .object([:]))
+    }
+
+    @Test func aClosedConnectionCancelsItsQueuedRequests() async throws {
+        let library = try await ImageLibrary.start()
+        let paths = try (0..<8).map {
+            try MarkedPhotos.write(at: library.photos.file("big\($0).png"), width: 3000, height: 2000, orientation: 1)
+        }
+        let ids = try await library.importByReference(paths)
+        try await library.waitUntil("the grid renditions are made") { library.renditionFiles.count == 8 }
+        // Each call goes out whole, then its client hangs up at once.
+        for id in ids {
+            try RawVarlinkClient.sendAndHangUp(socketPath: library.daemon.socketPath, message: """
+                {"method":"io.photolibd.Images.RequestImage","more":true,"parameters":{"assetId":"\(id)"}}
+                """)
+        }
+        // Waits for the render threads: this request queues behind the runs already started.
+        _ = try await library.requestImage(ids[0], ["targetWidth": 64, "targetHeight": 64, "resizeMode": "exact"])
+        #expect(library.renditionFiles.count < 8 + 8 + 1, "\(library.renditionFiles.count) renditions")
+        #expect(library.daemon.isRunning)
+    }
+
+    @Test func thumbnailsOfReferencedFilesGoWhereFileManagersLook() async throws {
+        let thumbnails = try TemporaryDirectory()
+        let library = try await ImageLibrary.start(extraConfig: "[images]\nfreedesktop_thumbnails = \"\(thumbnails.path)\"\n")
+        let photo = try MarkedPhotos.write(at: library.photos.file("my photo.jpg"), width: 600, height: 400, orientation: 6)
+        _ = try await library.importByReference([photo])
+        let uri = "file://" + photo.replacingOccurrences(of: " ", with: "%20")
+        let name = try md5(uri)
+        let large = thumbnails.path + "/large/\(name).png", normal = thumbnails.path + "/normal/\(name).png"
+        try await library.waitUntil("the thumbnails are written") {
+            FileManager.default.fileExists(atPath: large) && FileManager.default.fileExists(atPath: normal)
+        }
+        #expect(try ImageProbe.size(of: large) == (256, 171) && ImageProbe.size(of: normal) == (128, 85))
+        #expect(try MarkedPhotos.corners(of: large) == .upright)
+        let tags = try runTool("/usr/bin/exiftool", ["-s", "-s", "-s", "-ThumbURI", "-ThumbMTime", large]).output
+            .split(separator: "\n").map(String.init)
+        let modified = try #require(try FileManager.default.attributesOfItem(atPath: photo)[.modificationDate] as? Date)
+        #expect(tags == [uri, String(Int(modified.timeIntervalSince1970))])
+    }
+
+    // MARK: Videos
+
+    @Test func aVideoGivesAnUprightPosterFrame() async throws {
+        let library = try await ImageLibrary.start()
+        let upright = library.photos.file("landscape.mp4"), clip = library.photos.file("clip.mp4")
+        try runTool("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=10:duration=3",
+                                        "-pix_fmt", "yuv420p", upright])
+        // Held upright: the stream is stored landscape with a quarter-turn display matrix.
+        try runTool("/usr/bin/ffmpeg", ["-v", "error", "-i", upright, "-c", "copy", "-metadata:s:v:0", "rotate=90", clip])
+        let id = try #require(try await library.importByReference([clip]).first)
+        let poster = try await library.streamImage(id, ["targetWidth": 100, "targetHeight": 100, "resizeMode": "exact"])
+        #expect(poster.count == 1 && poster[0].size! == (75, 100) && poster[0]["mimeType"]?.stringValue == "image/jpeg")
+        #expect(try ImageProbe.size(of: #require(poster[0]["path"]?.stringValue)) == (75, 100))
+    }
+
+    // MARK: Originals
+
+    @Test func theOriginalFileIsReturnedUnchanged() async throws {
+        let library = try await ImageLibrary.start()
+        let photo = try MarkedPhotos.write(at: library.photos.file("IMG_0042.jpg"), width: 300, height: 200, orientation: 6)
+        let id = try #require(try await library.importByReference([photo]).first)
+        let reply = try await library.connection.call("io.photolibd.Images.RequestImageData", parameters: .object([
+            "assetId": .string(id),
+        ]))
+        #expect(reply["path"]?.stringValue == photo && reply["mimeType"]?.stringValue == "image/jpeg")
+        #expect(reply["orientation"]?.intValue == 6 && reply["originalFilename"]?.stringValue == "IMG_0042.jpg")
+        #expect(reply["fileSize"]?.intValue == (try FileManager.default.attributesOfItem(atPath: photo)[.size] as? Int))
+    }
+
+    @Test func theCommandLineWritesThumbnailsAndExportsOriginals() async throws {
+        let library = try await ImageLibrary.start()
+        let photo = try MarkedPhotos.write(at: library.photos.file("IMG_0042.jpg"), width: 300, height: 200, orientation: 3)
+        let id = try #require(try await library.importByReference([photo]).first)
+        let output = try TemporaryDirectory()
+        let photolib = DaemonProcess.productsDirectory + "/photolib"
+        let written = try runTool(photolib, ["--socket", library.daemon.socketPath, "thumbnail", id,
+                                             "--size", "256x256", "--mode", "fill", "-o", output.file("thumb.jpg")])
+        #expect(written.output.contains("384x256"))
+        #expect(try ImageProbe.size(of: output.file("thumb.jpg")) == (384, 256))
+        #expect(try MarkedPhotos.corners(of: output.file("thumb.jpg")) == .upright)
+
+        let exported = try runTool(photolib, ["--socket", library.daemon.socketPath, "export", id, id, "-o", output.path])
+        #expect(exported.output.split(separator: "\n") == [output.file("IMG_0042.jpg"), output.file("IMG_0042 (1).jpg")].map { Substring($0) })
+        #expect(FileManager.default.contents(atPath: output.file("IMG_0042.jpg")) == FileManager.default.contents(atPath: photo))
+
+        let missing = try runTool(photolib, ["--socket", library.daemon.socketPath, "thumbnail", "no-such-asset", "-o",
+                                             output.file("none.jpg")], checked: false)
+        #expect(missing.status != 0 && missing.errors.contains("no-such-asset"))
+    }
+}
+
+/// A baseline JPEG whose frame header declares `width`×`height` over the data of the JPEG at `path`.
+private func jpegDeclaring(width: Int, height: Int, basedOn path: String) throws -> Data {
+    var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    let frame = try #require(bytes.indices.dropLast().first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+    bytes.replaceSubrange(frame + 5..<frame + 9, with: [UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF)])
+    return Data(bytes)
+}
+
+/// The MD5 of `text`, lowercase hex, by the real `md5sum`.
+private func md5(_ text: String) throws -> String {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("md5-\(UUID().uuidString)").path
+    try text.write(toFile: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    return String(try runTool("/usr/bin/md5sum", [file]).output.prefix(32))
+}
+
+/// Sends one varlink message over a plain socket, then closes it.
+private enum RawVarlinkClient {
+    static func sendAndHangUp(socketPath: String, message: String) throws {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw DaemonError("socket() failed") }
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in socketPath.utf8.prefix(buffer.count - 1).enumerated() { buffer[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else { throw DaemonError("cannot connect to \(socketPath)") }
+        let bytes = Array(message.utf8) + [0]
+        guard bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count else {
+            throw DaemonError("short write")
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The `photolib` commands for folders, albums, predicates, the trash and smart albums, against a real daemon.
+@Suite(.serialized)
+struct LibraryCommandLineTests {
+    private func photolib(_ library: PopulatedDaemon, _ arguments: [String]) throws -> String {
+        try runTool(DaemonProcess.productsDirectory + "/photolib", ["--socket", library.daemon.socketPath] + arguments).output
+    }
+
+    private func id(_ output: String) -> String { output.trimmingCharacters(in: .whitespacesAndNewlines) }
+
+    @Test func foldersAndAlbumsShowAsATreeAndMove() async throws {
+        let (library, assets) = try await ModelLibrary.make()
+        let trips = id(try photolib(library, ["folder", "create", "Trips"]))
+        let year = id(try photolib(library, ["folder", "create", "2024", "--in", trips]))
+        let spring = id(try photolib(library, ["album", "create", "Spring", "--in", year]))
+        let loose = id(try photolib(library, ["album", "create", "Loose"]))
+        _ = try photolib(library, ["album", "add", spring, assets["plain"]!, assets["video"]!])
+
+        let tree = try photolib(library, ["albums"]).split(separator: "\n").map(String.init)
+        #expect(tree.contains { $0.contains("Favorites") && $0.contains(" 1 ") })
+        let top = try #require(tree.firstIndex { $0.hasPrefix(loose) })
+        #expect(tree[top].hasSuffix("  Loose") && tree[top + 1].hasSuffix("  Trips/") && tree[top + 2].hasSuffix("    2024/"))
+        #expect(tree[top + 3].contains(" 2 ") && tree[top + 3].hasSuffix("      Spring"))
+
+        _ = try photolib(library, ["album", "move", loose, "--into", year, "--at", "0"])
+        var lines = try photolib(library, ["albums"]).split(separator: "\n").map(String.init)
+        let yearLine = try #require(lines.firstIndex { $0.hasPrefix(year) })
+        #expect(lines[yearLine + 1].hasSuffix("      Loose") && lines[yearLine + 2].hasSuffix("      Spring"))
+        _ = try photolib(library, ["album", "move", loose])
+        lines = try photolib(library, ["albums"]).split(separator: "\n").map(String.init)
+        let looseLine = try #require(lines.firstIndex { $0.hasPrefix(loose) })
+        #expect(looseLine < (try #require(lines.firstIndex { $0.hasPrefix(trips) })))
+        #expect(try await library.call("FetchCollections", ["query": ["ids": [.string(loose)]]])["collections"]?[0]?["parentId"] == .null)
+    }
+
+    @Test func assetsFilterWithAPredicateAndSortDescending() async throws {
+        let (library, assets) = try await ModelLibrary.make()
+        let output = try photolib(library, ["assets", "--json", "--where", "mediaType == 1 AND creationDate >= '2024-03-01T00:00:00Z'",
+                                            "--sort", "-creationDate"])
+        let listed = try output.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["id"] as? String
+        }
+        #expect(listed == ["favorite", "burst1", "raw", "taggedPanorama", "panorama", "live"].map { assets[$0] })
+        let frames = try photolib(library, ["assets", "--where", "burstIdentifier == 'burst'", "--all-burst-frames"])
+        #expect(frames.split(separator: "\n").count == 4)
+        let refused = try runTool(DaemonProcess.productsDirectory + "/photolib",
+                                  ["--socket", library.daemon.socketPath, "assets", "--where", "pixelWidth > 'wide'"], checked: false)
+        #expect(refused.status != 0)
+        #expect(refused.errors.contains("pixelWidth needs a number at position 13"))
+    }
+
+    @Test func trashListsRestoresAndSmartShowsCounts() async throws {
+        let (library, assets) = try await ModelLibrary.make()
+        let plain = try #require(assets["plain"])
+        _ = try photolib(library, ["trash", plain])
+        let trash = try photolib(library, ["trash"])
+        #expect(trash.contains(plain) && trash.contains("trashed.jpg") && trash.contains("plain.jpg"))
+        var smart = try photolib(library, ["smart"]).split(separator: "\n").map(String.init)
+        #expect(smart.contains { $0.hasSuffix("Recently Deleted") && $0.contains(" 2 ") })
+        #expect(smart.contains { $0.hasSuffix("Library") && $0.contains(" 9 ") })
+        _ = try photolib(library, ["restore", plain])
+        #expect(!(try photolib(library, ["trash"])).contains(plain))
+        smart = try photolib(library, ["smart"]).split(separator: "\n").map(String.init)
+        #expect(smart.contains { $0.hasSuffix("Library") && $0.contains(" 10 ") && $0.contains("2023-12-31T23:00:00-05:00") })
+        _ = try photolib(library, ["trash", "--permanently", plain])
+        #expect(try await library.fetchIds(["ids": [.string(plain)], "includeTrashed": true]).isEmpty)
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import LibraryStore
+import PhotoModel
+import Testing
+import TestSupport
+import Varlink
+
+/// A daemon serving a library built through the store, with assets of every kind the smart albums hold
+/// (videos, screenshots, Live Photos, panoramas by shape and by subtype, a three-frame burst, RAW pairs,
+/// a favorite, a hidden and a trashed asset), in several local days and time zones.
+enum ModelLibrary {
+    /// Each asset's name, creation date and what sets it apart.
+    static let assets: [(name: String, created: String?, configure: @Sendable (inout AssetDraft) -> Void)] = [
+        ("plain", "2024-01-02T10:00:00+01:00", { _ in }),
+        ("undated", nil, { _ in }),
+        ("video", "2024-03-01T12:00:00Z", { $0.mediaType = .video; $0.duration = 12.5 }),
+        ("screenshot", "2023-12-31T23:00:00-05:00", { $0.mediaSubtypes = .photoScreenshot }),
+        ("live", "2024-03-01T08:00:00Z", { $0.mediaSubtypes = .photoLive }),
+        ("panorama", "2024-03-02T12:00:00Z", { $0.pixelWidth = 9000; $0.pixelHeight = 3000 }),
+        ("taggedPanorama", "2024-03-02T13:00:00Z", { $0.mediaSubtypes = .photoPanorama }),
+        ("raw", "2024-03-03T12:00:00Z", {
+            $0.resources.append(DraftResource(type: .alternatePhoto, originalFilename: "raw.CR3", mimeType: "image/x-canon-cr3",
+                                              fileSize: 20, path: "/nonexistent/raw.CR3", isOwnedByLibrary: false))
+        }),
+        ("burst1", "2024-03-04T12:00:01Z", { $0.burstIdentifier = "burst" }),
+        ("burst2", "2024-03-04T12:00:02Z", { $0.burstIdentifier = "burst" }),
+        ("burst3", "2024-03-04T12:00:03Z", { $0.burstIdentifier = "burst" }),
+        ("favorite", "2024-05-05T05:05:05+05:00", { _ in }),
+        ("hidden", "2024-05-06T12:00:00Z", { _ in }),
+        ("trashed", "2024-05-07T12:00:00Z", { _ in }),
+    ]
+
+    /// Builds the library, marks the favorite, hides and trashes, starts the daemon; returns it with the ids by name.
+    static func make(extraConfig: String = "") async throws -> (library: PopulatedDaemon, ids: [String: String]) {
+        let daemon = try DaemonProcess(extraConfig: extraConfig)
+        try FileManager.default.createDirectory(atPath: daemon.libraryPath, withIntermediateDirectories: true)
+        let database = try LibraryDatabase(path: daemon.libraryPath + "/library.sqlite")
+        var drafts: [Int: AssetDraft] = [:]
+        for (index, asset) in assets.enumerated() {
+            var draft = AssetDraft(
+                mediaType: .image, pixelWidth: 4000, pixelHeight: 3000, orientation: 1,
+                creationDate: asset.created.flatMap(Timestamp.init(rfc3339:)), creationDateSource: .exif, location: nil,
+                contentHash: "model-\(asset.name)",
+                resources: [DraftResource(type: .photo, originalFilename: asset.name + ".jpg", mimeType: "image/jpeg",
+                                          fileSize: Int64(100 * (index + 1)), path: "/nonexistent/\(asset.name).jpg",
+                                          isOwnedByLibrary: false)])
+            asset.configure(&draft)
+            drafts[index] = draft
+        }
+        let created = try await database.performChanges(
+            assets.map { .createAsset(path: "/nonexistent/\($0.name).jpg", placeholder: "@" + $0.name) } + [
+                .updateAsset(target: "@favorite", AssetUpdate(isFavorite: true)),
+                .updateAsset(target: "@hidden", AssetUpdate(isHidden: true)),
+                .deleteAssets(ids: ["@trashed"], permanently: false),
+            ], drafts: drafts).created
+        let ids = Dictionary(uniqueKeysWithValues: assets.map { ($0.name, created["@" + $0.name]!) })
+        try await daemon.start()
+        let library = PopulatedDaemon(daemon: daemon, connection: try await daemon.connect(),
+                                      assetIds: assets.map { ids[$0.name]! }, photos: try TemporaryDirectory())
+        return (library, ids)
+    }
+}
+
+extension PopulatedDaemon {
+    /// Everything a client can see: every asset (hidden, trashed and burst frames too), every collection,
+    /// and each album's and folder's contents in order.
+    func everything() async throws -> JSONValue {
+        let assets = try await call("FetchAssets", [
+            "query": ["includeHidden": true, "includeTrashed": true, "includeAllBurstAssets": true], "pageSize": 10_000,
+        ])["assets"]
+        let collections = try await call("FetchCollections", ["query": [:], "pageSize": 10_000])["collections"]
+        var contents: [String: JSONValue] = [:]
+        for collection in collections?.arrayValue ?? [] {
+            guard let id = collection["id"]?.stringValue else { continue }
+            switch collection["kind"]?.stringValue {
+            case "album":
+                contents[id] = .array(try await fetchIds(["collection": .string(id), "includeHidden": true, "includeTrashed": true])
+                    .map(JSONValue.string))
+            case "folder":
+                contents[id] = try await call("FetchCollections", ["query": ["parent": .string(id)]])["collections"]
+            default:
+                break
+            }
+        }
+        return ["assets": assets ?? .null, "collections": collections ?? .null, "contents": .object(contents)]
+    }
+
+    /// The library's change token.
+    func token() async throws -> JSONValue? {
+        try await call("FetchAssets", ["query": [:], "pageSize": 0])["token"]
+    }
+
+    /// Calls PerformChanges expecting the varlink error `name` (with `index` when given), and checks that the
+    /// library, its token and everything in it are as they were.
+    func expectRefusal(_ changes: [[String: JSONValue]], _ name: String, index: Int? = nil, reason: String? = nil,
+                       sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let token = try await token()
+        let before = try await everything()
+        await #expect(sourceLocation: sourceLocation) { try await performChanges(changes) } throws: { error in
+            guard let error = error as? VarlinkError, error.name == "io.photolibd.Library." + name else { return false }
+            if let index, error.parameters["index"] != .int(index) { return false }
+            if let reason, error.parameters["reason"] != .string(reason) { return false }
+            return true
+        }
+        #expect(try await self.token() == token, sourceLocation: sourceLocation)
+        #expect(try await everything() == before, sourceLocation: sourceLocation)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import TestSupport
+import Varlink
+
+/// NSPredicate-format predicates and sorting over the socket; hostile predicates are refused, nothing else happens.
+@Suite(.serialized)
+struct PredicateTests {
+    private func names(_ library: PopulatedDaemon, _ assets: [String: String], _ query: [String: JSONValue]) async throws -> [String] {
+        try await library.fetchIds(query).map { id in assets.first { $0.value == id }!.key }
+    }
+
+    @Test(arguments: [
+        ("mediaType = 2", ["video"]),
+        ("mediaType == 'video' OR mediaSubtypes CONTAINS 'photoLive'", ["live", "video"]),
+        ("pixelWidth BETWEEN {8000, 10000}", ["panorama"]),
+        ("(mediaSubtypes & 1) != 0", ["taggedPanorama"]),
+        ("creationDate < '2024-01-02T00:00:00Z' OR creationDate == nil", ["undated", "screenshot"]),
+        ("creationDate > '2024-03-03T00:00:00+00:00' AND isFavorite == NO", ["raw", "burst1"]),
+        ("isFavorite == YES", ["favorite"]),
+        ("originalFilename BEGINSWITH[c] 'PAN'", ["panorama"]),
+        ("originalFilename LIKE '*anoram?.jpg'", ["panorama", "taggedPanorama"]),
+        ("duration > 10 AND fileSize < 1000", ["video"]),
+        ("NOT (mediaType == 1) AND addedDate > '2000-01-01T00:00:00Z'", ["video"]),
+        ("originalFilename == \"'); DROP TABLE asset; --\"", []),
+    ])
+    func predicatesSelectOverTheSocket(_ predicate: String, _ expected: [String]) async throws {
+        let (library, assets) = try await ModelLibrary.make()
+        #expect(try await names(library, assets, ["predicate": .string(predicate)]) == expected)
+        #expect(try await library.fetchIds().count == 10)
+    }
+
+    @Test func sortsByAnyKeyAndLimits() async throws {
+        let (library, assets) = try await ModelLibrary.make()
+        #expect(try await names(library, assets, [
+            "predicate": "mediaSubtypes != 0", "sort": [["key": "mediaSubtypes", "ascending": false]],
+        ]) == ["live", "screenshot", "taggedPanorama"])
+        #expect(try await names(library, assets, [
+            "sort": [["key": "pixelWidth", "ascending": false], ["key": "fileSize", "ascending": true]], "limit": 2,
+        ]) == ["panorama", "plain"])
+        #expect(try await names(library, assets, ["sort": [["key": "creationDate", "ascending": false]], "limit": 3])
+            == ["favorite", "burst1", "raw"])
+        #expect(try await names(library, assets, ["predicate": "fileSize >= 900", "sort": [["key": "originalFilename"]]])
+            == ["burst1", "favorite"])
+        let limited = try await library.call("FetchAssets", ["query": ["limit": 4], "offset": 3, "pageSize": 10])
+        #expect(limited["count"] == 4)
+        #expect(limited["assets"]?.arrayValue?.count == 1)
+        await #expect { try await library.fetchIds(["sort": [["key": "secret"]]]) } throws: {
+            ($0 as? VarlinkError)?.name == "org.varlink.service.InvalidParameter"
+        }
+    }
+
+    @Test func hostilePredicatesAreRefusedAndChangeNothing() async throws {
+        let (library, _) = try await ModelLibrary.make()
+        let before = try await library.everything()
+        let token = try await library.token()
+        let nested = String(repeating: "(", count: 10_000) + "pixelWidth > 1" + String(repeating: ")", count: 10_000)
+        let hugeList = "pixelWidth IN {" + (0..<50_000).map(String.init).joined(separator: ", ") + "}"
+        let withNul = "pixelWidth > 1 AND originalFilename == 'a\u{0}b'"
+        func position(of part: String, in text: String) -> Int {
+            text.unicodeScalars.distance(from: text.unicodeScalars.startIndex, to: text.range(of: part)!.lowerBound.samePosition(in: text.unicodeScalars)!)
+        }
+        let refusals: [(String, String)] = [
+            (nested, "nesting deeper than 64 levels at position 64"),
+            (withNul, "NUL character at position \(position(of: "\u{0}", in: withNul))"),
+            ("\u{0}", "NUL character at position 0"),
+            (hugeList, "list longer than 10000 values at position \(position(of: " 10000,", in: hugeList) + 1)"),
+            ("pixelWidth > 'abc'", "pixelWidth needs a number at position 13"),
+            ("creationDate > 1700000000", "creationDate needs an RFC 3339 date string such as '2024-01-31T10:15:00Z' at position 15"),
+            ("isHidden == 'no'", "isHidden needs TRUE, FALSE, YES or NO at position 12"),
+            ("foo == 1", "unknown key 'foo' at position 0"),
+            ("pixelWidth > 1; DROP TABLE asset", "unexpected character ';' at position 14"),
+            ("(pixelWidth > 1", "unexpected end of predicate, expected ')' at position 15"),
+            ("originalFilename == 'x' OR 1 == 1", "a comparison needs a key at position 27"),
+            (String(repeating: "x", count: 1_000_001), "predicate longer than 1000000 characters at position 1000000"),
+        ]
+        for (predicate, reason) in refusals {
+            await #expect { try await library.fetchIds(["predicate": .string(predicate)]) } throws: { error in
+                guard let error = error as? VarlinkError else { return false }
+                return error.name == "io.photolibd.Library.InvalidPredicate" && error.parameters["reason"] == .string(reason)
+            }
+        }
+        #expect(try await library.fetchIds(["predicate": "originalFilename == \"x'); DELETE FROM asset; --\""]).isEmpty)
+        #expect(try await library.everything() == before)
+        #expect(try await library.token() == token)
+        #expect(library.daemon.isRunning)
+    }
+}

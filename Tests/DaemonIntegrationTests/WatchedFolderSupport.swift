@@ -1,0 +1,137 @@
+import Foundation
+import Glibc
+import TestSupport
+import Varlink
+
+/// A daemon watching real folders, and what the watched-folder tests ask of it.
+struct WatchedLibrary {
+    let daemon: DaemonProcess
+    let connection: VarlinkConnection
+
+    /// Starts a daemon with one `[[source]]` per `(path, mode)`.
+    static func start(sources: [(path: String, mode: String)]) async throws -> WatchedLibrary {
+        let tables = sources.map { "[[source]]\npath = \"\($0.path)\"\nmode = \"\($0.mode)\"\n" }.joined(separator: "\n")
+        let daemon = try DaemonProcess(extraConfig: tables)
+        try await daemon.start()
+        return WatchedLibrary(daemon: daemon, connection: try await daemon.connect())
+    }
+
+    /// Restarts the daemon on the same library and reconnects.
+    func restarted(afterKill: Bool = false) async throws -> WatchedLibrary {
+        await connection.close()
+        if afterKill { try await daemon.kill9() } else { try await daemon.stop() }
+        try await daemon.start()
+        return WatchedLibrary(daemon: daemon, connection: try await daemon.connect())
+    }
+
+    func status() async throws -> JSONValue {
+        try await connection.call("io.photolibd.Import.Status", parameters: .object([:]))
+    }
+
+    func sources() async throws -> [JSONValue] {
+        try await connection.call("io.photolibd.Import.ListSources", parameters: .object([:]))["sources"]?.arrayValue ?? []
+    }
+
+    /// Every asset (trashed ones too when asked), with resources.
+    func assets(includeTrashed: Bool = false) async throws -> [JSONValue] {
+        var assets: [JSONValue] = []
+        while true {
+            let page = try await connection.call("io.photolibd.Library.FetchAssets", parameters: .object([
+                "query": .object(["includeTrashed": .bool(includeTrashed)]), "includeResources": true,
+                "offset": .int(assets.count), "pageSize": 500,
+            ]))
+            let batch = page["assets"]?.arrayValue ?? []
+            assets += batch
+            if batch.isEmpty || assets.count >= (page["count"]?.intValue ?? 0) { return assets }
+        }
+    }
+
+    /// Waits (up to `timeout` seconds) until the importer is idle and `condition` holds; a test fails rather than hangs.
+    func waitUntil(timeout: Double = 120, _ description: String,
+                   _ condition: () async throws -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let status = try await status()
+            if status["queued"]?.intValue == 0, status["processing"]?.intValue == 0, try await condition() { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw DaemonError("gave up waiting for: \(description); log:\n\(daemon.log().suffix(4000))")
+    }
+}
+
+/// Test media made once per process with the real `vips`, `exiftool` and `ffmpeg`.
+enum MediaFixtures {
+    /// A small JPEG taken on 2021-06-15 at 12:00 +02:00, 64×48 pixels.
+    static let datedJPEG: Data = {
+        let folder = try! TemporaryDirectory()
+        let path = try! ImageFixtures.image(at: folder.file("base.jpg"), width: 64, height: 48, exif: [
+            "-DateTimeOriginal=2021:06:15 12:00:00", "-OffsetTimeOriginal=+02:00",
+        ])
+        return try! Data(contentsOf: URL(fileURLWithPath: path))
+    }()
+
+    /// The dated JPEG with `index` appended after its end: a different file with the same picture and metadata.
+    static func jpegVariant(_ index: Int) -> Data {
+        datedJPEG + Data("photolibd-variant-\(index)".utf8)
+    }
+
+    /// Writes the variants `indexes` as `NAME-INDEX.jpg` in `folder`; returns their paths.
+    @discardableResult
+    static func writeVariants(_ indexes: Range<Int>, in folder: String, prefix: String = "photo") throws -> [String] {
+        try indexes.map { index in
+            let path = "\(folder)/\(prefix)-\(index).jpg"
+            try jpegVariant(index).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+    }
+
+    /// A one-second movie from ffmpeg at `rate` frames per second.
+    static func movie(at path: String, rate: Int = 30, size: String = "64x48") throws {
+        try runTool("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=\(size):rate=\(rate):duration=1",
+                                        "-pix_fmt", "yuv420p", path])
+    }
+
+    /// A one-second WAV tone.
+    static func sound(at path: String) throws {
+        try runTool("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1", path])
+    }
+}
+
+/// Reads an Observe stream, collecting the ids of inserted assets.
+struct InsertionCollector {
+    private var replies: AsyncThrowingStream<JSONValue, any Error>.AsyncIterator
+    private(set) var inserted: [String] = []
+    private(set) var changed: [JSONValue] = []
+
+    /// Starts observing the user library on a connection of its own.
+    static func start(_ daemon: DaemonProcess) async throws -> (InsertionCollector, VarlinkConnection) {
+        let connection = try await daemon.connect()
+        var replies = connection.stream("io.photolibd.Library.Observe", parameters: JSONValue.object([:]),
+                                        returning: JSONValue.self).makeAsyncIterator()
+        _ = try await replies.next()
+        return (InsertionCollector(replies: replies), connection)
+    }
+
+    /// Reads replies until `count` assets were inserted in all.
+    mutating func readInsertions(until count: Int) async throws {
+        while inserted.count < count, let reply = try await replies.next() {
+            for object in reply["objects"]?.arrayValue ?? [] where object["kind"]?.stringValue == "asset" {
+                if object["change"]?.stringValue == "inserted" { inserted.append(object["id"]?.stringValue ?? "") }
+                if object["change"]?.stringValue == "changed" { changed.append(object) }
+            }
+        }
+    }
+}
+
+/// Lists the regular files under `folder`, recursively.
+func filesUnder(_ folder: String) -> [String] {
+    let enumerator = FileManager.default.enumerator(atPath: folder)
+    var files: [String] = []
+    while let name = enumerator?.nextObject() as? String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue {
+            files.append(folder + "/" + name)
+        }
+    }
+    return files
+}

@@ -1,0 +1,73 @@
+import PredicateQuery
+import Testing
+
+/// Hostile predicates are refused quickly with a position, never crash, and never reach SQL as text.
+struct PredicateLimitTests {
+    private func error(of text: String) -> PredicateError? {
+        do {
+            _ = try QueryPredicate(parsing: text, schema: .assets)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func tenThousandNestedParenthesesStopAtTheDepthLimit() {
+        let text = String(repeating: "(", count: 10_000) + "pixelWidth > 1" + String(repeating: ")", count: 10_000)
+        #expect(error(of: text) == PredicateError("nesting deeper than 64 levels", at: 64))
+    }
+
+    @Test func tenThousandNotsStopAtTheDepthLimit() {
+        let text = String(repeating: "NOT ", count: 10_000) + "pixelWidth > 1"
+        #expect(error(of: text) == PredicateError("nesting deeper than 64 levels", at: 256))
+    }
+
+    @Test func nestingUpToTheLimitIsFine() throws {
+        let text = String(repeating: "(", count: 64) + "pixelWidth > 1" + String(repeating: ")", count: 64)
+        _ = try QueryPredicate(parsing: text, schema: .assets)
+    }
+
+    @Test func nulBytesAreRefusedWhereTheyAre() {
+        #expect(error(of: "pixelWidth > 1\0 OR TRUEPREDICATE") == PredicateError("NUL character", at: 14))
+        #expect(error(of: "originalFilename == 'a\0b'") == PredicateError("NUL character", at: 22))
+        #expect(error(of: "originalFilename == 'a\\u0000b'") == PredicateError("malformed \\u escape", at: 22))
+    }
+
+    @Test func sqlTextIsJustAString() throws {
+        let injection = "'); DROP TABLE asset; --"
+        let predicate = try QueryPredicate(parsing: "originalFilename == \"\(injection)\"", schema: .assets)
+        guard case .test(let test) = predicate, case .compare(.equal, .text(let value), _) = test.condition else {
+            Issue.record("unexpected tree \(predicate)")
+            return
+        }
+        #expect(value == injection)
+    }
+
+    @Test func hugeInListsStopAtTheListLimit() throws {
+        let allowed = (0..<10_000).map(String.init).joined(separator: ",")
+        _ = try QueryPredicate(parsing: "pixelWidth IN {\(allowed)}", schema: .assets)
+        let tooMany = (0..<50_000).map(String.init).joined(separator: ",")
+        #expect(error(of: "pixelWidth IN {\(tooMany)}")?.problem == "list longer than 10000 values")
+    }
+
+    @Test func tooManyValuesInAllAreRefused() {
+        let list = (0..<9_000).map(String.init).joined(separator: ",")
+        let text = (0..<3).map { _ in "pixelWidth IN {\(list)}" }.joined(separator: " OR ")
+        #expect(error(of: text)?.problem == "more than 20000 values")
+    }
+
+    @Test func overlongTextIsRefusedBeforeParsing() {
+        let text = "originalFilename == '" + String(repeating: "x", count: 1_000_000) + "'"
+        #expect(error(of: text) == PredicateError("predicate longer than 1000000 characters", at: 1_000_000))
+    }
+
+    @Test func arbitraryBytesNeverCrashTheParser() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("()!&|=<>{}[],'\"\\ *?.-0123456789abcdexyzANDORNOTINmediaTypepixelWidth\u{e9}\u{1F600}")
+        for _ in 0..<5_000 {
+            let length = Int(generator.next() % 40)
+            let text = String((0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
+            _ = try? QueryPredicate(parsing: text, schema: .assets)
+        }
+    }
+}
