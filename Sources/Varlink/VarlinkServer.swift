@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// The varlink server on a Unix socket.
 ///
@@ -58,18 +59,20 @@ public struct VarlinkServer: Sendable {
         if await answersOnSocket() {
             throw VarlinkServerError.socketInUse(path: socketPath)
         }
-        let listener = try await bind()
+        let accepting = AcceptedConnections()
+        let listener = try await bind(counting: accepting)
         let identity = socketFile.identity()
         defer { socketFile.remove(ifStill: identity) }
 
-        // Cancelling the iteration of accepted connections would drop those accepted but not yet handed
-        // out, and NIO traps on their unclosed channels (swift-nio#2813). So the accept loop runs in a task
-        // of its own, which this task's cancellation does not reach; closing the listener stops it instead,
-        // once it has handed out every accepted connection.
+        // A connection accepted but not yet handed out when the listener closes is dropped, and NIO traps
+        // on its unclosed channel (swift-nio#2813). So the accept loop runs in a task of its own, which this
+        // task's cancellation does not reach, and stopping first stops accepting, waits until every
+        // accepted connection has been handed out, and only then closes the listener.
         let acceptLoop = Task {
             try await listener.executeThenClose { connections in
                 try await withThrowingDiscardingTaskGroup { group in
                     for try await connection in connections {
+                        accepting.handedOut()
                         group.addTask {
                             await ServerConnection(connection, interfaces: interfaces, logger: logger).serve()
                         }
@@ -91,7 +94,7 @@ public struct VarlinkServer: Sendable {
         try await withTaskCancellationHandler {
             try await acceptLoop.value
         } onCancel: {
-            listener.channel.close(promise: nil)
+            Task { await Self.stopAccepting(listener.channel, accepting: accepting) }
         }
         logger.info("Varlink server stopped", metadata: ["socket": .string(socketPath)])
     }
@@ -109,13 +112,25 @@ public struct VarlinkServer: Sendable {
         }
     }
 
-    private func bind() async throws -> NIOAsyncChannel<AcceptedConnection, Never> {
+    /// Stops taking new connections, lets accepts already under way finish, waits (a second at most) until
+    /// every accepted connection is handed out, then closes the listener, which ends the accept loop.
+    private static func stopAccepting(_ listener: any Channel, accepting: AcceptedConnections) async {
+        try? await listener.setOption(ChannelOptions.autoRead, value: false)
+        try? await Task.sleep(for: .milliseconds(100))
+        for _ in 0..<200 where accepting.pending > 0 {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        try? await listener.close()
+    }
+
+    private func bind(counting accepting: AcceptedConnections) async throws -> NIOAsyncChannel<AcceptedConnection, Never> {
         let maximumMessageSize = maximumMessageSize
         return try await ServerBootstrap(group: eventLoopGroup)
             .serverChannelOption(.backlog, value: 256)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: true) { channel in
-                PeerCredentials.of(channel)
+                accepting.accepted()
+                return PeerCredentials.of(channel)
                     .map(Optional.some)
                     .recover { _ in nil }
                     .flatMapThrowing { peer in
@@ -127,8 +142,23 @@ public struct VarlinkServer: Sendable {
                             peer: peer
                         )
                     }
+                    .always { result in
+                        if case .failure = result { accepting.handedOut() }
+                    }
             }
     }
+}
+
+/// Counts connections accepted but not yet handed to the accept loop.
+final class AcceptedConnections: Sendable {
+    private let count = Atomic<Int>(0)
+
+    var pending: Int { count.load(ordering: .acquiring) }
+
+    func accepted() { count.add(1, ordering: .acquiringAndReleasing) }
+
+    /// Called once per accepted connection: when the accept loop receives it, or when setting it up failed.
+    func handedOut() { count.subtract(1, ordering: .acquiringAndReleasing) }
 }
 
 /// A connection as accepted: its message stream and who is at the other end.

@@ -13,11 +13,13 @@ struct ObservePropertyTests {
         var generator = SystemRandomNumberGenerator()
         var assets = library.assetIds
         let albums = try await library.performChanges([
-            ["op": "createAlbum", "title": "One", "placeholder": "@one"],
-            ["op": "createAlbum", "title": "Two", "placeholder": "@two"],
+            ["op": "createFolder", "title": "Trips", "placeholder": "@folder"],
+            ["op": "createAlbum", "title": "One", "placeholder": "@one", "parent": "@folder"],
+            ["op": "createAlbum", "title": "Two", "placeholder": "@two", "parent": "@folder"],
             ["op": "addAssets", "target": "@one", "ids": .array(assets.prefix(6).map(JSONValue.string))],
         ])["created"]!
         let albumIds = [albums["@one"]!, albums["@two"]!]
+        let folder = albums["@folder"]!
         let smart = try await library.call("FetchCollections", ["query": ["kind": "smartAlbum"]])["collections"]!.arrayValue!
         let favorites = smart.first { $0["subtype"] == "smartAlbumFavorites" }!["id"]!
         let queries: [String: JSONValue] = [
@@ -32,16 +34,33 @@ struct ObservePropertyTests {
         let observer = try await library.daemon.connect()
         var replies = observer.stream("io.photolibd.Library.Observe", parameters: JSONValue.object([
             "assetQueries": .object(queries),
-            "collectionQueries": ["albums": ["kind": "album"]],
+            "collectionQueries": ["albums": ["kind": "album"], "inFolder": ["parent": folder],
+                                  "topLevel": ["topLevelUserCollections": true]],
         ]), returning: FetchReply.self).makeAsyncIterator()
         var held: [String: [String]] = [:]
         for result in try #require(try await replies.next()).results { held[result.name] = result.ids ?? [] }
 
         let photos = try TemporaryDirectory()
-        for round in 0..<150 {
+        var committed = 0
+        for round in 0..<300 {
+            if assets.isEmpty {
+                let path = try ImageFixtures.image(at: photos.file("refill\(round).jpg"))
+                assets.append(try #require(try await library.performChanges([["op": "createAsset", "path": .string(path),
+                                                                               "placeholder": "@refill"]])["created"]?["@refill"]?.stringValue))
+                _ = try await replies.next().map { reply in
+                    for result in reply.results { held[result.name] = result.applied(to: held[result.name] ?? []) }
+                }
+            }
             let asset = { assets.randomElement(using: &generator)! }
+            let album = { albumIds.randomElement(using: &generator)! }
+            let index = { JSONValue.int(Int.random(in: 0..<4, using: &generator)) }
             let change: [String: JSONValue]
-            switch Int.random(in: 0..<10, using: &generator) {
+            switch Int.random(in: 0..<15, using: &generator) {
+            case 10: change = ["op": "insertAssets", "target": album(), "ids": [.string(asset())], "indexes": [index()]]
+            case 11: change = ["op": "moveAssets", "target": album(), "indexes": [index()], "toIndex": index()]
+            case 12: change = ["op": "createAlbum", "title": .string("Nested \(round)"), "parent": folder]
+            case 13: change = ["op": "moveChildCollections", "target": folder, "indexes": [index()], "toIndex": index()]
+            case 14: change = ["op": "updateCollection", "target": album(), "title": .string("Renamed \(round)")]
             case 0: change = ["op": "updateAsset", "target": .string(asset()), "isFavorite": .bool(Bool.random(using: &generator))]
             case 1: change = ["op": "updateAsset", "target": .string(asset()), "isHidden": .bool(Bool.random(using: &generator))]
             case 2: change = ["op": "updateAsset", "target": .string(asset()),
@@ -68,6 +87,7 @@ struct ObservePropertyTests {
             }
             if let created = outcome["created"]?["@new"]?.stringValue { assets.append(created) }
             let token = try #require(outcome["token"]?.stringValue)
+            committed += 1
             let reply = try #require(try await replies.next())
             #expect(reply.token == token)
             for result in reply.results { held[result.name] = result.applied(to: held[result.name] ?? []) }
@@ -76,9 +96,13 @@ struct ObservePropertyTests {
                 #expect(fresh["token"]?.stringValue == token)
                 #expect(held[name] == fresh["assets"]?.arrayValue?.compactMap { $0["id"]?.stringValue }, "\(name) after \(change)")
             }
-            let albumsNow = try await library.call("FetchCollections", ["query": ["kind": "album"]])
-            #expect(held["albums"] == albumsNow["collections"]?.arrayValue?.compactMap { $0["id"]?.stringValue })
+            for (name, query) in ["albums": ["kind": "album"], "inFolder": ["parent": folder],
+                                  "topLevel": ["topLevelUserCollections": true]] as [String: JSONValue] {
+                let fresh = try await library.call("FetchCollections", ["query": query])
+                #expect(held[name] == fresh["collections"]?.arrayValue?.compactMap { $0["id"]?.stringValue }, "\(name) after \(change)")
+            }
         }
+        #expect(committed > 200, "only \(committed) of 300 random changes committed")
         await observer.close()
     }
 }
