@@ -43,7 +43,10 @@ struct ObserverBenchmark {
                 arrivals.withLock { $0[event.token] = now }
             }
         }
-        while snapshotSize.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(5)) }
+        while snapshotSize.withLock({ $0 }) == nil {
+            guard monotonicMilliseconds() - loadStart < 300_000 else { throw BenchmarkError("no snapshot within 5 minutes") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
         print(String(format: "observer of %d assets: snapshot in %.0f ms, daemon resident memory %.0f MB",
                      snapshotSize.withLock { $0 }!, monotonicMilliseconds() - loadStart,
                      BenchmarkLibrary.residentMegabytes(of: daemon)))
@@ -102,7 +105,11 @@ struct ObserverBenchmark {
                 }
             })
         }
-        while arrivals.snapshots < count { try await Task.sleep(for: .milliseconds(10)) }
+        let subscribing = monotonicMilliseconds()
+        while arrivals.snapshots < count {
+            guard monotonicMilliseconds() - subscribing < 300_000 else { throw BenchmarkError("observers did not subscribe") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
         for round in 0..<changes {
             let started = monotonicMilliseconds()
             var change = PhotoLibrary.ChangeBuilder()

@@ -49,10 +49,11 @@ public final class VarlinkConnection: Sendable {
     /// Connects to the service listening on `socketPath`.
     ///
     /// - Parameter maximumMessageSize: The largest reply accepted, in bytes; a longer one closes the connection.
+    ///   Replies may carry whole results (the ids of a million assets are about 40 MB), hence the default 1 GiB.
     public static func connect(
         socketPath: String,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        maximumMessageSize: Int = 16 << 20
+        maximumMessageSize: Int = 1 << 30
     ) async throws -> VarlinkConnection {
         do {
             let messages = try await ClientBootstrap(group: eventLoopGroup).connect(unixDomainSocketPath: socketPath) {

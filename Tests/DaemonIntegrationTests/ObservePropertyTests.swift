@@ -42,7 +42,7 @@ struct ObservePropertyTests {
 
         let photos = try TemporaryDirectory()
         var committed = 0
-        for round in 0..<300 {
+        for round in 0..<1_000 {
             if assets.isEmpty {
                 let path = try ImageFixtures.image(at: photos.file("refill\(round).jpg"))
                 assets.append(try #require(try await library.performChanges([["op": "createAsset", "path": .string(path),
@@ -102,7 +102,7 @@ struct ObservePropertyTests {
                 #expect(held[name] == fresh["collections"]?.arrayValue?.compactMap { $0["id"]?.stringValue }, "\(name) after \(change)")
             }
         }
-        #expect(committed > 200, "only \(committed) of 300 random changes committed")
+        #expect(committed > 700, "only \(committed) of 1,000 random changes committed")
         await observer.close()
     }
 }

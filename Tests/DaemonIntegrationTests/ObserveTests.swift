@@ -64,6 +64,23 @@ struct ObserveTests {
         for connection in connections { await connection.close() }
     }
 
+    @Test func onlyRelevantSkipsTransactionsThatChangeNoObservedResult() async throws {
+        let library = try await PopulatedDaemon.make(photoCount: 2)
+        let observer = try await library.daemon.connect()
+        var replies = observer.stream("io.photolibd.Library.Observe", parameters: JSONValue.object([
+            "assetQueries": ["first": ["ids": [.string(library.assetIds[0])]]], "onlyRelevant": true,
+        ]), returning: FetchReply.self).makeAsyncIterator()
+        let snapshot = try #require(try await replies.next())
+        _ = try await library.performChanges([["op": "updateAsset", "target": .string(library.assetIds[1]), "isFavorite": true]])
+        _ = try await library.performChanges([["op": "createAlbum", "title": "Elsewhere"]])
+        let relevant = try await library.performChanges([["op": "updateAsset", "target": .string(library.assetIds[0]), "isHidden": true]])
+        let reply = try #require(try await replies.next())
+        #expect(reply.token == relevant["token"]?.stringValue)
+        #expect(reply.results.first?.removedIndexes == [0])
+        #expect(snapshot.results.first?.ids == [library.assetIds[0]])
+        await observer.close()
+    }
+
     @Test func observingWithoutMoreIsAnError() async throws {
         let daemon = try DaemonProcess()
         try await daemon.start()
