@@ -129,7 +129,8 @@ struct ServerConnection: Sendable {
                 throw VarlinkError.interfaceNotFound(call.interface)
             }
             try await interface.handle(call, context: VarlinkCallContext(peer: peer, logger: logger), replies: replies)
-            guard !call.oneway, await !replies.hasSentFinalReply else { return }
+            // A cancelled call (the client hung up) owes no reply.
+            guard !call.oneway, await !replies.hasSentFinalReply, !Task.isCancelled else { return }
             logger.error("The handler returned without its final reply")
             failure = Self.internalError(of: call, reason: "the handler returned without its final reply")
         } catch let error as VarlinkError {
