@@ -18,6 +18,20 @@ struct AssetSelection {
     var order: [String] { orderTerms.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" } }
 
     /// Compiles `query`; `collection` is the looked-up collection the query names, if any.
+    /// Compiles `query`, looking up the collection it names (`NotFound` when there is none).
+    static func compiling(_ query: AssetQuery, now: Date, in db: Database) throws -> AssetSelection {
+        var collection: (id: String, subtype: CollectionSubtype)?
+        if let id = query.collection {
+            guard let subtype = try String.fetchOne(db, sql: "SELECT subtype FROM collection WHERE id = ?", arguments: [id])
+                .flatMap(CollectionSubtype.init(rawValue:)) else { throw LibraryError.notFound(id: id) }
+            collection = (id, subtype)
+        }
+        return try AssetSelection(query: query, collection: collection, now: now)
+    }
+
+    /// Whether the result is in an album's own order rather than by sort keys.
+    var isInAlbumOrder: Bool { orderTerms.first?.expression == "album_asset.position" }
+
     init(query: AssetQuery, collection: (id: String, subtype: CollectionSubtype)?, now: Date) throws(LibraryError) {
         let includeBurstFrames = query.includeAllBurstAssets == true || query.burstIdentifier != nil || query.ids != nil
         var ordersByAlbum = false

@@ -52,9 +52,6 @@ public final class ChangeFeed: Sendable {
         return stream
     }
 
-    /// The number of live subscriptions.
-    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
-
     /// The changes after `generation` up to the newest, if all of them are still in memory.
     public func changes(after generation: Int64) -> [CommittedChange]? {
         state.withLock { state in

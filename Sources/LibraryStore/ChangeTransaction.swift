@@ -28,19 +28,28 @@ extension LibraryDatabase {
     /// Runs `body` on one `ChangeTransaction` in one write transaction and commits it as one change-log entry.
     func commitTransaction(_ body: @escaping @Sendable (inout ChangeTransaction) throws -> Void) async throws -> ChangeOutcome {
         let now = Date()
-        let feed = self.feed, observedResults = self.observedResults
         return try await writer.write { db in
             var transaction = ChangeTransaction(db: db, now: now.timeIntervalSince1970)
             try body(&transaction)
-            let committed = try transaction.recordChangeLog()
-            db.afterNextTransaction { db in
-                observedResults.advance(past: committed, db: db)
-                feed.publish(committed)
-            }
+            let committed = try recordAndPublish(&transaction, db: db)
             return ChangeOutcome(token: ChangeToken(libraryId: libraryId, generation: committed.generation),
                                  created: transaction.placeholders, assets: transaction.createdAssets,
                                  purgedFiles: transaction.purgedFiles)
         }
+    }
+}
+
+extension LibraryDatabase {
+    /// Appends the transaction's change-log entry; once the write commits, advances the observed results
+    /// and wakes the observers (on the writer's queue, so in commit order).
+    func recordAndPublish(_ transaction: inout ChangeTransaction, db: Database) throws -> CommittedChange {
+        let committed = try transaction.recordChangeLog()
+        let feed = self.feed, observedResults = self.observedResults
+        db.afterNextTransaction { db in
+            observedResults.advance(past: committed, db: db)
+            feed.publish(committed)
+        }
+        return committed
     }
 }
 

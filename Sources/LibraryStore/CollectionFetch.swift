@@ -16,14 +16,6 @@ extension LibraryDatabase {
         }
     }
 
-    /// The ordered ids of a whole collection result, with the token they were read at.
-    public func fetchCollectionIds(_ query: CollectionQuery) async throws -> (ids: [String], token: ChangeToken) {
-        let now = Date()
-        return try await writer.read { db in
-            (try Self.collections(matching: query, now: now, db).map(\.id), try token(db))
-        }
-    }
-
     private static let sortKeys: Set<String> = ["title", "kind", "subtype", "assetCount", "startDate", "endDate", "id"]
 
     /// The collections `query` selects, in its order, each with its exact count and date range.

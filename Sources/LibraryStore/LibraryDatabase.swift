@@ -55,7 +55,7 @@ public struct LibraryDatabase: Sendable {
         guard pageSize >= 0 else { throw LibraryError.invalidParameter("pageSize") }
         let now = Date()
         return try await writer.read { db in
-            let selection = try assetSelection(query, now: now, db)
+            let selection = try AssetSelection.compiling(query, now: now, in: db)
             let count = try selection.count(db)
             var assets = try Row.fetchAll(
                 db, sql: selection.pageSQL(columns: AssetRows.selection, offset: offset, count: pageSize),
@@ -67,32 +67,6 @@ public struct LibraryDatabase: Sendable {
             }
             return AssetPage(count: count, assets: assets, token: try token(db))
         }
-    }
-
-    /// The ordered ids of a whole asset result, with the token they were read at.
-    public func fetchAssetIds(_ query: AssetQuery) async throws -> (ids: [String], token: ChangeToken) {
-        let now = Date()
-        return try await writer.read { db in
-            let selection = try assetSelection(query, now: now, db)
-            return (try String.fetchAll(db, sql: selection.idsSQL, arguments: selection.arguments), try token(db))
-        }
-    }
-
-    /// The id of the asset whose primary resource has this content hash, if any.
-    public func assetId(contentHash: String) async throws -> String? {
-        try await writer.read { db in
-            try String.fetchOne(db, sql: "SELECT id FROM asset WHERE contentHash = ?", arguments: [contentHash])
-        }
-    }
-
-    private func assetSelection(_ query: AssetQuery, now: Date, _ db: Database) throws -> AssetSelection {
-        var collection: (id: String, subtype: CollectionSubtype)?
-        if let id = query.collection {
-            guard let subtype = try String.fetchOne(db, sql: "SELECT subtype FROM collection WHERE id = ?", arguments: [id])
-                .flatMap(CollectionSubtype.init(rawValue:)) else { throw LibraryError.notFound(id: id) }
-            collection = (id, subtype)
-        }
-        return try AssetSelection(query: query, collection: collection, now: now)
     }
 }
 

@@ -217,17 +217,10 @@ extension LibraryDatabase {
         _ body: @escaping @Sendable (inout ChangeTransaction) throws -> Value
     ) async throws -> Value {
         let now = Date().timeIntervalSince1970
-        let feed = self.feed, observedResults = self.observedResults
         return try await writer.write { db in
             var transaction = ChangeTransaction(db: db, now: now)
             let value = try body(&transaction)
-            if transaction.hasChanges {
-                let committed = try transaction.recordChangeLog()
-                db.afterNextTransaction { db in
-                    observedResults.advance(past: committed, db: db)
-                    feed.publish(committed)
-                }
-            }
+            if transaction.hasChanges { _ = try recordAndPublish(&transaction, db: db) }
             return value
         }
     }

@@ -115,7 +115,7 @@ public struct VarlinkServer: Sendable {
     /// Stops taking new connections, lets accepts already under way finish, waits (a second at most) until
     /// every accepted connection is handed out, then closes the listener, which ends the accept loop.
     private static func stopAccepting(_ listener: any Channel, accepting: AcceptedConnections) async {
-        try? await listener.setOption(ChannelOptions.autoRead, value: false)
+        _ = try? await listener.setOption(ChannelOptions.autoRead, value: false).get()
         try? await Task.sleep(for: .milliseconds(100))
         for _ in 0..<200 where accepting.pending > 0 {
             try? await Task.sleep(for: .milliseconds(5))

@@ -70,7 +70,7 @@ struct WatchedFolderTests {
     @Test func badFilesAreReportedStayInTheDropFolderAndNeverStallTheDaemon() async throws {
         let drop = try TemporaryDirectory(), outside = try TemporaryDirectory()
         let library = try await WatchedLibrary.start(sources: [(drop.path, "move")])
-        FileManager.default.createFile(atPath: drop.file("empty.jpg"), contents: Data())
+        _ = FileManager.default.createFile(atPath: drop.file("empty.jpg"), contents: Data())
         try MediaFixtures.datedJPEG.prefix(30).write(to: URL(fileURLWithPath: drop.file("truncated.jpg")))
         try Data("just some text".utf8).write(to: URL(fileURLWithPath: drop.file("notes.jpg")))
         try Self.writePNGHeader(width: 100_000, height: 100_000, to: drop.file("bomb.png"))

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import TestSupport
 
 /// A temporary directory of image files made with the real `vips` and `exiftool`; removed when released.
 final class Fixtures {
@@ -43,25 +44,7 @@ final class Fixtures {
     /// Runs a tool to completion and returns what it printed; throws when it fails.
     @discardableResult
     func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = path("output-\(UUID().uuidString)"), errors = path("errors-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: output, contents: nil)
-        FileManager.default.createFile(atPath: errors, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(atPath: output)
-            try? FileManager.default.removeItem(atPath: errors)
-        }
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw FixtureError(command: ([executable] + arguments).joined(separator: " "),
-                               output: (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
-        }
-        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        try runTool(executable, arguments).output
     }
 }
 
@@ -69,12 +52,6 @@ final class Fixtures {
 enum ExifByteOrder: String, CaseIterable, Sendable {
     case bigEndian = "MM"
     case littleEndian = "II"
-}
-
-struct FixtureError: Error, CustomStringConvertible {
-    let command: String
-    let output: String
-    var description: String { "\(command) failed: \(output)" }
 }
 
 /// A valid grayscale PNG header declaring `width`×`height`, followed by a tiny IDAT and IEND.

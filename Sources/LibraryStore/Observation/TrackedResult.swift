@@ -20,8 +20,8 @@ enum TrackerInput: Sendable {
         do {
             switch query {
             case .assets(let assetQuery):
-                let selection = try TrackedResult.selection(for: assetQuery, db: db, now: now)
-                if selection.isAlbum {
+                let selection = try AssetSelection.compiling(assetQuery, now: now, in: db)
+                if selection.isInAlbumOrder {
                     let albumTouched = change.objects.contains { $0.kind == .collection && $0.id == assetQuery.collection }
                     guard albumTouched || !touchedAssets.isEmpty else { return .untouched }
                     return .reload(try TrackedResult.load(query, db: db, now: now).result, changed: changedAssets)
@@ -32,8 +32,8 @@ enum TrackerInput: Sendable {
                 }
                 let ids = Array(touchedAssets)
                 let entries = try Row.fetchAll(
-                    db, sql: selection.sql.keyedMembersSQL(restrictedToIdCount: ids.count),
-                    arguments: selection.sql.arguments + StatementArguments(ids)
+                    db, sql: selection.keyedMembersSQL(restrictedToIdCount: ids.count),
+                    arguments: selection.arguments + StatementArguments(ids)
                 ).map(TrackedResult.entry(from:))
                 return .members(touched: touchedAssets, entries: entries, changed: changedAssets)
             case .collections:
@@ -61,18 +61,6 @@ enum TrackedResult: Sendable {
         }
     }
 
-    /// The compiled selection of an asset query, and whether it lists an album (kept in album order).
-    static func selection(for query: AssetQuery, db: Database, now: Date) throws -> (sql: AssetSelection, isAlbum: Bool) {
-        var collection: (id: String, subtype: CollectionSubtype)?
-        if let id = query.collection {
-            guard let subtype = try String.fetchOne(db, sql: "SELECT subtype FROM collection WHERE id = ?", arguments: [id])
-                .flatMap(CollectionSubtype.init(rawValue:)) else { throw LibraryError.notFound(id: id) }
-            collection = (id, subtype)
-        }
-        let selection = try AssetSelection(query: query, collection: collection, now: now)
-        return (selection, collection?.subtype == .albumRegular && (query.sort ?? []).isEmpty)
-    }
-
     static func entry(from row: Row) -> SortedEntry {
         SortedEntry(key: (1..<row.count).map { SortValue(row[$0] as DatabaseValue) }, id: row[0])
     }
@@ -82,16 +70,16 @@ enum TrackedResult: Sendable {
         let generation = try Int64.fetchOne(db, sql: "SELECT generation FROM library_info")!
         switch query {
         case .assets(let assetQuery):
-            let selection = try selection(for: assetQuery, db: db, now: now)
-            if selection.isAlbum {
-                return (.assetList(try String.fetchAll(db, sql: selection.sql.idsSQL, arguments: selection.sql.arguments)), generation)
+            let selection = try AssetSelection.compiling(assetQuery, now: now, in: db)
+            if selection.isInAlbumOrder {
+                return (.assetList(try String.fetchAll(db, sql: selection.idsSQL, arguments: selection.arguments)), generation)
             }
-            var unlimited = selection.sql
+            var unlimited = selection
             unlimited.limit = nil
             let entries = try Row.fetchAll(db, sql: unlimited.keyedMembersSQL(), arguments: unlimited.arguments).map(entry(from:))
             let keys = Dictionary(entries.map { ($0.id, $0.key) }, uniquingKeysWith: { first, _ in first })
-            let sorted = SortedResult(sorted: entries, ascending: selection.sql.keyTerms.map(\.ascending))
-            return (.sorted(sorted, keys: keys, limit: selection.sql.limit), generation)
+            let sorted = SortedResult(sorted: entries, ascending: selection.keyTerms.map(\.ascending))
+            return (.sorted(sorted, keys: keys, limit: selection.limit), generation)
         case .collections(let collectionQuery):
             return (.collectionList(try LibraryDatabase.collections(matching: collectionQuery, now: now, db)), generation)
         }
