@@ -1,7 +1,7 @@
 import Foundation
 
 /// Photos that show whether they are upright: grey, with a red block at the top left and a green block at the
-/// top right of the picture as it should be seen (and a block of random grey at the bottom right, so that no two
+/// top right of the picture as it should be seen (and a block of random grey noise at the bottom right, so that no two
 /// are the same file). Made and read with the real `vips` and `exiftool` tools.
 public enum MarkedPhotos {
     /// What lies in a region of a picture.
@@ -42,10 +42,16 @@ public enum MarkedPhotos {
         try runTool("/usr/bin/vips", ["draw_rect", upright, "255 0 0", "0", "0", "\(width / 3)", "\(height / 3)", "--fill"])
         try runTool("/usr/bin/vips", ["draw_rect", upright, "0 255 0", "\(width - width / 3)", "0", "\(width / 3)",
                                       "\(height / 3)", "--fill"])
-        // A block of random grey at the bottom right makes every photo's content unique, so none is a duplicate.
-        let shade = Int.random(in: 0...255)
-        try runTool("/usr/bin/vips", ["draw_rect", upright, "\(shade) \(shade) \(shade)", "\(width - width / 4)",
-                                      "\(height - height / 4)", "\(width / 4)", "\(height / 4)", "--fill"])
+        // A block of random grey noise at the bottom right makes every photo's content unique, so none is a
+        // duplicate (one random shade collided about once in 256 pairs).
+        // Scratch names without spaces: bandjoin takes its inputs as one space-separated list.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).path
+        let noise = scratch + ".noise.v", grey = scratch + ".grey.v", block = scratch + ".block.v"
+        defer { for scratch in [noise, grey, block] { try? FileManager.default.removeItem(atPath: scratch) } }
+        try runTool("/usr/bin/vips", ["gaussnoise", noise, "\(max(1, width / 4))", "\(max(1, height / 4))"])
+        try runTool("/usr/bin/vips", ["cast", noise, grey, "uchar"])
+        try runTool("/usr/bin/vips", ["bandjoin", "\(grey) \(grey) \(grey)", block])
+        try runTool("/usr/bin/vips", ["draw_image", upright, block, "\(width - width / 4)", "\(height - height / 4)"])
         // The stored pixels are the upright picture through the inverse of the orientation's transform.
         let steps: [[String]] = switch orientation {
         case 2: [["flip", "horizontal"]]
