@@ -62,6 +62,8 @@ public struct PhotoLibraryError: Error, Sendable, CustomStringConvertible {
             (.permissionDenied, "photolibd does not allow this user to do that (see the access settings of photolibd.conf)")
         case "InvalidParameter":
             (.invalidParameter, "photolibd rejected the parameter '\(parameter("parameter"))'")
+        case "InvalidSource":
+            (.invalidParameter, "\(parameter("path")) cannot be a source: \(parameter("reason"))")
         case "MethodNotImplemented", "MethodNotFound":
             (.notSupported, "this photolibd does not support \(parameter("method"))")
         case "InterfaceNotFound":

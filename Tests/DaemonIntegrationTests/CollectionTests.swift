@@ -232,7 +232,7 @@ struct CollectionTests {
         try await daemon.start()
         connection = try await daemon.connect()
         var purged: JSONValue?
-        for _ in 0..<100 {
+        for _ in 0..<1_200 {  // up to a minute on a busy machine
             let changes = try await connection.call("io.photolibd.Library.FetchPersistentChanges", parameters: ["since": beforeRestart])
             purged = changes["changes"]?.arrayValue?.first
             if purged != nil { break }

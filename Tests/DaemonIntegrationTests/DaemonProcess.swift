@@ -8,6 +8,8 @@ final class DaemonProcess: @unchecked Sendable {
     let directory: String
     let socketPath: String
     let configPath: String
+    /// A command that starts the daemon, given its command line as arguments (for example to run it in a namespace).
+    let launcher: [String]
     private var process: Process?
     private let logPath: String
 
@@ -22,7 +24,8 @@ final class DaemonProcess: @unchecked Sendable {
         return directory.path
     }()
 
-    init(extraConfig: String = "") throws {
+    init(extraConfig: String = "", launcher: [String] = []) throws {
+        self.launcher = launcher
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("photolibd-it-\(UUID().uuidString)").path
         socketPath = directory + "/run/socket"
         configPath = directory + "/photolibd.conf"
@@ -46,9 +49,10 @@ final class DaemonProcess: @unchecked Sendable {
 
     /// Starts the daemon and waits until its socket answers.
     func start() async throws {
+        let command = launcher + [Self.productsDirectory + "/photolibd", "--config", configPath]
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.productsDirectory + "/photolibd")
-        process.arguments = ["--config", configPath]
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "PHOTOLIBD_SOCKET")
         environment.removeValue(forKey: "NOTIFY_SOCKET")

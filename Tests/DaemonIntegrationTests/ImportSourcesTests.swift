@@ -44,4 +44,44 @@ struct ImportSourcesTests {
         #expect(try await library.sources().map { $0["path"]?.stringValue } == [configured.path])
         #expect(try await library.assets().count == 1)
     }
+
+    /// The daemon runs in its own user namespace, whose inotify watch limit is set to 3: the machine's own limit
+    /// is untouched, and the kernel really answers ENOSPC.
+    @Test(.enabled(if: UserNamespace.isAvailable, "needs user namespaces (unshare --user)"))
+    func aSourceBeyondTheWatchLimitIsPolledSaysSoAndIsWatchedAgainOnceItFits() async throws {
+        let drop = try TemporaryDirectory()
+        for name in ["a", "b", "c", "d"] {
+            try FileManager.default.createDirectory(atPath: drop.file(name), withIntermediateDirectories: true)
+        }
+        let daemon = try DaemonProcess(extraConfig: "[[source]]\npath = \"\(drop.path)\"\nmode = \"move\"\n",
+                                       launcher: UserNamespace.launcher(inotifyWatchLimit: 3))
+        try await daemon.start()
+        let library = WatchedLibrary(daemon: daemon, connection: try await daemon.connect())
+
+        try await library.waitUntil("the source is polled") { try await library.sources().first?["state"] == "polling" }
+        let polled = try #require(try await library.sources().first)
+        #expect(polled["watching"] == false)
+        #expect(polled["error"]?.stringValue?.contains("watch limit") == true)
+        #expect(try await library.status()["pollingSources"] == [.string(drop.path)])
+        try MediaFixtures.jpegVariant(1).write(to: URL(fileURLWithPath: drop.file("d/polled.jpg")))
+        try await library.waitUntil("polling imports a dropped file") { try await library.assets().count == 1 }
+
+        for name in ["b", "c", "d"] { try FileManager.default.removeItem(atPath: drop.file(name)) }
+        try await library.waitUntil("the source is watched again") { try await library.sources().first?["watching"] == true }
+        #expect(try await library.status()["pollingSources"] == [])
+        try MediaFixtures.jpegVariant(2).write(to: URL(fileURLWithPath: drop.file("a/watched.jpg")))
+        try await library.waitUntil("the watched source imports a dropped file") { try await library.assets().count == 2 }
+        try await daemon.stop()
+    }
+}
+
+/// Running the daemon in a user namespace of its own, where it is root and can set the namespace's limits.
+enum UserNamespace {
+    static let isAvailable = (try? runTool("/usr/bin/unshare", ["--user", "--map-root-user", "true"], checked: false).status) == 0
+
+    /// A launcher that sets the namespace's `max_inotify_watches` (a per-namespace limit) and then starts the daemon.
+    static func launcher(inotifyWatchLimit: Int) -> [String] {
+        ["/usr/bin/unshare", "--user", "--map-root-user", "/bin/sh", "-c",
+         "echo \(inotifyWatchLimit) > /proc/sys/user/max_inotify_watches && exec \"$@\"", "sh"]
+    }
 }

@@ -125,4 +125,41 @@ struct ImportTests {
         #expect(replies.dropLast().allSatisfy { $0["files"] == nil })
         await connection.close()
     }
+
+    /// A caller other than the daemon's user (here `nobody`, allowed by `[access] users`) imports what it could read
+    /// itself and nothing else, though the daemon, running as root, could read everything.
+    @Test(.enabled(if: getuid() == 0, "switching to another user needs root"))
+    func aCallerImportsOnlyFilesItCouldReadItself() async throws {
+        let nobody: UInt32 = 65534
+        let daemon = try DaemonProcess(extraConfig: "[access]\nusers = [\(nobody)]\n")
+        try await daemon.start()
+        let files = try TemporaryDirectory()
+        let shared = try ImageFixtures.image(at: files.file("shared.jpg"))
+        let secret = try ImageFixtures.image(at: files.file("secret.jpg"))
+        #expect(chmod(secret, 0o600) == 0)
+        try FileManager.default.createDirectory(atPath: files.file("private"), withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o700])
+        let hidden = try ImageFixtures.image(at: files.file("private/hidden.jpg"))
+        #expect(chmod(files.path, 0o755) == 0 && chmod(hidden, 0o644) == 0)
+
+        func asNobody(_ arguments: [String]) throws -> ToolResult {
+            try runTool("/usr/bin/setpriv", ["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", "--",
+                                             DaemonProcess.productsDirectory + "/photolib", "--socket", daemon.socketPath]
+                                            + arguments, checked: false)
+        }
+        let imported = try asNobody(["import", shared, secret, hidden])
+        #expect(imported.status == 1)
+        let rows = imported.output.split(separator: "\n").dropFirst().map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        #expect(rows.map { $0.first } == ["imported", "failed", "failed"])
+        #expect(imported.output.components(separatedBy: "the calling user cannot read this file").count == 3)
+
+        let added = try asNobody(["sources", "add", files.file("private"), "--mode", "reference"])
+        #expect(added.status != 0 && added.errors.contains("the calling user cannot read this folder"))
+        let connection = try await daemon.connect()
+        let fetched = try await connection.call("io.photolibd.Library.FetchAssets", parameters: .object(["query": .object([:])]))
+        #expect(fetched["assets"]?.arrayValue?.map { $0["originalFilename"] } == ["shared.jpg"])
+        #expect(try await connection.call("io.photolibd.Import.ListSources", parameters: [:])["sources"] == [])
+        await connection.close()
+        try await daemon.stop()
+    }
 }

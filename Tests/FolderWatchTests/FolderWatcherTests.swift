@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// The real inotify watcher on real temporary folders.
-@Suite struct FolderWatcherTests {
+@Suite(.timeLimit(.minutes(1))) struct FolderWatcherTests {
     /// Collects a watcher's events until `isDone` is satisfied by everything seen so far.
     private func events(of watcher: FolderWatcher, until isDone: ([FolderEvent]) -> Bool,
                         after actions: () throws -> Void) async throws -> [FolderEvent] {
@@ -50,17 +50,19 @@ import TestSupport
     @Test func newSubfoldersAreWatchedAsTheyAppear() async throws {
         let folder = try TemporaryDirectory()
         let watcher = try FolderWatcher(root: folder.path, recursive: true)
+        defer { watcher.stop() }
+        var events = watcher.events.makeAsyncIterator()
         let nested = folder.file("one/two")
-        let seen = try await events(of: watcher, until: { $0.contains(.fileCompleted(path: nested + "/late.jpg")) }) {
-            try FileManager.default.createDirectory(atPath: folder.file("one"), withIntermediateDirectories: false)
-            // Give the watcher the folder before the next one appears inside it, as a person or a tool would.
-            usleep(100_000)
-            try FileManager.default.createDirectory(atPath: nested, withIntermediateDirectories: false)
-            usleep(100_000)
-            FileManager.default.createFile(atPath: nested + "/late.jpg", contents: Data("z".utf8))
-        }
-        #expect(seen.contains(.directoryAppeared(path: folder.file("one"))))
-        #expect(seen.contains(.directoryAppeared(path: nested)))
+        // Each folder appears once the watcher has reported its parent, as a person or a tool would make them.
+        try FileManager.default.createDirectory(atPath: folder.file("one"), withIntermediateDirectories: false)
+        let first = await events.next()
+        #expect(first == .directoryAppeared(path: folder.file("one")))
+        try FileManager.default.createDirectory(atPath: nested, withIntermediateDirectories: false)
+        let second = await events.next()
+        #expect(second == .directoryAppeared(path: nested))
+        try Data("z".utf8).write(to: URL(fileURLWithPath: nested + "/late.jpg"))
+        let third = await events.next()
+        #expect(third == .fileCompleted(path: nested + "/late.jpg"))
     }
 
     @Test func aMovedFolderKeepsItsWatchesUnderTheNewName() async throws {
@@ -69,7 +71,6 @@ import TestSupport
         let watcher = try FolderWatcher(root: folder.path, recursive: true)
         let seen = try await events(of: watcher, until: { $0.contains(.fileCompleted(path: folder.file("after/new.jpg"))) }) {
             try FileManager.default.moveItem(atPath: folder.file("before"), toPath: folder.file("after"))
-            usleep(100_000)
             FileManager.default.createFile(atPath: folder.file("after/new.jpg"), contents: Data("n".utf8))
         }
         #expect(seen.first == .directoryMoved(from: folder.file("before"), to: folder.file("after")))

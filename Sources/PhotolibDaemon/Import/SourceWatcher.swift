@@ -53,6 +53,8 @@ final class SourceWatcher: Sendable {
 
     /// Seconds between scans of a polled source, and between checks for a missing folder.
     static let pollInterval: Duration = .seconds(2)
+    /// How long a polled source waits before it tries to watch again (the limit may have been raised, or folders removed).
+    static let rewatchInterval: Duration = .seconds(10)
 
     init(source: SourceConfiguration, queue: IngestQueue, database: LibraryDatabase, threadPool: NIOThreadPool,
          excluded: Set<String>, logger: Logger) {
@@ -75,6 +77,7 @@ final class SourceWatcher: Sendable {
             do {
                 let watcher = try FolderWatcher(root: source.path, recursive: source.recursive, excluding: excluded)
                 defer { watcher.stop() }
+                if case .polling = activity { logger.notice("watching the source again instead of polling it") }
                 guard try await reconcile() else {
                     isOffline = try await goOffline("the folder is empty where the library knows files: not mounted?", isOffline)
                     try await Task.sleep(for: Self.pollInterval)
@@ -118,11 +121,14 @@ final class SourceWatcher: Sendable {
         return true
     }
 
-    /// Scans the source every few seconds instead of watching it.
+    /// Scans the source every few seconds instead of watching it, then returns so that watching is tried again.
     private func poll(reason: String) async {
-        logger.warning("polling the source instead of watching it", metadata: ["reason": "\(reason)"])
+        if case .polling = activity {} else {
+            logger.warning("polling the source instead of watching it", metadata: ["reason": "\(reason)"])
+        }
         setActivity(.polling(reason: reason))
-        while !Task.isCancelled {
+        let deadline = ContinuousClock.now + Self.rewatchInterval
+        while !Task.isCancelled, ContinuousClock.now < deadline {
             do {
                 _ = try await reconcile(reportingActivity: false)
             } catch {

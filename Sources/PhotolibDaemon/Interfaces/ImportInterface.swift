@@ -31,8 +31,10 @@ struct ImportInterface: VarlinkInterface {
         case "AddSource":
             guard status.canWrite else { throw permissionDenied }
             let parameters: AddSourceParameters = try call.decodeParameters()
-            guard CallerFileAccess.canRead(parameters.path, peer: context.peer) else { throw permissionDenied }
             try await mappingSourceErrors {
+                guard CallerFileAccess.canRead(parameters.path, peer: context.peer) else {
+                    throw SourceError(kind: .invalid, path: parameters.path, reason: "the calling user cannot read this folder")
+                }
                 try await sources.add(SourceConfiguration(path: parameters.path, mode: parameters.mode,
                                                           recursive: parameters.recursive ?? true))
             }
