@@ -140,12 +140,18 @@ struct ImportTests {
         try FileManager.default.createDirectory(atPath: files.file("private"), withIntermediateDirectories: false,
                                                 attributes: [.posixPermissions: 0o700])
         let hidden = try ImageFixtures.image(at: files.file("private/hidden.jpg"))
-        #expect(chmod(files.path, 0o755) == 0 && chmod(hidden, 0o644) == 0)
+        // A copy of the client where `nobody` can run it: the build folder may be in a home only root can enter.
+        let tools = try TemporaryDirectory()
+        try FileManager.default.copyItem(atPath: DaemonProcess.productsDirectory + "/photolib", toPath: tools.file("photolib"))
+        // Whatever the umask, `nobody` may reach the socket, the client and the files meant to be shared.
+        for (path, mode) in [(files.path, 0o755), (shared, 0o644), (hidden, 0o644), (daemon.directory, 0o755),
+                             (daemon.directory + "/run", 0o755), (tools.path, 0o755), (tools.file("photolib"), 0o755)] {
+            #expect(chmod(path, mode_t(mode)) == 0)
+        }
 
         func asNobody(_ arguments: [String]) throws -> ToolResult {
             try runTool("/usr/bin/setpriv", ["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", "--",
-                                             DaemonProcess.productsDirectory + "/photolib", "--socket", daemon.socketPath]
-                                            + arguments, checked: false)
+                                             tools.file("photolib"), "--socket", daemon.socketPath] + arguments, checked: false)
         }
         let imported = try asNobody(["import", shared, secret, hidden])
         #expect(imported.status == 1)

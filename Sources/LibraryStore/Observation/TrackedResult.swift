@@ -76,8 +76,15 @@ enum TrackedResult: Sendable {
             }
             var unlimited = selection
             unlimited.limit = nil
-            let entries = try Row.fetchAll(db, sql: unlimited.keyedMembersSQL(), arguments: unlimited.arguments).map(entry(from:))
-            let keys = Dictionary(entries.map { ($0.id, $0.key) }, uniquingKeysWith: { first, _ in first })
+            // A cursor, not fetchAll: a million rows are read without a million Row objects at once.
+            let rows = try Row.fetchCursor(db, sql: unlimited.keyedMembersSQL(), arguments: unlimited.arguments)
+            var entries: [SortedEntry] = []
+            var keys: [String: [SortValue]] = [:]
+            while let row = try rows.next() {
+                let member = entry(from: row)
+                entries.append(member)
+                keys[member.id] = member.key
+            }
             let sorted = SortedResult(sorted: entries, ascending: selection.keyTerms.map(\.ascending))
             return (.sorted(sorted, keys: keys, limit: selection.limit), generation)
         case .collections(let collectionQuery):
