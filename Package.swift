@@ -52,6 +52,7 @@ let package = Package(
         ),
 
         // libvips, as Debian packages it.
+        .systemLibrary(name: "CMalloc"),
         .systemLibrary(
             name: "CVips",
             pkgConfig: "vips",
@@ -89,7 +90,7 @@ let package = Package(
             name: "PhotolibDaemon",
             dependencies: [
                 "PhotoModel", "LibraryStore", "Varlink", "Imaging", "PhotolibConfig", "FolderWatch", "MediaProbe",
-                "ThumbnailCache",
+                "ThumbnailCache", "CMalloc",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -29,10 +29,85 @@ enum SortValue: Sendable, Hashable {
     }
 }
 
+/// A member's sort-key values, held inline for the usual single key term.
+enum SortKey: Sendable, Hashable {
+    case single(SortValue)
+    case multiple([SortValue])
+
+    init(_ values: [SortValue]) {
+        self = values.count == 1 ? .single(values[0]) : .multiple(values)
+    }
+
+    subscript(term: Int) -> SortValue {
+        switch self {
+        case .single(let value): value
+        case .multiple(let values): values[term]
+        }
+    }
+}
+
+/// An asset id in 16 bytes when it is a lowercase UUID, as the library makes them, else as text.
+///
+/// Either way ids order as their text does: byte order of lowercase hex digits is their numeric order.
+enum MemberID: Sendable, Hashable {
+    case uuid(UInt64, UInt64)
+    case text(String)
+
+    init(_ id: String) {
+        self = Self.parseUUID(id).map { .uuid($0.high, $0.low) } ?? .text(id)
+    }
+
+    /// The two halves of a lowercase UUID's 32 hex digits; nil for any other text.
+    private static func parseUUID(_ id: String) -> (high: UInt64, low: UInt64)? {
+        guard id.utf8.count == 36 else { return nil }
+        var high: UInt64 = 0, low: UInt64 = 0, digits = 0
+        for (offset, byte) in id.utf8.enumerated() {
+            if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            let nibble: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = byte - UInt8(ascii: "a") + 10
+            default: return nil
+            }
+            if digits < 16 { high = high << 4 | UInt64(nibble) } else { low = low << 4 | UInt64(nibble) }
+            digits += 1
+        }
+        return (high, low)
+    }
+
+    var string: String {
+        switch self {
+        case .text(let text):
+            return text
+        case .uuid(let high, let low):
+            let hex = Array("0123456789abcdef".utf8)
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(36)
+            for index in 0..<32 {
+                if index == 8 || index == 12 || index == 16 || index == 20 { bytes.append(UInt8(ascii: "-")) }
+                let half = index < 16 ? high : low
+                bytes.append(hex[Int(half >> UInt64(60 - 4 * (index % 16)) & 0xF)])
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// Whether `self` sorts before `other`, as their text would.
+    func precedes(_ other: MemberID) -> Bool {
+        if case .uuid(let high, let low) = self, case .uuid(let otherHigh, let otherLow) = other {
+            return (high, low) < (otherHigh, otherLow)
+        }
+        return string.utf8.lexicographicallyPrecedes(other.string.utf8)
+    }
+}
+
 /// A result member: its sort-key values and id (the final tie-breaker, ascending).
 struct SortedEntry: Sendable, Hashable {
-    var key: [SortValue]
-    var id: String
+    var key: SortKey
+    var id: MemberID
 }
 
 /// A result kept in its query's order, in chunks so that inserting into a million entries stays cheap.
@@ -57,7 +132,7 @@ struct SortedResult: Sendable {
     var ids: [String] {
         var ids: [String] = []
         ids.reserveCapacity(count)
-        for chunk in chunks { ids.append(contentsOf: chunk.lazy.map(\.id)) }
+        for chunk in chunks { ids.append(contentsOf: chunk.lazy.map(\.id.string)) }
         return ids
     }
 
@@ -67,7 +142,7 @@ struct SortedResult: Sendable {
         for chunk in chunks {
             for entry in chunk {
                 guard ids.count < limit else { return ids }
-                ids.append(entry.id)
+                ids.append(entry.id.string)
             }
         }
         return ids
@@ -79,7 +154,7 @@ struct SortedResult: Sendable {
             let comparison = lhs.key[index].compare(rhs.key[index])
             if comparison != 0 { return ascending ? comparison < 0 : comparison > 0 }
         }
-        return lhs.id.utf8.lexicographicallyPrecedes(rhs.id.utf8)
+        return lhs.id.precedes(rhs.id)
     }
 
     /// The chunk and position within it where `entry` is or would be inserted.

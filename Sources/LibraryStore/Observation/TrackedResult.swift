@@ -49,7 +49,7 @@ enum TrackerInput: Sendable {
 
 /// A tracked result: a sorted asset list patched in place, or a list read anew when touched.
 enum TrackedResult: Sendable {
-    case sorted(SortedResult, keys: [String: [SortValue]], limit: Int?)
+    case sorted(SortedResult, keys: [MemberID: SortKey], limit: Int?)
     case assetList([String])
     case collectionList([AssetCollection])
 
@@ -62,7 +62,7 @@ enum TrackedResult: Sendable {
     }
 
     static func entry(from row: Row) -> SortedEntry {
-        SortedEntry(key: (1..<row.count).map { SortValue(row[$0] as DatabaseValue) }, id: row[0])
+        SortedEntry(key: SortKey((1..<row.count).map { SortValue(row[$0] as DatabaseValue) }), id: MemberID(row[0] as String))
     }
 
     /// Reads the whole result; returns it with the generation it was read at.
@@ -79,7 +79,7 @@ enum TrackedResult: Sendable {
             // A cursor, not fetchAll: a million rows are read without a million Row objects at once.
             let rows = try Row.fetchCursor(db, sql: unlimited.keyedMembersSQL(), arguments: unlimited.arguments)
             var entries: [SortedEntry] = []
-            var keys: [String: [SortValue]] = [:]
+            var keys: [MemberID: SortKey] = [:]
             while let row = try rows.next() {
                 let member = entry(from: row)
                 entries.append(member)
@@ -128,12 +128,13 @@ enum TrackedResult: Sendable {
     /// Patches a sorted result with the touched assets' new membership and keys, returning the exact change.
     ///
     /// Members whose sort key changed are reported as moves; all others keep their relative order.
-    private static func patch(_ result: inout SortedResult, keys: inout [String: [SortValue]], touched: Set<String>,
+    private static func patch(_ result: inout SortedResult, keys: inout [MemberID: SortKey], touched: Set<String>,
                               entries: [SortedEntry], changed: Set<String>) -> FetchResultChange {
+        let touched = touched.map(MemberID.init), changed = Set(changed.map(MemberID.init))
         let newEntries = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var removed: [Int] = []
-        var movedFrom: [String: Int] = [:]
-        var keptBefore: [String: Int] = [:]
+        var movedFrom: [MemberID: Int] = [:]
+        var keptBefore: [MemberID: Int] = [:]
         for id in touched {
             guard let oldKey = keys[id] else { continue }
             let oldEntry = SortedEntry(key: oldKey, id: id)
@@ -154,9 +155,9 @@ enum TrackedResult: Sendable {
             result.insert(entry)
             keys[entry.id] = entry.key
         }
-        var inserted: [(index: Int, id: String)] = []
+        var inserted: [(index: Int, id: MemberID)] = []
         var moves: [FetchResultMove] = []
-        var changedPairs: [(after: Int, before: Int, id: String)] = []
+        var changedPairs: [(after: Int, before: Int, id: MemberID)] = []
         for entry in placed {
             let rank = result.rank(of: entry)!
             if let from = movedFrom[entry.id] {
@@ -173,8 +174,8 @@ enum TrackedResult: Sendable {
         changedPairs.sort { $0.after < $1.after }
         return FetchResultChange(
             name: "", count: result.count, hasIncrementalChanges: true, removedIndexes: removed.sorted(),
-            insertedIndexes: inserted.map(\.index), insertedIds: inserted.map(\.id),
-            changedIndexes: changedPairs.map(\.after), changedIds: changedPairs.map(\.id),
+            insertedIndexes: inserted.map(\.index), insertedIds: inserted.map(\.id.string),
+            changedIndexes: changedPairs.map(\.after), changedIds: changedPairs.map(\.id.string),
             changedIndexesBefore: changedPairs.map(\.before), moves: moves.sorted { $0.to < $1.to })
     }
 }
