@@ -101,6 +101,7 @@ enum Schema {
         }
         registerImportSources(in: &migrator)
         registerLibraryModel(in: &migrator)
+        registerRecentlyAddedAging(in: &migrator)
         return migrator
     }
 }

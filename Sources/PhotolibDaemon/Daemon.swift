@@ -68,6 +68,7 @@ public struct Daemon: Sendable {
                 .init(service: HistoryPruning(database: database, retentionDays: configuration.historyRetentionDays, logger: logger)),
                 .init(service: TrashPurging(database: database, importer: importer, retentionDays: configuration.trashRetentionDays,
                                             logger: logger)),
+                .init(service: RecentlyAddedAging(database: database, logger: logger)),
                 .init(service: ImageCacheService(images: images, fileWork: .singleton)),
                 .init(service: VarlinkService(server: server, environment: environment, logger: logger)),
             ],

@@ -246,6 +246,40 @@ struct CollectionTests {
         #expect(remaining["assets"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == [keptId])
         await connection.close()
     }
+    /// Days pass while the daemon is down (the library file is set back as if the photo had been added 31 days
+    /// ago); at start the daemon records that Recently Added lost it, so a client catching up learns of it.
+    @Test func assetsThatLeftRecentlyAddedWhileTheDaemonWasDownAreAnnouncedAtStart() async throws {
+        let daemon = try DaemonProcess()
+        try await daemon.start()
+        let photos = try TemporaryDirectory()
+        var connection = try await daemon.connect()
+        _ = try await connection.call("io.photolibd.Import.ImportFiles", parameters: [
+            "paths": [.string(try ImageFixtures.image(at: photos.file("old.jpg")))],
+        ])
+        let recentlyAdded = ["query": JSONValue.object(["subtype": "smartAlbumRecentlyAdded"])]
+        let album = try #require(try await connection.call("io.photolibd.Library.FetchCollections", parameters: .object(recentlyAdded))["collections"]?[0])
+        #expect(album["assetCount"] == 1)
+        let beforeStop = try #require(try await connection.call("io.photolibd.Library.FetchAssets", parameters: ["query": [:], "pageSize": 0])["token"])
+        await connection.close()
+        try await daemon.stop()
+
+        let monthAgo = Date().timeIntervalSince1970 - 31 * 86_400
+        try runTool("/usr/bin/sqlite3", [daemon.libraryPath + "/library.sqlite", """
+            UPDATE asset SET addedTime = \(monthAgo);
+            UPDATE library_info SET recentlyAddedFirstDay = \(Int(monthAgo / 86_400) - 31);
+            """])
+        try await daemon.start()
+        connection = try await daemon.connect()
+        var announced: JSONValue?
+        for _ in 0..<1_200 where announced == nil {  // up to a minute on a busy machine
+            let changes = try await connection.call("io.photolibd.Library.FetchPersistentChanges", parameters: ["since": beforeStop])
+            announced = changes["changes"]?.arrayValue?.first
+            if announced == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(announced?["updatedCollectionIds"] == [try #require(album["id"])])
+        #expect(try await connection.call("io.photolibd.Library.FetchCollections", parameters: .object(recentlyAdded))["collections"]?[0]?["assetCount"] == 0)
+        await connection.close()
+    }
 }
 
 /// The smart albums' rules written out over fetched assets, to count what each should hold.

@@ -21,9 +21,10 @@ enum TrackerInput: Sendable {
             switch query {
             case .assets(let assetQuery):
                 let selection = try AssetSelection.compiling(assetQuery, now: now, in: db)
-                if selection.isInAlbumOrder {
-                    let albumTouched = change.objects.contains { $0.kind == .collection && $0.id == assetQuery.collection }
-                    guard albumTouched || !touchedAssets.isEmpty else { return .untouched }
+                // An album's order changed, or a smart album's membership changed with the date (Recently Added).
+                let collectionTouched = change.objects.contains { $0.kind == .collection && $0.id == assetQuery.collection }
+                if collectionTouched || selection.isInAlbumOrder {
+                    guard collectionTouched || !touchedAssets.isEmpty else { return .untouched }
                     return .reload(try TrackedResult.load(query, db: db, now: now).result, changed: changedAssets)
                 }
                 guard !touchedAssets.isEmpty else { return .untouched }
