@@ -28,7 +28,7 @@ public enum FolderEvent: Sendable, Hashable {
 public enum FolderWatchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The root is missing or not a folder.
     case rootMissing(path: String)
-    /// The kernel's inotify watch limit (`fs.inotify.max_user_watches`) or the configured limit is reached.
+    /// The kernel's inotify watch limit (`fs.inotify.max_user_watches`) is reached.
     case watchLimitReached(path: String, watches: Int)
     /// Another system call failed.
     case systemError(operation: String, path: String, errno: Int32)

@@ -15,16 +15,15 @@ public final class FolderWatcher: Sendable {
 
     /// Starts watching `root`; every folder is watched when this returns, so no later change goes unreported.
     ///
-    /// `watchLimit` caps the number of watches below the kernel's own limit. Folders in `excluded` are not watched.
-    public init(root: String, recursive: Bool, excluding excluded: Set<String> = [],
-                watchLimit: Int? = nil) throws(FolderWatchError) {
+    /// Folders in `excluded` are not watched.
+    public init(root: String, recursive: Bool, excluding excluded: Set<String> = []) throws(FolderWatchError) {
         self.root = root
         let (events, continuation) = AsyncStream.makeStream(of: FolderEvent.self)
         self.events = events
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { throw .systemError(operation: "inotify_init1", path: root, errno: errno) }
         let reader = InotifyReader(descriptor: descriptor, root: root, recursive: recursive, excluded: excluded,
-                                   watchLimit: watchLimit, continuation: continuation)
+                                   continuation: continuation)
         do {
             try reader.watchTree(root, isRoot: true)
         } catch {
@@ -68,7 +67,6 @@ private final class InotifyReader: @unchecked Sendable {
     private let root: String
     private let recursive: Bool
     private let excluded: Set<String>
-    private let watchLimit: Int?
     private let continuation: AsyncStream<FolderEvent>.Continuation
     private var folders: [Int32: String] = [:]
     private var rootWatch: Int32 = -1
@@ -76,13 +74,12 @@ private final class InotifyReader: @unchecked Sendable {
     /// `MOVED_FROM` events waiting for their `MOVED_TO`, by cookie.
     private var pendingMoves: [UInt32: (path: String, isDirectory: Bool, time: UInt64)] = [:]
 
-    init(descriptor: Int32, root: String, recursive: Bool, excluded: Set<String>, watchLimit: Int?,
+    init(descriptor: Int32, root: String, recursive: Bool, excluded: Set<String>,
          continuation: AsyncStream<FolderEvent>.Continuation) {
         self.descriptor = descriptor
         self.root = root
         self.recursive = recursive
         self.excluded = excluded
-        self.watchLimit = watchLimit
         self.continuation = continuation
     }
 
@@ -90,9 +87,6 @@ private final class InotifyReader: @unchecked Sendable {
     func watchTree(_ path: String, isRoot: Bool = false) throws(FolderWatchError) {
         var pending = [path]
         while let folder = pending.popLast() {
-            if let watchLimit, folders.count >= watchLimit {
-                throw .watchLimitReached(path: root, watches: folders.count)
-            }
             let watch = inotify_add_watch(descriptor, folder, Self.folderMask)
             guard watch >= 0 else {
                 switch errno {

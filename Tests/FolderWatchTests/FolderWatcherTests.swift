@@ -87,16 +87,11 @@ import TestSupport
         #expect(seen.last == .rootVanished)
     }
 
-    @Test func aMissingRootAndAnExhaustedWatchBudgetAreErrors() throws {
+    /// (Reaching the kernel's watch limit is tested with the daemon, in a user namespace of its own.)
+    @Test func aMissingRootIsAnError() throws {
         let folder = try TemporaryDirectory()
         #expect(throws: FolderWatchError.rootMissing(path: folder.file("missing"))) {
             try FolderWatcher(root: folder.file("missing"), recursive: true)
-        }
-        for index in 0..<4 {
-            try FileManager.default.createDirectory(atPath: folder.file("d\(index)"), withIntermediateDirectories: true)
-        }
-        #expect(throws: FolderWatchError.watchLimitReached(path: folder.path, watches: 3)) {
-            try FolderWatcher(root: folder.path, recursive: true, watchLimit: 3)
         }
     }
 
