@@ -51,9 +51,10 @@ final class SourceWatcher: Sendable {
     /// Names already reported as unreadable, so polls do not report them again.
     private let reportedNames = Mutex(Set<String>())
 
-    /// Seconds between scans of a polled source, and between checks for a missing folder.
+    /// The shortest pause between scans of a polled source, and the pause between checks for a missing folder.
     static let pollInterval: Duration = .seconds(2)
-    /// How long a polled source waits before it tries to watch again (the limit may have been raised, or folders removed).
+    /// The shortest time a polled source waits before it tries to watch again (the limit may have been raised, or
+    /// folders removed).
     static let rewatchInterval: Duration = .seconds(10)
 
     init(source: SourceConfiguration, queue: IngestQueue, database: LibraryDatabase, threadPool: NIOThreadPool,
@@ -127,14 +128,19 @@ final class SourceWatcher: Sendable {
             logger.warning("polling the source instead of watching it", metadata: ["reason": "\(reason)"])
         }
         setActivity(.polling(reason: reason))
-        let deadline = ContinuousClock.now + Self.rewatchInterval
-        while !Task.isCancelled, ContinuousClock.now < deadline {
+        var rewatchAt = ContinuousClock.now + Self.rewatchInterval
+        while !Task.isCancelled, ContinuousClock.now < rewatchAt {
+            let started = ContinuousClock.now
             do {
                 _ = try await reconcile(reportingActivity: false)
             } catch {
                 logger.debug("poll failed", metadata: ["error": "\(error)"])
             }
-            try? await Task.sleep(for: Self.pollInterval)
+            // A tree too big to watch may take seconds to scan: keep scanning (and trying to watch) to a fifth
+            // (and a tenth) of the time.
+            let scan = ContinuousClock.now - started
+            rewatchAt = max(rewatchAt, started + scan * 10)
+            try? await Task.sleep(for: max(Self.pollInterval, scan * 4))
         }
     }
 
