@@ -7,18 +7,40 @@ struct StockClientTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Interop/stock_varlink_client.py").path
 
-    @Test func pythonsVarlinkClientIntrospectsEveryInterfaceAndFetches() async throws {
+    @Test func pythonsVarlinkClientIntrospectsAndCallsEveryInterfaceWithStreams() async throws {
         let library = try await PopulatedDaemon.make(photoCount: 2)
-        let result = try runTool("/usr/bin/env", ["python3", Self.script, library.daemon.socketPath, "2"])
+        let photos = try TemporaryDirectory()
+        let photo = try ImageFixtures.image(at: photos.file("new.jpg"))
+        let result = try runTool("/usr/bin/env", ["python3", Self.script, library.daemon.socketPath, "2", photo])
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         #expect(summary["io.photolibd.Library"] as? [String] == [
             "AuthorizationStatus", "FetchAssets", "FetchCollections", "FetchPersistentChanges", "Observe", "PerformChanges",
         ])
-        #expect((summary["io.photolibd.Images"] as? [String])?.contains("RequestImage") == true)
-        #expect((summary["io.photolibd.Import"] as? [String])?.contains("ImportFiles") == true)
+        #expect(summary["io.photolibd.Images"] as? [String] == ["RequestImage", "RequestImageData", "StartCaching", "StopCaching"])
+        #expect(summary["io.photolibd.Import"] as? [String] == ["AddSource", "ImportFiles", "ListSources", "RemoveSource", "Status"])
         #expect(summary["filenames"] as? [String] == ["photo0.jpg", "photo1.jpg"])
         #expect((summary["smartAlbums"] as? [String])?.contains("smartAlbumFavorites") == true)
         #expect(summary["status"] as? String == "authorized")
         #expect(summary["notFound"] as? String == "io.photolibd.Library.NotFound")
+
+        let first = try #require(summary["first"] as? String)
+        #expect(library.assetIds.contains(first))
+        let observed = try #require(summary["observed"] as? [String: Any])
+        #expect(observed["snapshot"] as? Int == 0)
+        #expect(observed["sameToken"] as? Bool == true && observed["previousIsSnapshot"] as? Bool == true)
+        #expect(observed["insertedIds"] as? [String] == [first])
+        #expect((observed["objects"] as? [[String]])?.contains([first, "asset", "changed"]) == true)
+        #expect(summary["persistent"] as? [[String]] == [[first]])
+
+        let imported = try #require(summary["import"] as? [String: Any])
+        #expect(imported["progress"] as? [[Int]] == [[1, 1]])
+        #expect(imported["files"] as? [[String]] == [[photo, "imported"]])
+        #expect((summary["sources"] as? [Any])?.isEmpty == true)
+        #expect(summary["importStatus"] as? [String] == [
+            "failed", "imported", "offlineSources", "pollingSources", "processing", "queued", "recentFailures", "sources",
+        ])
+        let image = try #require(summary["image"] as? [String: Any])
+        #expect(image["final"] as? Bool == true && image["fits"] as? Bool == true && image["readable"] as? Bool == true)
+        #expect(image["mimeType"] as? String == "image/jpeg")
     }
 }

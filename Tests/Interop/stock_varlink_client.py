@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Exercises photolibd with the stock `varlink` client from PyPI: introspects every interface
-(parsing its IDL) and calls FetchAssets, FetchCollections and AuthorizationStatus.
+"""Exercises photolibd with the stock `varlink` client from PyPI: introspects every interface (parsing its
+IDL), and calls each interface the way an outside client would, `more` streams included. The client filters
+every call's parameters and every reply through the IDL's types, so a shape the IDL does not declare fails.
 
-Usage: stock_varlink_client.py SOCKET_PATH EXPECTED_ASSET_COUNT
+Usage: stock_varlink_client.py SOCKET_PATH EXPECTED_ASSET_COUNT PHOTO_TO_IMPORT
 Prints one JSON summary line; exits non-zero on any mismatch."""
 import json
+import os
 import sys
 
 import varlink
@@ -13,7 +15,7 @@ INTERFACES = ["io.photolibd.Library", "io.photolibd.Images", "io.photolibd.Impor
 
 
 def main() -> int:
-    socket_path, expected_count = sys.argv[1], int(sys.argv[2])
+    socket_path, expected_count, photo = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     summary = {}
     with varlink.Client(address=f"unix:{socket_path}") as client:
         for name in INTERFACES:
@@ -21,11 +23,11 @@ def main() -> int:
             summary[name] = sorted(
                 member for member, kind in interface.members.items() if type(kind).__name__ == "_Method"
             )
-        with client.open("io.photolibd.Library") as library:
+        with client.open("io.photolibd.Library") as library, client.open("io.photolibd.Library") as observer:
             assets = library.FetchAssets({}, 0, 10)
             summary["count"] = assets["count"]
             summary["filenames"] = [asset["originalFilename"] for asset in assets["assets"]]
-            summary["token"] = assets["token"]
+            first = summary["first"] = assets["assets"][0]["id"]
             collections = library.FetchCollections({"kind": "smartAlbum"})
             summary["smartAlbums"] = sorted(c["subtype"] for c in collections["collections"])
             summary["status"] = library.AuthorizationStatus()["status"]
@@ -34,6 +36,41 @@ def main() -> int:
                 summary["notFound"] = None
             except varlink.VarlinkError as error:
                 summary["notFound"] = error.error()
+
+            # A `more` stream: the snapshot, then the reply for a change made on another connection.
+            replies = observer.Observe(assetQueries={"favorites": {"predicate": "isFavorite == YES"}}, _more=True)
+            snapshot = next(replies)
+            changed = library.PerformChanges([{"op": "updateAsset", "target": first, "isFavorite": True}])
+            update = next(replies)
+            summary["observed"] = {
+                "snapshot": snapshot["results"][0]["count"],
+                "sameToken": update["token"] == changed["token"],
+                "previousIsSnapshot": update["previousToken"] == snapshot["token"],
+                "insertedIds": update["results"][0].get("insertedIds"),
+                "objects": [(o["id"], o["kind"], o["change"]) for o in update["objects"]],
+            }
+            history = library.FetchPersistentChanges(snapshot["token"])
+            summary["persistent"] = [c["updatedAssetIds"] for c in history["changes"]]
+
+        with client.open("io.photolibd.Import") as importer:
+            replies = list(importer.ImportFiles(paths=[photo], mode="copy", _more=True))
+            summary["import"] = {
+                "progress": [(r["processed"], r["total"]) for r in replies],
+                "files": [(f["path"], f["status"]) for f in replies[-1]["files"]],
+            }
+            summary["sources"] = importer.ListSources()["sources"]
+            summary["importStatus"] = sorted(importer.Status().keys())
+
+        with client.open("io.photolibd.Images") as images:
+            replies = list(images.RequestImage(assetId=first, targetWidth=64, targetHeight=64,
+                                               deliveryMode="opportunistic", _more=True))
+            final = replies[-1]
+            summary["image"] = {
+                "final": not final["isDegraded"],
+                "fits": max(final["width"], final["height"]) >= 64,
+                "readable": os.access(final["path"], os.R_OK),
+                "mimeType": final["mimeType"],
+            }
     print(json.dumps(summary))
     if summary["count"] != expected_count:
         print(f"expected {expected_count} assets, got {summary['count']}", file=sys.stderr)
