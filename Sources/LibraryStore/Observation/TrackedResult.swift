@@ -21,9 +21,11 @@ enum TrackerInput: Sendable {
             switch query {
             case .assets(let assetQuery):
                 let selection = try AssetSelection.compiling(assetQuery, now: now, in: db)
-                // An album's order changed, or a smart album's membership changed with the date (Recently Added).
+                // Read anew: an album whose members or order changed, or a collection that changed while none of
+                // its assets did (Recently Added, whose membership moves with the date). Smart albums and moments
+                // whose counts move with their assets are patched from those assets below.
                 let collectionTouched = change.objects.contains { $0.kind == .collection && $0.id == assetQuery.collection }
-                if collectionTouched || selection.isInAlbumOrder {
+                if selection.isInAlbumOrder || (collectionTouched && touchedAssets.isEmpty) {
                     guard collectionTouched || !touchedAssets.isEmpty else { return .untouched }
                     return .reload(try TrackedResult.load(query, db: db, now: now).result, changed: changedAssets)
                 }
