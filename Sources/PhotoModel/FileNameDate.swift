@@ -1,7 +1,8 @@
 /// A capture time written into a file name by a camera or phone, in the local time it was taken.
 ///
 /// Recognises `IMG_20240131_101500.jpg`, `PXL_20240131_101500123.jpg`, `VID-20240131-WA0001.mp4`,
-/// `20240131_101500.jpg`, `Screenshot 2024-01-31 at 10.15.00.png`, `Screenshot_2024-01-31-10-15-00.png`.
+/// `20240131_101500.jpg`, `Screenshot 2024-01-31 at 10.15.00.png`, `Screen Shot 2024-01-31 at 1.05.00 PM.png`,
+/// `Screenshot_2024-01-31-10-15-00.png`, `DJI_20230815143015_0001.JPG`.
 public struct FileNameDate: Sendable, Hashable {
     public var year: Int
     public var month: Int
@@ -34,17 +35,30 @@ public struct FileNameDate: Sendable, Hashable {
               let day = reader.number(2), (1...Self.days(inMonth: month, year: year)).contains(day)
         else { return nil }
         var date = FileNameDate(year: year, month: month, day: day, hour: 0, minute: 0, second: 0)
-        if reader.peek(isDigit) { return nil }
-        if !reader.skip(" at ") { _ = reader.separator(allowingSpace: true) }
-        if let hour = reader.number(2), hour < 24 {
+        if reader.peek(isDigit) {
+            // Digits straight on (DJI's `DJI_20230815143015_0001.JPG`): a time, with or without milliseconds.
+            guard let hour = reader.number(2), hour < 24, let minute = reader.number(2), minute < 60,
+                  let second = reader.number(2), second < 60 else { return nil }
+            _ = reader.number(3)
+            guard !reader.peek(isDigit) else { return nil }
+            (date.hour, date.minute, date.second) = (hour, minute, second)
+            return date
+        }
+        // macOS writes "at 1.05.00 PM": after " at " the hour may have one digit.
+        let isSpelledOut = reader.skip(" at ")
+        if !isSpelledOut { _ = reader.separator(allowingSpace: true) }
+        if let hour = reader.number(2) ?? (isSpelledOut ? reader.number(1) : nil), hour < 24 {
             let timeSeparator = reader.separator()
             if let minute = reader.number(2), minute < 60, reader.separator() == timeSeparator,
                let second = reader.number(2), second < 60 {
                 date.hour = hour
                 date.minute = minute
                 date.second = second
-                if reader.skip(" PM") || reader.skip(" pm"), hour < 12 { date.hour += 12 }
-                if reader.skip(" AM") || reader.skip(" am"), hour == 12 { date.hour = 0 }
+                switch reader.meridiem() {
+                case "PM" where hour < 12: date.hour += 12
+                case "AM" where hour == 12: date.hour = 0
+                default: break
+                }
                 return date
             }
         }
@@ -91,6 +105,14 @@ public struct FileNameDate: Sendable, Hashable {
         }
 
         func peek(_ test: (UInt8) -> Bool) -> Bool { index < bytes.count && test(bytes[index]) }
+
+        /// Consumes " AM" or " PM" (either case; macOS 13 and later put a narrow no-break space before it).
+        mutating func meridiem() -> String? {
+            for space in [" ", "\u{202F}"] {
+                for marker in ["AM", "PM", "am", "pm"] where skip(space + marker) { return marker.uppercased() }
+            }
+            return nil
+        }
 
         mutating func skip(_ text: String) -> Bool {
             let expected = Array(text.utf8)
