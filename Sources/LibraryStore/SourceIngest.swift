@@ -216,11 +216,12 @@ extension CreationDateSource {
         switch self {
         case .user: 0
         case .exif: 1
-        case .exifWithoutOffset: 2
-        case .gps: 3
-        case .mediaMetadata: 4
-        case .fileName: 5
-        case .fileModification: 6
+        case .exifWithGPSOffset: 2
+        case .exifWithoutOffset: 3
+        case .gps: 4
+        case .mediaMetadata: 5
+        case .fileName: 6
+        case .fileModification: 7
         }
     }
 }

@@ -40,7 +40,7 @@ public struct AssetResource: Sendable, Hashable, Codable {
 
 /// Where an asset's creation date came from, best first.
 public enum CreationDateSource: String, Sendable, Hashable, Codable {
-    case exif, exifWithoutOffset, gps, mediaMetadata, fileName, fileModification, user
+    case exif, exifWithGPSOffset, exifWithoutOffset, gps, mediaMetadata, fileName, fileModification, user
 }
 
 /// A photo, video or audio item of the library, in the contract's JSON shape.

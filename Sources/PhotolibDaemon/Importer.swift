@@ -225,15 +225,20 @@ enum CaptureDate {
         var modificationTime: Double
     }
 
-    /// EXIF DateTimeOriginal (with its offset), else the GPS clock, else the file name, else the modification time.
+    /// EXIF DateTimeOriginal (with its offset, else one the GPS clock implies, else the daemon's), else the GPS
+    /// clock, else the file name, else the modification time.
     static func resolve(exif: ExifDateTime?, gps: Date?, clues: Clues) -> (Timestamp, CreationDateSource) {
         if let exif {
-            let offset = exif.utcOffsetSeconds
-            let fallbackOffset = localOffset(atLocalYear: exif.year, month: exif.month, day: exif.day, hour: exif.hour)
-            let timestamp = Timestamp(year: exif.year, month: exif.month, day: exif.day, hour: exif.hour,
-                                      minute: exif.minute, second: exif.second, fractionalSecond: exif.fractionalSecond,
-                                      utcOffsetSeconds: offset ?? fallbackOffset)
-            return (timestamp, offset == nil ? .exifWithoutOffset : .exif)
+            func wallClock(at offset: Int) -> Timestamp {
+                Timestamp(year: exif.year, month: exif.month, day: exif.day, hour: exif.hour, minute: exif.minute,
+                          second: exif.second, fractionalSecond: exif.fractionalSecond, utcOffsetSeconds: offset)
+            }
+            if let offset = exif.utcOffsetSeconds { return (wallClock(at: offset), .exif) }
+            if let gps, let offset = offset(ofWallClock: wallClock(at: 0).secondsSince1970, gpsClock: gps) {
+                return (wallClock(at: offset), .exifWithGPSOffset)
+            }
+            let offset = localOffset(atLocalYear: exif.year, month: exif.month, day: exif.day, hour: exif.hour)
+            return (wallClock(at: offset), .exifWithoutOffset)
         }
         if let gps {
             let seconds = gps.timeIntervalSince1970
@@ -257,6 +262,16 @@ enum CaptureDate {
         }
         let seconds = clues.modificationTime
         return (Timestamp(secondsSince1970: seconds, utcOffsetSeconds: localOffset(at: seconds)), .fileModification)
+    }
+
+    /// The time zone a camera clock was set to, from its wall-clock time (read as if UTC) and the GPS clock (UTC)
+    /// at the same moment: their difference rounded to a quarter hour, when that is a real offset (±14 h) and the
+    /// two clocks agree to within five minutes of it.
+    static func offset(ofWallClock wallClock: Double, gpsClock: Date) -> Int? {
+        let difference = wallClock - gpsClock.timeIntervalSince1970
+        let offset = Int((difference / 900).rounded()) * 900
+        guard abs(offset) <= 14 * 3_600, abs(difference - Double(offset)) <= 300 else { return nil }
+        return offset
     }
 
     /// The daemon's time zone offset at an instant.

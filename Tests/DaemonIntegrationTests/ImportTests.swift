@@ -51,6 +51,33 @@ struct ImportTests {
         try await daemon.stop()
     }
 
+    /// A camera that records no offset but has a GPS clock (UTC) gets the offset the two clocks imply; when they
+    /// disagree by more than a few minutes, the daemon's own offset is used and the source says so.
+    @Test func aCameraClockWithoutAnOffsetTakesTheOneItsGPSClockImplies() async throws {
+        let daemon = try DaemonProcess()
+        try await daemon.start()
+        let photos = try TemporaryDirectory()
+        let dated = ["-DateTimeOriginal=2024:07:01 21:30:00", "-GPSDateStamp=2024:07:01"]
+        let tokyo = try ImageFixtures.image(at: photos.file("tokyo.jpg"), exif: dated + ["-GPSTimeStamp=12:29:30"])
+        let delhi = try ImageFixtures.image(at: photos.file("delhi.jpg"), width: 90, exif: dated + ["-GPSTimeStamp=16:01:10"])
+        let stale = try ImageFixtures.image(at: photos.file("stale.jpg"), width: 70, exif: dated + ["-GPSTimeStamp=12:52:30"])
+        let connection = try await daemon.connect()
+        _ = try await connection.call("io.photolibd.Import.ImportFiles", parameters: .object([
+            "paths": .array([tokyo, delhi, stale].map(JSONValue.string)),
+        ]))
+        let fetched = try await connection.call("io.photolibd.Library.FetchAssets", parameters: .object(["query": .object([:])]))
+        let byName = Dictionary(uniqueKeysWithValues: try #require(fetched["assets"]?.arrayValue).map {
+            ($0["originalFilename"]?.stringValue ?? "", $0)
+        })
+        #expect(byName["tokyo.jpg"]?["creationDate"] == "2024-07-01T21:30:00+09:00")
+        #expect(byName["tokyo.jpg"]?["creationDateSource"] == "exifWithGPSOffset")
+        #expect(byName["delhi.jpg"]?["creationDate"] == "2024-07-01T21:30:00+05:30")
+        #expect(byName["stale.jpg"]?["creationDate"]?.stringValue?.hasPrefix("2024-07-01T21:30:00") == true)
+        #expect(byName["stale.jpg"]?["creationDateSource"] == "exifWithoutOffset")
+        await connection.close()
+        try await daemon.stop()
+    }
+
     @Test func copiesLandInTheStoreAndSourcesStay() async throws {
         let daemon = try DaemonProcess()
         try await daemon.start()
