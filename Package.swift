@@ -61,13 +61,16 @@ let package = Package(
 
         // Images through libvips: metadata (size, orientation, EXIF dates, GPS), renditions, embedded thumbnails,
         // and video poster frames through the ffmpeg command.
-        .target(name: "Imaging", dependencies: ["CVips"]),
+        .target(name: "Imaging", dependencies: ["CVips", "ToolProcess"]),
 
         // Watching folder trees: inotify events (one watch per folder) and stat-only scans.
         .target(name: "FolderWatch", dependencies: ["PhotoModel"]),
 
         // Video and audio metadata read with ffprobe: duration, displayed size, frame rate, creation time, place.
-        .target(name: "MediaProbe", dependencies: ["PhotoModel"]),
+        .target(name: "MediaProbe", dependencies: ["PhotoModel", "ToolProcess"]),
+
+        // External tools (ffmpeg, ffprobe) run with a time limit, their output and error messages collected.
+        .target(name: "ToolProcess"),
 
         // The on-disk rendition cache: atomic files, a SQLite index, a byte budget with least-recently-used eviction.
         .target(
@@ -172,6 +175,7 @@ let package = Package(
         .testTarget(name: "PhotolibConfigTests", dependencies: ["PhotolibConfig"]),
         .testTarget(name: "FolderWatchTests", dependencies: ["FolderWatch", "PhotoModel", "TestSupport"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "PhotoModel", "TestSupport"]),
+        .testTarget(name: "ToolProcessTests", dependencies: ["ToolProcess"]),
         .testTarget(
             name: "DaemonIntegrationTests",
             dependencies: ["PhotoLibrary", "PhotoModel", "LibraryStore", "Varlink", "TestSupport", "photolibd", "photolib"]

@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import ToolProcess
 
 /// Takes a video's poster frame with the `ffmpeg` command, which turns it upright by the video's rotation.
 public struct PosterFrameReader: Sendable {
@@ -35,35 +35,22 @@ public struct PosterFrameReader: Sendable {
         }
         defer { try? FileManager.default.removeItem(at: scratch) }
         let frame = scratch.appendingPathComponent("frame.png").path
-        let messages = scratch.appendingPathComponent("messages").path
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
         // "file:" keeps a name with a colon from being read as a protocol.
-        process.arguments = [
+        let arguments = [
             "-nostdin", "-hide_banner", "-loglevel", "error", "-ss", String(time), "-i", "file:" + path,
             "-map", "0:v:0", "-frames:v", "1", "-update", "1", "-compression_level", "1", "file:" + frame,
         ]
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
+        let outcome: ToolProcess.Outcome
         do {
-            FileManager.default.createFile(atPath: messages, contents: nil)
-            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: messages))
-            process.standardOutput = FileHandle.nullDevice
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
+            outcome = try ToolProcess(executable: executable, timeLimit: timeLimit).run(arguments)
         } catch {
-            throw .noVideoFrame(path: path, reason: "cannot run \(executable): \(error.localizedDescription)")
+            switch error {
+            case .cannotStart(let reason): throw .noVideoFrame(path: path, reason: "cannot run \(reason)")
+            case .timedOut: throw .noVideoFrame(path: path, reason: "ffmpeg took more than \(timeLimit) seconds")
+            }
         }
-        if finished.wait(timeout: .now() + .seconds(timeLimit)) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            finished.wait()
-            throw .noVideoFrame(path: path, reason: "ffmpeg took more than \(timeLimit) seconds")
-        }
-        guard process.terminationStatus == 0 else {
-            let text = (try? String(contentsOfFile: messages, encoding: .utf8)) ?? ""
-            let reason = text.split(whereSeparator: \.isNewline).last.map(String.init) ?? "ffmpeg failed"
-            throw .noVideoFrame(path: path, reason: reason)
+        guard outcome.status == 0 else {
+            throw .noVideoFrame(path: path, reason: outcome.lastErrorLine ?? "ffmpeg failed")
         }
         return FileManager.default.contents(atPath: frame).map { [UInt8]($0) }
     }

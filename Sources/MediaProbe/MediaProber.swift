@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import ToolProcess
 
 /// Reads video and audio metadata by running `ffprobe`, with a time limit so a hostile file cannot stall the caller.
 public struct MediaProber: Sendable {
@@ -27,51 +27,19 @@ public struct MediaProber: Sendable {
     }
 
     private func run(_ arguments: [String], path: String) throws(MediaProbeError) -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+        let outcome: ToolProcess.Outcome
         do {
-            try process.run()
+            outcome = try ToolProcess(executable: executable, timeLimit: timeLimit).run(arguments)
         } catch {
-            throw .probeUnavailable("\(executable): \(error.localizedDescription)")
+            switch error {
+            case .cannotStart(let reason): throw .probeUnavailable(reason)
+            case .timedOut: throw .timedOut(path: path, seconds: timeLimit)
+            }
         }
-        let deadline = DispatchWorkItem { [process] in if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(timeLimit), execute: deadline)
-        let errorText = ErrorCollector(errors.fileHandleForReading)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        deadline.cancel()
-        if process.terminationReason == .uncaughtSignal {
-            throw .timedOut(path: path, seconds: timeLimit)
-        }
-        guard process.terminationStatus == 0 else {
-            let reason = errorText.text.split(whereSeparator: \.isNewline).last.map(String.init) ?? "ffprobe failed"
+        guard outcome.status == 0 else {
+            let reason = outcome.lastErrorLine ?? "ffprobe failed"
             throw .unreadable(path: path, reason: reason.replacingOccurrences(of: path + ": ", with: ""))
         }
-        return data
-    }
-}
-
-/// Reads a pipe to its end on another thread, so a chatty child cannot block on a full pipe.
-private final class ErrorCollector: @unchecked Sendable {
-    // @unchecked: `data` is written once by the reading thread before `group` is left, and read after waiting on it.
-    private var data = Data()
-    private let group = DispatchGroup()
-
-    init(_ handle: FileHandle) {
-        group.enter()
-        DispatchQueue.global().async { [self] in
-            data = handle.readDataToEndOfFile()
-            group.leave()
-        }
-    }
-
-    var text: String {
-        group.wait()
-        return String(decoding: data.prefix(4096), as: UTF8.self)
+        return outcome.output
     }
 }

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+import ToolProcess
+
+/// Real processes: output, error messages, exit status, a missing executable and the time limit.
+@Suite struct ToolProcessTests {
+    @Test func outputStatusAndTheLastErrorLineAreCollected() throws {
+        let outcome = try ToolProcess(executable: "/bin/sh", timeLimit: 10)
+            .run(["-c", "printf 'result'; printf 'first\\nlast\\n' >&2; exit 3"])
+        #expect(String(decoding: outcome.output, as: UTF8.self) == "result")
+        #expect(outcome.status == 3)
+        #expect(outcome.lastErrorLine == "last")
+    }
+
+    @Test func outputLargerThanAPipeDoesNotBlockTheTool() throws {
+        let outcome = try ToolProcess(executable: "/bin/sh", timeLimit: 10)
+            .run(["-c", "head -c 1000000 /dev/zero; head -c 1000000 /dev/zero >&2"])
+        #expect(outcome.output.count == 1_000_000 && outcome.status == 0)
+    }
+
+    @Test func aMissingExecutableCannotStart() {
+        #expect {
+            try ToolProcess(executable: "/nonexistent/tool", timeLimit: 10).run([])
+        } throws: { error in
+            guard case .cannotStart(let reason)? = error as? ToolProcess.Failure else { return false }
+            return reason.hasPrefix("/nonexistent/tool")
+        }
+    }
+
+    @Test func aToolPastItsTimeLimitIsKilled() {
+        let started = ContinuousClock.now
+        #expect(throws: ToolProcess.Failure.timedOut) {
+            try ToolProcess(executable: "/bin/sleep", timeLimit: 1).run(["30"])
+        }
+        #expect(ContinuousClock.now - started < .seconds(20))
+    }
+}
