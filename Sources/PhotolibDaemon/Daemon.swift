@@ -65,10 +65,11 @@ public struct Daemon: Sendable {
         let group = ServiceGroup(configuration: .init(
             services: [
                 .init(service: sources),
-                .init(service: HistoryPruning(database: database, retentionDays: configuration.historyRetentionDays, logger: logger)),
-                .init(service: TrashPurging(database: database, importer: importer, retentionDays: configuration.trashRetentionDays,
-                                            logger: logger)),
-                .init(service: RecentlyAddedAging(database: database, logger: logger)),
+                .init(service: LibraryUpkeep.historyPruning(database: database, retentionDays: configuration.historyRetentionDays,
+                                                            logger: logger)),
+                .init(service: LibraryUpkeep.trashPurging(database: database, importer: importer,
+                                                          retentionDays: configuration.trashRetentionDays, logger: logger)),
+                .init(service: LibraryUpkeep.recentlyAddedAging(database: database, logger: logger)),
                 .init(service: ImageCacheService(images: images, fileWork: .singleton)),
                 .init(service: VarlinkService(server: server, environment: environment, logger: logger)),
             ],

@@ -1,0 +1,67 @@
+import Foundation
+import LibraryStore
+import Logging
+import ServiceLifecycle
+
+/// Upkeep of the library that runs at start and then after every pause until shutdown. A round that fails is
+/// logged, and the next round tries again.
+struct LibraryUpkeep: Service {
+    /// What a round does, for the log: "could not <task>".
+    let task: String
+    let logger: Logger
+    /// The pause after a round, from the time it ended.
+    let pause: @Sendable (Date) -> Duration
+    let round: @Sendable () async throws -> Void
+
+    func run() async {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await round()
+                } catch {
+                    logger.error("could not \(task)", metadata: ["error": "\(error)"])
+                }
+                try? await Task.sleep(for: pause(Date()))
+            }
+        }
+    }
+}
+
+extension LibraryUpkeep {
+    static let hourly: @Sendable (Date) -> Duration = { _ in .seconds(3_600) }
+
+    /// Keeps the change history to its retention.
+    static func historyPruning(database: LibraryDatabase, retentionDays: Int, logger: Logger) -> LibraryUpkeep {
+        LibraryUpkeep(task: "prune change history", logger: logger, pause: hourly) {
+            let cutoff = Date().addingTimeInterval(-Double(retentionDays) * 86_400)
+            let pruned = try await database.pruneHistory(committedBefore: cutoff)
+            if pruned > 0 { logger.info("pruned change history", metadata: ["entries": "\(pruned)"]) }
+        }
+    }
+
+    /// Empties Recently Deleted of what stayed there longer than the retention, each purge one change event; the
+    /// library's own files of purged assets are removed, referenced originals never.
+    static func trashPurging(database: LibraryDatabase, importer: Importer, retentionDays: Int,
+                             logger: Logger) -> LibraryUpkeep {
+        LibraryUpkeep(task: "purge expired trash", logger: logger, pause: hourly) {
+            let cutoff = Date().addingTimeInterval(-Double(retentionDays) * 86_400)
+            if let purge = try await database.purgeTrash(trashedBefore: cutoff) {
+                importer.removeFiles(purge.purgedFiles, logger: logger)
+                logger.info("purged expired trash", metadata: ["token": "\(purge.token)", "files": "\(purge.purgedFiles.count)"])
+            }
+        }
+    }
+
+    /// Announces the additions that leave Recently Added as the date moves on: at start (for days that passed
+    /// while the daemon was down), a second after each UTC midnight, and at least hourly in case the clock jumped.
+    static func recentlyAddedAging(database: LibraryDatabase, logger: Logger) -> LibraryUpkeep {
+        LibraryUpkeep(task: "update Recently Added", logger: logger, pause: { now in
+            let untilMidnight = 86_400 - now.timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400)
+            return .seconds(min(untilMidnight + 1, 3_600))
+        }) {
+            if let token = try await database.ageRecentlyAdded(now: Date()) {
+                logger.info("assets left Recently Added", metadata: ["token": "\(token)"])
+            }
+        }
+    }
+}
