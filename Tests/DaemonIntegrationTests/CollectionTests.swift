@@ -231,13 +231,7 @@ struct CollectionTests {
         try await daemon.stop()
         try await daemon.start()
         connection = try await daemon.connect()
-        var purged: JSONValue?
-        for _ in 0..<1_200 {  // up to a minute on a busy machine
-            let changes = try await connection.call("io.photolibd.Library.FetchPersistentChanges", parameters: ["since": beforeRestart])
-            purged = changes["changes"]?.arrayValue?.first
-            if purged != nil { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        let purged = try await firstChange(after: beforeRestart, on: connection)
         #expect(purged?["deletedAssetIds"] == [.string(copiedId)])
         #expect(!FileManager.default.fileExists(atPath: copiedStore))
         #expect(FileManager.default.fileExists(atPath: keptStore))
@@ -270,16 +264,22 @@ struct CollectionTests {
             """])
         try await daemon.start()
         connection = try await daemon.connect()
-        var announced: JSONValue?
-        for _ in 0..<1_200 where announced == nil {  // up to a minute on a busy machine
-            let changes = try await connection.call("io.photolibd.Library.FetchPersistentChanges", parameters: ["since": beforeStop])
-            announced = changes["changes"]?.arrayValue?.first
-            if announced == nil { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        let announced = try await firstChange(after: beforeStop, on: connection)
         #expect(announced?["updatedCollectionIds"] == [try #require(album["id"])])
         #expect(try await connection.call("io.photolibd.Library.FetchCollections", parameters: .object(recentlyAdded))["collections"]?[0]?["assetCount"] == 0)
         await connection.close()
     }
+}
+
+/// The first change recorded after `token`, waiting up to a minute for the daemon's start-up work to record it.
+private func firstChange(after token: JSONValue, on connection: VarlinkConnection) async throws -> JSONValue? {
+    var first: JSONValue?
+    try await eventually {
+        first = try await connection.call("io.photolibd.Library.FetchPersistentChanges", parameters: ["since": token])["changes"]?
+            .arrayValue?.first
+        return first != nil
+    }
+    return first
 }
 
 /// The smart albums' rules written out over fetched assets, to count what each should hold.

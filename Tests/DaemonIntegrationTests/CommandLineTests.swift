@@ -55,15 +55,10 @@ struct CommandLineTests {
         try watch.run()
         defer { watch.terminate() }
         func printed() -> String { (try? String(contentsOfFile: output.file("watch.log"), encoding: .utf8)) ?? "" }
-        /// Waits up to a minute (a busy machine starts a process slowly) for `condition`.
-        func wait(until condition: () -> Bool) async throws {
-            let deadline = ContinuousClock.now + .seconds(60)
-            while !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(25)) }
-        }
-        try await wait { printed().contains("\n") }
+        try await eventually { printed().contains("\n") }
         let reply = try await library.performChanges([["op": "updateAsset", "target": .string(library.assetIds[0]), "isFavorite": true]])
         let token = try #require(reply["token"]?.stringValue)
-        try await wait { printed().contains(token) }
+        try await eventually { printed().contains(token) }
         #expect(printed().contains(token))
         #expect(printed().contains(library.assetIds[0]))
     }

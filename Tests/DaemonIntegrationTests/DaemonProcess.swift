@@ -121,3 +121,14 @@ struct DaemonError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// Checks `condition` every 50 ms until it holds or `timeout` passes (a busy machine can be slow); whether it held.
+@discardableResult
+func eventually(timeout: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+        if try await condition() { return true }
+        guard ContinuousClock.now < deadline else { return false }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+}

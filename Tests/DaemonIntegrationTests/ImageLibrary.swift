@@ -62,10 +62,7 @@ struct ImageLibrary {
 
     /// Waits for background work of the daemon to show; fails after a minute rather than hang.
     func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
-        for _ in 0..<1_200 {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        if try await eventually(condition) { return }
         throw DaemonError("gave up waiting until \(what); renditions: \(renditionFiles); log:\n\(daemon.log())")
     }
 }

@@ -49,12 +49,12 @@ struct WatchedLibrary {
     /// Waits (up to `timeout` seconds) until the importer is idle and `condition` holds; a test fails rather than hangs.
     func waitUntil(timeout: Double = 120, _ description: String,
                    _ condition: () async throws -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        let idleAndDone = try await eventually(timeout: .seconds(timeout)) {
             let status = try await status()
-            if status["queued"]?.intValue == 0, status["processing"]?.intValue == 0, try await condition() { return }
-            try await Task.sleep(for: .milliseconds(100))
+            guard status["queued"]?.intValue == 0, status["processing"]?.intValue == 0 else { return false }
+            return try await condition()
         }
+        if idleAndDone { return }
         throw DaemonError("gave up waiting for: \(description); log:\n\(daemon.log().suffix(4000))")
     }
 }
