@@ -120,7 +120,9 @@ private final class InotifyReader: @unchecked Sendable {
                 if count < 0 && errno != EAGAIN && errno != EINTR { return }
                 if count > 0, !handleEvents(UnsafeRawBufferPointer(rebasing: buffer[..<count])) { return }
             }
-            flushPendingMoves(olderThan: ready == 0 ? 0 : Self.movePairingWindow)
+            // A rename queues its MOVED_FROM and MOVED_TO one after the other, and a busy machine can
+            // preempt the renamer in between: even a quiet queue gets the whole window.
+            flushPendingMoves(olderThan: Self.movePairingWindow)
         }
     }
 

@@ -6,8 +6,15 @@ import Testing
 /// A latch the test opens: work blocked on it holds its render thread until then.
 private final class Gate: Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
+    private let arrivals = Mutex(0)
 
-    func wait() { semaphore.wait() }
+    func wait() {
+        arrivals.withLock { $0 += 1 }
+        semaphore.wait()
+    }
+
+    /// Whether a run has reached the gate, so that its render thread is taken.
+    var isHolding: Bool { arrivals.withLock { $0 > 0 } }
 
     func open(_ count: Int = 1) {
         for _ in 0..<count { semaphore.signal() }
@@ -54,7 +61,7 @@ private func eventually(_ condition: () -> Bool) async {
         defer { queue.stop() }
         let gate = Gate(), log = Log()
         async let blocker = queue.value(for: "blocker", priority: .interactive) { gate.wait(); return "" }
-        await eventually { queue.pendingCount == 1 }
+        await eventually { gate.isHolding }
         queue.enqueue("warm", priority: .prefetch) { log.record("warm"); return "" }
         async let idle = queue.value(for: "idle", priority: .idle) { log.record("idle"); return "" }
         async let asked = queue.value(for: "asked", priority: .interactive) { log.record("asked"); return "" }
@@ -71,7 +78,7 @@ private func eventually(_ condition: () -> Bool) async {
         defer { queue.stop() }
         let gate = Gate(), log = Log()
         async let blocker = queue.value(for: "blocker", priority: .interactive) { gate.wait(); return "" }
-        await eventually { queue.pendingCount == 1 }
+        await eventually { gate.isHolding }
         let abandoned = Task { try await queue.value(for: "abandoned", priority: .interactive) { log.record("abandoned"); return "" } }
         await eventually { queue.pendingCount == 2 }
         abandoned.cancel()
@@ -88,7 +95,7 @@ private func eventually(_ condition: () -> Bool) async {
         defer { queue.stop() }
         let gate = Gate()
         async let blocker = queue.value(for: "blocker", priority: .interactive) { gate.wait(); return "" }
-        await eventually { queue.pendingCount == 1 }
+        await eventually { gate.isHolding }
         let leaving = Task { try await queue.value(for: "shared", priority: .interactive) { "shared image" } }
         let staying = Task { try await queue.value(for: "shared", priority: .interactive) { "shared image" } }
         await eventually { queue.pendingCount == 2 }
@@ -118,7 +125,7 @@ private func eventually(_ condition: () -> Bool) async {
         defer { queue.stop() }
         let gate = Gate(), log = Log()
         async let blocker = queue.value(for: "blocker", priority: .interactive) { gate.wait(); return "" }
-        await eventually { queue.pendingCount == 1 }
+        await eventually { gate.isHolding }
         async let wanted = queue.value(for: "wanted", priority: .interactive) { log.record("wanted"); return "" }
         await eventually { queue.pendingCount == 2 }
         queue.enqueue("wanted", priority: .prefetch) { log.record("wanted again"); return "" }

@@ -34,4 +34,19 @@ import ToolProcess
         }
         #expect(ContinuousClock.now - started < .seconds(20))
     }
+
+    @Test func theTimeLimitHoldsWhileEveryDispatchThreadIsBlocked() {
+        // As when many blocking renders and reads run at once: Dispatch's pool is full for ten seconds.
+        let release = DispatchSemaphore(value: 0)
+        let blockers = 32
+        for _ in 0..<blockers {
+            DispatchQueue.global().async { _ = release.wait(timeout: .now() + .seconds(10)) }
+        }
+        defer { for _ in 0..<blockers { release.signal() } }
+        let started = ContinuousClock.now
+        #expect(throws: ToolProcess.Failure.timedOut) {
+            try ToolProcess(executable: "/bin/sh", timeLimit: 1).run(["-c", "head -c 1000000 /dev/zero >&2; exec sleep 30"])
+        }
+        #expect(ContinuousClock.now - started < .seconds(8))
+    }
 }
