@@ -57,22 +57,23 @@ final class DaemonProcess: @unchecked Sendable {
         environment.removeValue(forKey: "PHOTOLIBD_SOCKET")
         environment.removeValue(forKey: "NOTIFY_SOCKET")
         process.environment = environment
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         logHandle.seekToEndOfFile()
         process.standardError = logHandle
         process.standardOutput = logHandle
         try process.run()
         self.process = process
-        for _ in 0..<600 {
+        // Two minutes: at the start of a test run, a couple of dozen daemons and tools share two cores.
+        var answers = false
+        try await eventually(timeout: .seconds(120)) {
             if let connection = try? await VarlinkConnection.connect(socketPath: socketPath) {
                 await connection.close()
-                return
+                answers = true
             }
-            guard process.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(50))
+            return answers || !process.isRunning
         }
-        throw DaemonError("photolibd did not start; log:\n\(log())")
+        guard answers else { throw DaemonError("photolibd did not start; log:\n\(log())") }
     }
 
     /// Stops with SIGTERM and waits for the exit; returns the exit status.
@@ -108,10 +109,9 @@ final class DaemonProcess: @unchecked Sendable {
     }
 
     private func wait(for process: Process) async throws -> Int32 {
-        for _ in 0..<400 where process.isRunning {
-            try await Task.sleep(for: .milliseconds(50))
+        guard try await eventually(timeout: .seconds(60), { !process.isRunning }) else {
+            throw DaemonError("photolibd did not exit")
         }
-        guard !process.isRunning else { throw DaemonError("photolibd did not exit") }
         self.process = nil
         return process.terminationStatus
     }

@@ -10,7 +10,7 @@ struct RawClient {
 
     init(socketPath: String) throws {
         descriptor = try connectUnixStream(to: socketPath)
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)  // a busy machine can be slow; a hang still fails
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
