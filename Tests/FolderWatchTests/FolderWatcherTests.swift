@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// The real inotify watcher on real temporary folders.
-@Suite(.timeLimit(.minutes(1))) struct FolderWatcherTests {
+@Suite(.timeLimit(.minutes(5))) struct FolderWatcherTests {
     /// Collects a watcher's events until `isDone` is satisfied by everything seen so far.
     private func events(of watcher: FolderWatcher, until isDone: ([FolderEvent]) -> Bool,
                         after actions: () throws -> Void) async throws -> [FolderEvent] {

@@ -50,7 +50,8 @@ private func eventually(_ condition: () -> Bool) async {
         async let first = queue.value(for: "a", priority: .interactive, work: work)
         async let second = queue.value(for: "a", priority: .interactive, work: work)
         async let third = queue.value(for: "a", priority: .degraded, work: work)
-        await eventually { log.all.count == 1 }
+        // All three must have joined before the run may end: a latecomer would start a run of its own.
+        await eventually { queue.waiterCount(for: "a") == 3 }
         gate.open()
         #expect(try await [first, second, third] == ["image", "image", "image"])
         #expect(log.all == ["run"])

@@ -4,7 +4,7 @@ import Testing
 import Varlink
 
 /// The client connection against a running server.
-@Suite(.timeLimit(.minutes(1))) struct ClientTests {
+@Suite(.timeLimit(.minutes(5))) struct ClientTests {
     @Test func concurrentCallsOnOneConnectionEachGetTheirOwnReply() async throws {
         try await withServer([TestInterface()]) { socketPath in
             let connection = try await VarlinkConnection.connect(socketPath: socketPath)

@@ -2,7 +2,7 @@ import Testing
 import Varlink
 
 /// Clients that go away, or stop sending or reading, while their calls are in progress.
-@Suite(.timeLimit(.minutes(1))) struct DisconnectTests {
+@Suite(.timeLimit(.minutes(5))) struct DisconnectTests {
     @Test func hangingUpMidCallCancelsTheHandler() async throws {
         let interface = TestInterface()
         try await withServer([interface]) { socketPath in

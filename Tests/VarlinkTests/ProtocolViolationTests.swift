@@ -2,7 +2,7 @@ import Testing
 import Varlink
 
 /// Clients that break the protocol: each is answered or disconnected, and the server serves on.
-@Suite(.timeLimit(.minutes(1))) struct ProtocolViolationTests {
+@Suite(.timeLimit(.minutes(5))) struct ProtocolViolationTests {
     /// The server still answers a new connection.
     private func expectServerStillServes(_ socketPath: String) async throws {
         let connection = try await VarlinkConnection.connect(socketPath: socketPath)

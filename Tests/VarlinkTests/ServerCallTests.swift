@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// Calls answered by a running server, seen through the library's client and through raw bytes.
-@Suite(.timeLimit(.minutes(1))) struct ServerCallTests {
+@Suite(.timeLimit(.minutes(5))) struct ServerCallTests {
     @Test func getInfoListsTheServiceInterfaceAndEveryRegisteredInterface() async throws {
         try await withServer([TestInterface()]) { socketPath in
             let connection = try await VarlinkConnection.connect(socketPath: socketPath)

@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// Taking the socket path, and giving it back on stop.
-@Suite(.timeLimit(.minutes(1))) struct ServerLifecycleTests {
+@Suite(.timeLimit(.minutes(5))) struct ServerLifecycleTests {
     private func makeServer(socketPath: String, socketPermissions: UInt16 = 0o666) -> VarlinkServer {
         VarlinkServer(
             socketPath: socketPath,

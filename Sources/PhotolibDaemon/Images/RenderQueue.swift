@@ -111,6 +111,9 @@ final class RenderQueue<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
     /// The number of runs queued or running.
     var pendingCount: Int { condition.withLock { jobs.count } }
 
+    /// The number of callers waiting for the run of `key`.
+    func waiterCount(for key: Key) -> Int { condition.withLock { jobs[key]?.waiters.count ?? 0 } }
+
     /// Stops the threads once their current runs finish; callers still waiting get `CancellationError`.
     func stop() {
         let abandoned = condition.withLock { () -> [CheckedContinuation<Value, any Error>] in
