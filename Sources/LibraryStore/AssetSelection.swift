@@ -17,7 +17,9 @@ struct AssetSelection {
 
     var order: [String] { orderTerms.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" } }
 
-    /// Compiles `query`; `collection` is the looked-up collection the query names, if any.
+    /// The ORDER BY expression of an album's own order.
+    private static let albumOrder = "album_asset.position"
+
     /// Compiles `query`, looking up the collection it names (`NotFound` when there is none).
     static func compiling(_ query: AssetQuery, now: Date, in db: Database) throws -> AssetSelection {
         var collection: (id: String, subtype: CollectionSubtype)?
@@ -30,8 +32,9 @@ struct AssetSelection {
     }
 
     /// Whether the result is in an album's own order rather than by sort keys.
-    var isInAlbumOrder: Bool { orderTerms.first?.expression == "album_asset.position" }
+    var isInAlbumOrder: Bool { orderTerms.first?.expression == Self.albumOrder }
 
+    /// Compiles `query`; `collection` is the looked-up collection the query names, if any.
     init(query: AssetQuery, collection: (id: String, subtype: CollectionSubtype)?, now: Date) throws(LibraryError) {
         let includeBurstFrames = query.includeAllBurstAssets == true || query.burstIdentifier != nil || query.ids != nil
         var ordersByAlbum = false
@@ -83,7 +86,7 @@ struct AssetSelection {
             }
             orderTerms.append(("asset.id", true))
         } else if ordersByAlbum {
-            orderTerms = [("album_asset.position", true)]
+            orderTerms = [(Self.albumOrder, true)]
         } else {
             orderTerms = [("asset.creationTime", true), ("asset.id", true)]
         }

@@ -240,6 +240,7 @@ struct CollectionTests {
         #expect(remaining["assets"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == [keptId])
         await connection.close()
     }
+
     /// Days pass while the daemon is down (the library file is set back as if the photo had been added 31 days
     /// ago); at start the daemon records that Recently Added lost it, so a client catching up learns of it.
     @Test func assetsThatLeftRecentlyAddedWhileTheDaemonWasDownAreAnnouncedAtStart() async throws {
