@@ -47,10 +47,12 @@ final class DaemonProcess: @unchecked Sendable {
 
     var libraryPath: String { directory + "/library" }
 
-    /// Starts the daemon and waits until its socket answers.
-    func start() async throws {
-        let command = launcher + [Self.productsDirectory + "/photolibd", "--config", configPath]
+    /// Starts the daemon and waits until its socket answers. `--config` gets `configArgument` when given
+    /// (a path relative to `workingDirectory`), else `configPath`.
+    func start(configArgument: String? = nil, workingDirectory: String? = nil) async throws {
+        let command = launcher + [Self.productsDirectory + "/photolibd", "--config", configArgument ?? configPath]
         let process = Process()
+        process.currentDirectoryURL = workingDirectory.map { URL(fileURLWithPath: $0) }
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         var environment = ProcessInfo.processInfo.environment

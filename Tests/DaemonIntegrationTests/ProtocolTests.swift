@@ -94,4 +94,13 @@ struct ProtocolTests {
         #expect(try await daemon.stop() == 0)
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
     }
+
+    @Test func aRelativeConfigPathIsTakenFromTheDaemonsWorkingDirectory() async throws {
+        let daemon = try DaemonProcess()
+        let elsewhere = daemon.directory + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        try await daemon.start(configArgument: "../photolibd.conf", workingDirectory: elsewhere)
+        #expect(FileManager.default.fileExists(atPath: daemon.libraryPath))
+        #expect(try await daemon.stop() == 0)
+    }
 }

@@ -110,15 +110,6 @@ import Testing
         #expect(configuration.sources.map(\.path) == ["/home/ann/Dropbox/Camera Uploads"])
     }
 
-    @Test func aRelativeConfigFilePathIsTakenFromTheCurrentDirectory() throws {
-        let directory = try TemporaryDirectory()
-        try directory.write("library = \"lib\"\n", to: "photolibd.conf")
-        let relative = String(directory.path.dropFirst()).split(separator: "/").map { _ in ".." }.joined(separator: "/")
-            + directory.path + "/photolibd.conf"
-        let configuration = try DaemonConfiguration.load(fromFile: relative, environment: environment, system: false)
-        #expect(configuration.libraryPath == directory.path + "/lib")
-    }
-
     @Test func anUnknownKeyIsNamedWithItsLine() throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write(
