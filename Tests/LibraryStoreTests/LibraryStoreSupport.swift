@@ -2,9 +2,19 @@ import Foundation
 import PhotoModel
 @testable import LibraryStore
 
+/// The test process's directory for the databases of `makeDatabase`, removed when the process exits
+/// (the databases stay open until then).
+private enum ScratchDirectory {
+    static let root: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("photolibd-store-\(UUID().uuidString)").path
+        atexit { try? FileManager.default.removeItem(atPath: ScratchDirectory.root) }
+        return path
+    }()
+}
+
 /// A library database in a fresh temporary directory.
 func makeDatabase() throws -> (LibraryDatabase, path: String) {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("photolibd-store-\(UUID().uuidString)").path
+    let directory = ScratchDirectory.root + "/" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let path = directory + "/library.sqlite"
     return (try LibraryDatabase(path: path), path)
