@@ -30,11 +30,13 @@ struct LibraryUpkeep: Service {
 extension LibraryUpkeep {
     static let hourly: @Sendable (Date) -> Duration = { _ in .seconds(3_600) }
 
+    /// The moment before which something kept for `retentionDays` has expired.
+    static func cutoff(retentionDays: Int) -> Date { Date().addingTimeInterval(-Double(retentionDays) * 86_400) }
+
     /// Keeps the change history to its retention.
     static func historyPruning(database: LibraryDatabase, retentionDays: Int, logger: Logger) -> LibraryUpkeep {
         LibraryUpkeep(task: "prune change history", logger: logger, pause: hourly) {
-            let cutoff = Date().addingTimeInterval(-Double(retentionDays) * 86_400)
-            let pruned = try await database.pruneHistory(committedBefore: cutoff)
+            let pruned = try await database.pruneHistory(committedBefore: cutoff(retentionDays: retentionDays))
             if pruned > 0 { logger.info("pruned change history", metadata: ["entries": "\(pruned)"]) }
         }
     }
@@ -44,8 +46,7 @@ extension LibraryUpkeep {
     static func trashPurging(database: LibraryDatabase, importer: Importer, retentionDays: Int,
                              logger: Logger) -> LibraryUpkeep {
         LibraryUpkeep(task: "purge expired trash", logger: logger, pause: hourly) {
-            let cutoff = Date().addingTimeInterval(-Double(retentionDays) * 86_400)
-            if let purge = try await database.purgeTrash(trashedBefore: cutoff) {
+            if let purge = try await database.purgeTrash(trashedBefore: cutoff(retentionDays: retentionDays)) {
                 importer.removeFiles(purge.purgedFiles, logger: logger)
                 logger.info("purged expired trash", metadata: ["token": "\(purge.token)", "files": "\(purge.purgedFiles.count)"])
             }
