@@ -8,11 +8,16 @@ let package = Package(
         .executable(name: "photolibd", targets: ["photolibd"]),
         .executable(name: "photolib", targets: ["photolib"]),
         .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
+        .library(name: "Photos", targets: ["Photos"]),
+        .library(name: "AssetsLibrary", targets: ["AssetsLibrary"]),
+        .executable(name: "photo-picker", targets: ["PhotoPicker"]),
+        .executable(name: "live-gallery", targets: ["LiveGallery"]),
         .executable(name: "fetch-benchmark", targets: ["FetchBenchmark"]),
         .executable(name: "observer-benchmark", targets: ["ObserverBenchmark"]),
         .executable(name: "import-benchmark", targets: ["ImportBenchmark"]),
         .executable(name: "image-benchmark", targets: ["ImageBenchmark"]),
         .executable(name: "library-model-benchmark", targets: ["LibraryModelBenchmark"]),
+        .executable(name: "photos-benchmark", targets: ["PhotosBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -23,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Pure value types of the library: assets, collections, queries, changes, tokens.
@@ -109,6 +115,17 @@ let package = Package(
             dependencies: ["PhotoModel", "Varlink", "PhotolibConfig"]
         ),
 
+        // Apple's PhotoKit API (PHPhotoLibrary, PHAsset, PHFetchResult, PHChange, PHImageManager, …) over the client module.
+        .target(name: "Photos", dependencies: ["PhotoLibrary"]),
+
+        // Apple's AssetsLibrary API (ALAssetsLibrary, ALAssetsGroup, ALAsset, …) over `Photos`.
+        .target(name: "AssetsLibrary", dependencies: ["Photos", "PhotoLibrary"]),
+
+        // Example programs (README, "PhotoKit and AssetsLibrary code"): a terminal photo picker in AssetsLibrary
+        // style and a live gallery in PhotoKit style.
+        .executableTarget(name: "PhotoPicker", dependencies: ["AssetsLibrary"], path: "Examples/PhotoPicker"),
+        .executableTarget(name: "LiveGallery", dependencies: ["Photos"], path: "Examples/LiveGallery"),
+
         .executableTarget(
             name: "photolibd",
             dependencies: [
@@ -148,6 +165,14 @@ let package = Package(
             path: "Benchmarks/ObserverBenchmark"
         ),
 
+        // Times the Photos module's fetches, enumeration and pages beside the raw socket, and the memory of a
+        // held result (Benchmarks/photos.sh runs it).
+        .executableTarget(
+            name: "PhotosBenchmark",
+            dependencies: ["BenchmarkSupport", "Photos", "PhotoLibrary"],
+            path: "Benchmarks/PhotosBenchmark"
+        ),
+
         // Times thumbnails beside vipsthumbnail and mogrify, cached requests and first degraded replies
         // (Benchmarks/images.sh runs it).
         .executableTarget(
@@ -164,7 +189,7 @@ let package = Package(
         ),
 
         // Helpers shared by tests and benchmarks: running tools, temporary directories, image fixtures, sockets.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Varlink"], path: "Tests/TestSupport"),
         .testTarget(name: "PhotoModelTests", dependencies: ["PhotoModel"]),
         .testTarget(name: "PredicateQueryTests", dependencies: ["PredicateQuery", "PhotoModel"]),
         .testTarget(name: "LibraryStoreTests", dependencies: ["LibraryStore", "PhotoModel"]),
@@ -176,6 +201,10 @@ let package = Package(
         .testTarget(name: "FolderWatchTests", dependencies: ["FolderWatch", "PhotoModel", "TestSupport"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "PhotoModel", "TestSupport"]),
         .testTarget(name: "ToolProcessTests", dependencies: ["ToolProcess"]),
+        .testTarget(
+            name: "PhotosTests",
+            dependencies: ["Photos", "AssetsLibrary", "PhotoLibrary", "TestSupport", "photolibd"]
+        ),
         .testTarget(
             name: "DaemonIntegrationTests",
             dependencies: ["PhotoLibrary", "PhotoModel", "LibraryStore", "Varlink", "TestSupport", "photolibd", "photolib"]

@@ -34,9 +34,11 @@ extension PhotoLibrary {
         }
     }
 
-    /// The asset's original file, unchanged.
-    public func requestImageData(for assetId: String) async throws(PhotoLibraryError) -> ImageData {
-        try await call(ImageMethod.requestImageData, RequestImageDataParameters(assetId: assetId))
+    /// The asset's original file, unchanged (or the file of `version`).
+    public func requestImageData(for assetId: String, version: ImageRequestOptions.Version? = nil)
+        async throws(PhotoLibraryError) -> ImageData
+    {
+        try await call(ImageMethod.requestImageData, RequestImageDataParameters(assetId: assetId, version: version))
     }
 
     /// Asks the daemon to make, in the background, the images `requestImage` would return for these assets at
@@ -82,6 +84,11 @@ public struct ImageRequestOptions: Sendable, Hashable {
         case opportunistic, highQuality, fast
     }
 
+    /// Which version of an edited asset: the edit (`current`), the original's pixels, or the original file.
+    public enum Version: String, Sendable, Hashable, Codable, CaseIterable {
+        case current, unadjusted, original
+    }
+
     /// A rectangle in 0...1 coordinates of the upright image.
     public struct Rect: Sendable, Hashable, Codable {
         public var x, y, width, height: Double
@@ -101,14 +108,17 @@ public struct ImageRequestOptions: Sendable, Hashable {
     public var deliveryMode: DeliveryMode
     /// The part of the image to show; used with the exact resize mode.
     public var normalizedCropRect: Rect?
+    /// Nil: the daemon's default, the current version.
+    public var version: Version?
 
     public init(targetSize: ImageSize? = nil, contentMode: ContentMode = .aspectFit, resizeMode: ResizeMode = .fast,
-                deliveryMode: DeliveryMode = .opportunistic, normalizedCropRect: Rect? = nil) {
+                deliveryMode: DeliveryMode = .opportunistic, normalizedCropRect: Rect? = nil, version: Version? = nil) {
         self.targetSize = targetSize
         self.contentMode = contentMode
         self.resizeMode = resizeMode
         self.deliveryMode = deliveryMode
         self.normalizedCropRect = normalizedCropRect
+        self.version = version
     }
 }
 
@@ -162,6 +172,7 @@ private struct RequestImageParameters: Encodable, Sendable {
     var resizeMode: ImageRequestOptions.ResizeMode
     var deliveryMode: ImageRequestOptions.DeliveryMode
     var normalizedCropRect: ImageRequestOptions.Rect?
+    var version: ImageRequestOptions.Version?
 
     init(assetId: String, options: ImageRequestOptions) {
         self.assetId = assetId
@@ -171,11 +182,13 @@ private struct RequestImageParameters: Encodable, Sendable {
         resizeMode = options.resizeMode
         deliveryMode = options.deliveryMode
         normalizedCropRect = options.normalizedCropRect
+        version = options.version
     }
 }
 
 private struct RequestImageDataParameters: Encodable, Sendable {
     var assetId: String
+    var version: ImageRequestOptions.Version?
 }
 
 private struct StartCachingParameters: Encodable, Sendable {

@@ -8,11 +8,13 @@ public struct LibraryChangeEvent: Sendable, Hashable, Codable {
     public var objects: [ObjectChange]
     /// The named results: every one in the snapshot, afterwards only those the transaction changed.
     public var results: [FetchResultChange]
+    /// Names the stream in `updateObservation` calls; sent with the snapshot only.
+    public var observerId: String?
 
     /// Whether this is the first event, holding each result's full ids.
     public var isSnapshot: Bool { previousToken == nil }
 
-    enum CodingKeys: String, CodingKey { case token, previousToken, objects, results }
+    enum CodingKeys: String, CodingKey { case token, previousToken, objects, results, observerId }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -20,5 +22,14 @@ public struct LibraryChangeEvent: Sendable, Hashable, Codable {
         previousToken = try container.decodeIfPresent(String.self, forKey: .previousToken)
         objects = try container.decodeIfPresent([ObjectChange].self, forKey: .objects) ?? []
         results = try container.decode([FetchResultChange].self, forKey: .results)
+        observerId = try container.decodeIfPresent(String.self, forKey: .observerId)
     }
+}
+
+/// The reply of `updateObservation`: the added queries' full results at `token`.
+public struct ObservationUpdate: Sendable, Hashable, Codable {
+    /// The change token the results are at; the stream reports them in the replies after it.
+    public var token: String
+    /// One full result per added query.
+    public var results: [FetchResultChange]
 }

@@ -16,11 +16,14 @@ public final class PhotoLibrary: Sendable {
         self.connection = connection
     }
 
-    /// Connects to the daemon at `socketPath`, or where `SocketLocation.forClient` finds it when nil.
-    public static func connect(socketPath: String? = nil) async throws(PhotoLibraryError) -> PhotoLibrary {
+    /// Connects to the daemon at `socketPath`, or where `SocketLocation.forClient` finds it when nil. The
+    /// connection's replies are read on `taskExecutor` when given (see `VarlinkConnection.connect`).
+    public static func connect(socketPath: String? = nil,
+                               taskExecutor: (any TaskExecutor)? = nil) async throws(PhotoLibraryError) -> PhotoLibrary {
         let path = socketPath ?? SocketLocation.forClient(environment: ProcessInfo.processInfo.environment)
         do {
-            return PhotoLibrary(socketPath: path, connection: try await VarlinkConnection.connect(socketPath: path))
+            let connection = try await VarlinkConnection.connect(socketPath: path, taskExecutor: taskExecutor)
+            return PhotoLibrary(socketPath: path, connection: connection)
         } catch {
             throw PhotoLibraryError(error, socketPath: path)
         }
@@ -80,6 +83,16 @@ public final class PhotoLibrary: Sendable {
                         onlyRelevant: Bool = false) -> AsyncThrowingStream<LibraryChangeEvent, any Error> {
         stream(Method.observe, ObserveParameters(assetQueries: assetQueries, collectionQueries: collectionQueries,
                                                  onlyRelevant: onlyRelevant))
+    }
+
+    /// Adds queries to the running `observe` stream `observerId` (opened by this user on another connection)
+    /// and drops the named ones; returns the added queries' full results and the token they are at.
+    public func updateObservation(_ observerId: String, addingAssetQueries assetQueries: [String: AssetQuery] = [:],
+                                  collectionQueries: [String: CollectionQuery] = [:], removing names: [String] = [])
+        async throws(PhotoLibraryError) -> ObservationUpdate
+    {
+        try await call(Method.updateObservation, UpdateObservationParameters(
+            observerId: observerId, assetQueries: assetQueries, collectionQueries: collectionQueries, removeQueries: names))
     }
 
     /// The transactions committed after `token`, at most `limit`; fails with `tokenExpired` past the history.
@@ -188,6 +201,7 @@ private enum Method {
     static let fetchCollections = "io.photolibd.Library.FetchCollections"
     static let performChanges = "io.photolibd.Library.PerformChanges"
     static let observe = "io.photolibd.Library.Observe"
+    static let updateObservation = "io.photolibd.Library.UpdateObservation"
     static let fetchPersistentChanges = "io.photolibd.Library.FetchPersistentChanges"
     static let authorizationStatus = "io.photolibd.Library.AuthorizationStatus"
     static let importFiles = "io.photolibd.Import.ImportFiles"
@@ -232,6 +246,13 @@ private struct ObserveParameters: Encodable, Sendable {
     var assetQueries: [String: AssetQuery]
     var collectionQueries: [String: CollectionQuery]
     var onlyRelevant: Bool
+}
+
+private struct UpdateObservationParameters: Encodable, Sendable {
+    var observerId: String
+    var assetQueries: [String: AssetQuery]
+    var collectionQueries: [String: CollectionQuery]
+    var removeQueries: [String]
 }
 
 private struct FetchPersistentChangesParameters: Encodable, Sendable {

@@ -65,6 +65,8 @@ public struct Asset: Sendable, Hashable {
     public var orientation: Int
     /// Present only when a fetch asked for resources.
     public var resources: [AssetResource]?
+    /// Whether the asset has an edit (read when the daemon sends it).
+    public var hasAdjustments = false
 
     public init(
         id: String, mediaType: MediaType, mediaSubtypes: MediaSubtypes = [], pixelWidth: Int, pixelHeight: Int,
@@ -99,7 +101,7 @@ extension Asset: Codable {
     enum CodingKeys: String, CodingKey {
         case id, mediaType, mediaSubtypes, pixelWidth, pixelHeight, creationDate, creationDateSource
         case modificationDate, addedDate, location, duration, isFavorite, isHidden, isTrashed
-        case burstIdentifier, originalFilename, fileSize, orientation, resources
+        case burstIdentifier, originalFilename, fileSize, orientation, resources, hasAdjustments
     }
 
     public init(from decoder: any Decoder) throws {
@@ -125,6 +127,7 @@ extension Asset: Codable {
             orientation: try container.decodeIfPresent(Int.self, forKey: .orientation) ?? 1,
             resources: try container.decodeIfPresent([AssetResource].self, forKey: .resources)
         )
+        hasAdjustments = try container.decodeIfPresent(Bool.self, forKey: .hasAdjustments) ?? false
     }
 
     /// Writes every pinned field, with explicit nulls, so clients see the full shape.

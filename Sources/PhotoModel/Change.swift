@@ -77,11 +77,16 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
     public var parent: String?
     public var indexes: [Int]?
     public var toIndex: Int?
+    /// `editAsset`: the rendered file of the edit.
+    public var renderedPath: String?
+    /// `editAsset`: how the edit was made.
+    public var adjustment: Adjustment?
 
     public init(op: String, path: String? = nil, placeholder: String? = nil, target: String? = nil,
                 isFavorite: Bool? = nil, isHidden: Bool? = nil, creationDate: FieldUpdate<Timestamp> = .unchanged,
                 location: FieldUpdate<Location> = .unchanged, ids: [String]? = nil, permanently: Bool? = nil,
-                title: String? = nil, parent: String? = nil, indexes: [Int]? = nil, toIndex: Int? = nil) {
+                title: String? = nil, parent: String? = nil, indexes: [Int]? = nil, toIndex: Int? = nil,
+                renderedPath: String? = nil, adjustment: Adjustment? = nil) {
         self.op = op
         self.path = path
         self.placeholder = placeholder
@@ -96,11 +101,13 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
         self.parent = parent
         self.indexes = indexes
         self.toIndex = toIndex
+        self.renderedPath = renderedPath
+        self.adjustment = adjustment
     }
 
     enum CodingKeys: String, CodingKey {
         case op, path, placeholder, target, isFavorite, isHidden, creationDate, location
-        case ids, permanently, title, parent, indexes, toIndex
+        case ids, permanently, title, parent, indexes, toIndex, renderedPath, adjustment
     }
 
     public init(from decoder: any Decoder) throws {
@@ -124,7 +131,9 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
             title: try container.decodeIfPresent(String.self, forKey: .title),
             parent: try container.decodeIfPresent(String.self, forKey: .parent),
             indexes: try container.decodeIfPresent([Int].self, forKey: .indexes),
-            toIndex: try container.decodeIfPresent(Int.self, forKey: .toIndex)
+            toIndex: try container.decodeIfPresent(Int.self, forKey: .toIndex),
+            renderedPath: try container.decodeIfPresent(String.self, forKey: .renderedPath),
+            adjustment: try container.decodeIfPresent(Adjustment.self, forKey: .adjustment)
         )
     }
 
@@ -151,6 +160,8 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
         try container.encodeIfPresent(parent, forKey: .parent)
         try container.encodeIfPresent(indexes, forKey: .indexes)
         try container.encodeIfPresent(toIndex, forKey: .toIndex)
+        try container.encodeIfPresent(renderedPath, forKey: .renderedPath)
+        try container.encodeIfPresent(adjustment, forKey: .adjustment)
     }
 
     /// Checks that the op is known and has the fields it needs; `index` is the change's position in the call.
@@ -217,5 +228,19 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
         default:
             throw .invalidChange(index: index, reason: "unknown op '\(op)'")
         }
+    }
+}
+
+/// How an edit was made: PhotoKit's `PHAdjustmentData`, its data in base64.
+public struct Adjustment: Sendable, Hashable, Codable {
+    public var formatIdentifier: String
+    public var formatVersion: String
+    /// The adjustment's bytes in base64, at most 1 MiB once decoded.
+    public var data: String
+
+    public init(formatIdentifier: String, formatVersion: String, data: String) {
+        self.formatIdentifier = formatIdentifier
+        self.formatVersion = formatVersion
+        self.data = data
     }
 }

@@ -33,11 +33,11 @@ public final class VarlinkConnection: Sendable {
     /// lives: a task of its own because the connection outlives the caller's scope.
     private let exchanges: Task<Void, Never>
 
-    private init(_ messages: NIOAsyncChannel<ByteBuffer, ByteBuffer>) {
+    private init(_ messages: NIOAsyncChannel<ByteBuffer, ByteBuffer>, taskExecutor: (any TaskExecutor)?) {
         let (requestStream, requests) = AsyncStream.makeStream(of: ConnectionRequest.self)
         self.channel = messages.channel
         self.requests = requests
-        self.exchanges = Task {
+        self.exchanges = Task(executorPreference: taskExecutor) {
             await Self.exchangeMessages(over: messages, serving: requestStream)
         }
     }
@@ -48,12 +48,16 @@ public final class VarlinkConnection: Sendable {
 
     /// Connects to the service listening on `socketPath`.
     ///
-    /// - Parameter maximumMessageSize: The largest reply accepted, in bytes; a longer one closes the connection.
-    ///   Replies may carry whole results (the ids of a million assets are about 40 MB), hence the default 1 GiB.
+    /// - Parameters:
+    ///   - maximumMessageSize: The largest reply accepted, in bytes; a longer one closes the connection.
+    ///     Replies may carry whole results (the ids of a million assets are about 40 MB), hence the default 1 GiB.
+    ///   - taskExecutor: Where the connection's message pump runs (by default Swift's global pool). A client
+    ///     whose callers block pool threads while they wait for replies passes an executor of its own.
     public static func connect(
         socketPath: String,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        maximumMessageSize: Int = 1 << 30
+        maximumMessageSize: Int = 1 << 30,
+        taskExecutor: (any TaskExecutor)? = nil
     ) async throws -> VarlinkConnection {
         do {
             let messages = try await ClientBootstrap(group: eventLoopGroup).connect(unixDomainSocketPath: socketPath) {
@@ -65,7 +69,7 @@ public final class VarlinkConnection: Sendable {
                     return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
             }
-            return VarlinkConnection(messages)
+            return VarlinkConnection(messages, taskExecutor: taskExecutor)
         } catch {
             throw VarlinkConnectionError.cannotConnect(socketPath: socketPath, reason: "\(error)")
         }

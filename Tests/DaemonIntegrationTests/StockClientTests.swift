@@ -15,6 +15,7 @@ struct StockClientTests {
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         #expect(summary["io.photolibd.Library"] as? [String] == [
             "AuthorizationStatus", "FetchAssets", "FetchCollections", "FetchPersistentChanges", "Observe", "PerformChanges",
+            "UpdateObservation",
         ])
         #expect(summary["io.photolibd.Images"] as? [String] == ["RequestImage", "RequestImageData", "StartCaching", "StopCaching"])
         #expect(summary["io.photolibd.Import"] as? [String] == ["AddSource", "ImportFiles", "ListSources", "RemoveSource", "Status"])
@@ -30,7 +31,12 @@ struct StockClientTests {
         #expect(observed["sameToken"] as? Bool == true && observed["previousIsSnapshot"] as? Bool == true)
         #expect(observed["insertedIds"] as? [String] == [first])
         #expect((observed["objects"] as? [[String]])?.contains([first, "asset", "changed"]) == true)
-        #expect(summary["persistent"] as? [[String]] == [[first]])
+        let updated = try #require(summary["updated"] as? [String: Any])
+        #expect(updated["added"] as? [[AnyHashable]] == [["all", 2]])
+        #expect(updated["addedAtChange"] as? Bool == true)
+        #expect(updated["reported"] as? [String] == ["all"], "only the query still followed")
+        #expect(updated["changedIds"] as? [[String]] == [[first]])
+        #expect(summary["persistent"] as? [[String]] == [[first], [first]])
 
         let imported = try #require(summary["import"] as? [String: Any])
         #expect(imported["progress"] as? [[Int]] == [[1, 1]])

@@ -49,6 +49,17 @@ def main() -> int:
                 "insertedIds": update["results"][0].get("insertedIds"),
                 "objects": [(o["id"], o["kind"], o["change"]) for o in update["objects"]],
             }
+            # Queries added to the running stream are reported from the token of their first result on.
+            added = library.UpdateObservation(observerId=snapshot["observerId"],
+                                              assetQueries={"all": {}}, removeQueries=["favorites"])
+            library.PerformChanges([{"op": "updateAsset", "target": first, "isFavorite": False}])
+            later = next(replies)
+            summary["updated"] = {
+                "added": [(r["name"], r["count"]) for r in added["results"]],
+                "addedAtChange": added["token"] == changed["token"],
+                "reported": [r["name"] for r in later["results"]],
+                "changedIds": [r.get("changedIds") for r in later["results"]],
+            }
             history = library.FetchPersistentChanges(snapshot["token"])
             summary["persistent"] = [c["updatedAssetIds"] for c in history["changes"]]
 

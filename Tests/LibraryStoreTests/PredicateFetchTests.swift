@@ -190,3 +190,17 @@ private struct PredicateGenerator {
         }
     }
 }
+
+/// Following a result whose predicate does not parse fails with the reason, and follows nothing.
+@Test func trackingAnInvalidPredicateThrowsAndFollowsNothing() async throws {
+    let (database, _) = try makeDatabase()
+    _ = try await database.insert([draft("one.jpg")])
+    let valid = ObservedQuery.assets(AssetQuery())
+    let invalid = ObservedQuery.assets(AssetQuery(predicate: "pixelWidth >>> 3"))
+    for _ in 0..<2 {
+        await #expect(throws: LibraryError.self) { try await database.track([valid, invalid]) }
+    }
+    #expect(database.observedResults.snapshot([valid]).ids[valid] == [], "the valid query was released too")
+    try await database.track([valid])
+    #expect(database.observedResults.snapshot([valid]).ids[valid]?.count == 1)
+}

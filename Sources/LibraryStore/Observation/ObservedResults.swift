@@ -40,6 +40,8 @@ public final class ObservedResults: Sendable {
         var pending: [(generation: Int64, input: TrackerInput)] = []
         var history: Deque<(generation: Int64, change: ObservedResultChange)> = []
         var waiters: [CheckedContinuation<Void, any Error>] = []
+        /// Why the first load failed (an invalid predicate); kept until every caller of `track` has released it.
+        var failure: (any Error)?
     }
 
     private struct State {
@@ -53,7 +55,8 @@ public final class ObservedResults: Sendable {
         state = Mutex(State(generation: generation))
     }
 
-    /// Starts (or joins) tracking `queries`; returns once every result is loaded.
+    /// Starts (or joins) tracking `queries`; returns once every result is loaded. When one cannot be loaded (an
+    /// invalid predicate), throws why and follows none of them.
     func track(_ queries: [ObservedQuery], in writer: DatabasePool) async throws {
         try await writer.writeWithoutTransaction { db in
             let generation = try Int64.fetchOne(db, sql: "SELECT generation FROM library_info")!
@@ -77,15 +80,22 @@ public final class ObservedResults: Sendable {
                 }
             }
         }
-        for query in Set(queries) {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let ready = state.withLock { state -> Bool in
-                    guard state.trackers[query]?.result == nil else { return true }
-                    state.trackers[query]?.waiters.append(continuation)
-                    return false
+        do {
+            for query in Set(queries) {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    let loaded: Result<Void, any Error>? = state.withLock { state in
+                        guard let tracker = state.trackers[query] else { return .success(()) }
+                        if let failure = tracker.failure { return .failure(failure) }
+                        guard tracker.result == nil else { return .success(()) }
+                        state.trackers[query]!.waiters.append(continuation)
+                        return nil
+                    }
+                    if let loaded { continuation.resume(with: loaded) }
                 }
-                if ready { continuation.resume() }
             }
+        } catch {
+            release(queries)
+            throw error
         }
     }
 
@@ -121,18 +131,16 @@ public final class ObservedResults: Sendable {
 
     /// Advances every tracker past a just-committed transaction; runs on the writer's queue after the commit.
     func advance(past change: CommittedChange, db: Database) {
-        let queries = state.withLock { state in
-            state.generation = change.generation
-            return Array(state.trackers.keys)
-        }
-        guard !queries.isEmpty else { return }
+        let queries = state.withLock { state in state.trackers.filter { $0.value.failure == nil }.map(\.key) }
         let now = Date()
         var inputs: [ObservedQuery: TrackerInput] = [:]
         for query in queries {
             inputs[query] = TrackerInput.read(for: query, change: change, db: db, now: now)
         }
+        // The generation moves with the results, so that a snapshot never pairs new generation and old ids.
         state.withLock { state in
-            for (query, input) in inputs where state.trackers[query] != nil {
+            state.generation = change.generation
+            for (query, input) in inputs where state.trackers[query] != nil && state.trackers[query]!.failure == nil {
                 if state.trackers[query]!.result == nil {
                     state.trackers[query]!.pending.append((change.generation, input))
                 } else {
@@ -155,8 +163,10 @@ public final class ObservedResults: Sendable {
                 }
                 tracker.pending = []
                 state.trackers[query] = tracker
-            case .failure:
-                state.trackers[query] = nil
+            case .failure(let error):
+                tracker.failure = error
+                tracker.pending = []
+                state.trackers[query] = tracker
             }
             return waiters
         }

@@ -10,6 +10,7 @@ struct LibraryInterface: VarlinkInterface {
     let database: LibraryDatabase
     let importer: Importer
     let authorization: Authorization
+    let observations = Observations()
 
     func handle(_ call: VarlinkCall, context: VarlinkCallContext, replies: VarlinkReplyWriter) async throws {
         let status = authorization.status(of: context.peer)
@@ -24,9 +25,18 @@ struct LibraryInterface: VarlinkInterface {
                 try await performChanges(try call.decodeParameters(), context: context, replies: replies)
             case "Observe":
                 guard call.more else { throw VarlinkError.expectedMore() }
+                let observation = Observation(owner: context.peer?.uid)
                 let observer = LibraryObserver(database: database, parameters: try call.decodeParameters(),
-                                               canRead: status.canRead, replies: replies)
-                try await observer.run()
+                                               canRead: status.canRead, observation: observation, replies: replies)
+                try await observations.registering(observation) { try await observer.run() }
+            case "UpdateObservation":
+                guard status.canRead else { throw LibraryError.permissionDenied }
+                let parameters: UpdateObservationParameters = try call.decodeParameters()
+                guard let observation = observations.observation(parameters.observerId, caller: context.peer?.uid) else {
+                    throw LibraryError.notFound(id: parameters.observerId)
+                }
+                try await ObservationUpdate(database: database, parameters: parameters, observation: observation)
+                    .run(replies: replies)
             case "FetchPersistentChanges":
                 guard status.canRead else { throw LibraryError.permissionDenied }
                 try await fetchPersistentChanges(try call.decodeParameters(), replies: replies)

@@ -140,8 +140,16 @@ method FetchCollections(query: CollectionQuery, offset: ?int, pageSize: ?int)
 method PerformChanges(changes: []Change) -> (token: string, created: [string]string)
 
 # Call with more: the current results first, then one reply per committed transaction.
+# The first reply's observerId names the stream for UpdateObservation.
 method Observe(assetQueries: ?[string]AssetQuery, collectionQueries: ?[string]CollectionQuery, onlyRelevant: ?bool)
-  -> (token: string, previousToken: ?string, objects: ?[]ChangedObject, results: []ResultChange)
+  -> (token: string, previousToken: ?string, objects: ?[]ChangedObject, results: []ResultChange, observerId: ?string)
+
+# Changes a running Observe stream of the same user, from another connection: drops the queries named in
+# removeQueries, then adds the others. The reply holds each added query's full result at `token`; the stream
+# reports an added query in the replies of the transactions after `token`. An unknown observerId is NotFound.
+method UpdateObservation(observerId: string, assetQueries: ?[string]AssetQuery,
+  collectionQueries: ?[string]CollectionQuery, removeQueries: ?[]string)
+  -> (token: string, results: []ResultChange)
 
 method FetchPersistentChanges(since: string, limit: ?int)
   -> (changes: []PersistentChange, token: string, hasMore: bool)

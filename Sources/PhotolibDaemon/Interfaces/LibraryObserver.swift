@@ -17,20 +17,22 @@ struct LibraryObserver {
     let database: LibraryDatabase
     let parameters: ObserveParameters
     let canRead: Bool
+    let observation: Observation
     let replies: VarlinkReplyWriter
 
     func run() async throws {
         let named = try namedQueries()
-        let queries = named.map(\.query)
         let wakeUps = database.feed.subscribe()
-        try await database.track(queries)
-        defer { database.observedResults.release(queries) }
+        try await database.track(named.map(\.query))
+        defer { database.observedResults.release(observation.removeAll()) }
 
-        let snapshot = database.observedResults.snapshot(queries)
+        let snapshot = database.observedResults.snapshot(named.map(\.query))
+        observation.add(named, since: snapshot.generation)
         var lastToken = token(snapshot.generation)
         try await replies.send(ObserveReply(
             token: lastToken.description, previousToken: nil, objects: nil,
-            results: named.map { FetchResultChange.full(name: $0.name, ids: snapshot.ids[$0.query] ?? [], incremental: nil) }
+            results: named.map { FetchResultChange.full(name: $0.name, ids: snapshot.ids[$0.query] ?? [], incremental: nil) },
+            observerId: observation.id
         ), continues: true)
         Self.returnFreedMemory(afterSending: snapshot.ids)
 
@@ -41,23 +43,25 @@ struct LibraryObserver {
             let pending = database.feed.changes(after: delivered)
             let estimatedBytes = pending?.reduce(0) { $0 + 100 * $1.objects.count } ?? 0
             guard let pending, pending.count <= Self.backlogLimit, estimatedBytes <= Self.backlogBytes else {
-                try await sendReload(named, since: &lastToken, delivered: &delivered)
+                try await sendReload(since: &lastToken, delivered: &delivered)
                 continue
             }
             for change in pending where change.generation > delivered {
                 var results: [FetchResultChange] = []
                 var unavailable = false
-                for (name, query) in named {
-                    switch database.observedResults.change(of: query, at: change.generation) {
+                for named in observation.current where named.since < change.generation {
+                    switch database.observedResults.change(of: named.query, at: change.generation) {
                     case .unchanged: break
                     case .changed(var result):
-                        result.name = name
+                        result.name = named.name
                         results.append(result)
-                    case .unavailable: unavailable = true
+                    case .unavailable:
+                        // A query dropped meanwhile is no reason to reload the others.
+                        if observation.follows(named.name) { unavailable = true }
                     }
                 }
                 if unavailable {
-                    try await sendReload(named, since: &lastToken, delivered: &delivered)
+                    try await sendReload(since: &lastToken, delivered: &delivered)
                     break
                 }
                 delivered = change.generation
@@ -71,8 +75,8 @@ struct LibraryObserver {
     }
 
     /// Sends every result's full ids at the newest state, for a reader that fell behind.
-    private func sendReload(_ named: [(name: String, query: ObservedQuery)], since lastToken: inout ChangeToken,
-                            delivered: inout Int64) async throws {
+    private func sendReload(since lastToken: inout ChangeToken, delivered: inout Int64) async throws {
+        let named = observation.current
         let snapshot = database.observedResults.snapshot(named.map(\.query))
         guard snapshot.generation > delivered else { return }
         let reloadToken = token(snapshot.generation)
@@ -87,18 +91,23 @@ struct LibraryObserver {
 
     /// Gives the memory of a large reply's text back to the system once it is sent; without this the
     /// allocator keeps the daemon's resident size at its peak (hundreds of MB after a million-id snapshot).
-    private static func returnFreedMemory(afterSending ids: [ObservedQuery: [String]]) {
+    static func returnFreedMemory(afterSending ids: [ObservedQuery: [String]]) {
         guard ids.values.reduce(0, { $0 + $1.count }) >= 100_000 else { return }
         malloc_trim(0)
     }
 
-    /// The observer's queries by name, sorted; none for a caller that may not read.
+    /// The observer's first queries by name, sorted; none for a caller that may not read.
     private func namedQueries() throws -> [(name: String, query: ObservedQuery)] {
         guard canRead else { return [] }
         let assetQueries = parameters.assetQueries ?? [:], collectionQueries = parameters.collectionQueries ?? [:]
-        if let shared = assetQueries.keys.first(where: { collectionQueries[$0] != nil }) {
-            throw VarlinkError.invalidParameter("collectionQueries.\(shared)")
-        }
+        try observation.checkNewNames(assetQueries: assetQueries, collectionQueries: collectionQueries)
+        return Self.named(assetQueries: assetQueries, collectionQueries: collectionQueries)
+    }
+
+    /// Asset and collection queries as one list sorted by name.
+    static func named(assetQueries: [String: AssetQuery], collectionQueries: [String: CollectionQuery])
+        -> [(name: String, query: ObservedQuery)]
+    {
         let named = assetQueries.map { ($0.key, ObservedQuery.assets($0.value)) }
             + collectionQueries.map { ($0.key, ObservedQuery.collections($0.value)) }
         return named.sorted { $0.0 < $1.0 }
@@ -106,6 +115,32 @@ struct LibraryObserver {
 
     private func token(_ generation: Int64) -> ChangeToken {
         ChangeToken(libraryId: database.libraryId, generation: generation)
+    }
+}
+
+/// `UpdateObservation`: adds queries to a running `Observe` stream and drops others.
+///
+/// The reply carries each added query's full result and the token it is at; the stream then reports the
+/// added queries in the replies of transactions after that token.
+struct ObservationUpdate {
+    let database: LibraryDatabase
+    let parameters: UpdateObservationParameters
+    let observation: Observation
+
+    func run(replies: VarlinkReplyWriter) async throws {
+        let assetQueries = parameters.assetQueries ?? [:], collectionQueries = parameters.collectionQueries ?? [:]
+        let removing = Set(parameters.removeQueries ?? [])
+        database.observedResults.release(observation.remove(removing))
+        try observation.checkNewNames(assetQueries: assetQueries, collectionQueries: collectionQueries)
+        let named = LibraryObserver.named(assetQueries: assetQueries, collectionQueries: collectionQueries)
+        try await database.track(named.map(\.query))
+        let snapshot = database.observedResults.snapshot(named.map(\.query))
+        observation.add(named, since: snapshot.generation)
+        try await replies.send(UpdateObservationReply(
+            token: ChangeToken(libraryId: database.libraryId, generation: snapshot.generation).description,
+            results: named.map { FetchResultChange.full(name: $0.name, ids: snapshot.ids[$0.query] ?? [], incremental: nil) }
+        ))
+        LibraryObserver.returnFreedMemory(afterSending: snapshot.ids)
     }
 }
 
@@ -119,5 +154,19 @@ struct ObserveReply: Encodable, Sendable {
     var token: String
     var previousToken: String?
     var objects: [ObjectChange]?
+    var results: [FetchResultChange]
+    /// Sent in the first reply only: names the stream in `UpdateObservation` calls.
+    var observerId: String? = nil
+}
+
+struct UpdateObservationParameters: Decodable {
+    var observerId: String
+    var assetQueries: [String: AssetQuery]?
+    var collectionQueries: [String: CollectionQuery]?
+    var removeQueries: [String]?
+}
+
+struct UpdateObservationReply: Encodable, Sendable {
+    var token: String
     var results: [FetchResultChange]
 }

@@ -1,20 +1,21 @@
 import Foundation
 import Glibc
+import Synchronization
 import Varlink
 
 /// The real `photolibd` binary running on a temporary library, socket and config.
-final class DaemonProcess: @unchecked Sendable {
+public final class DaemonProcess: @unchecked Sendable {
     // @unchecked: `process` is only replaced by start/stop, which tests call from one task.
-    let directory: String
-    let socketPath: String
-    let configPath: String
+    public let directory: String
+    public let socketPath: String
+    public let configPath: String
     /// A command that starts the daemon, given its command line as arguments (for example to run it in a namespace).
-    let launcher: [String]
+    public let launcher: [String]
     private var process: Process?
     private let logPath: String
 
     /// The directory that holds the built products (`photolibd`, `photolib`, the test bundle).
-    static let productsDirectory: String = {
+    public static let productsDirectory: String = {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
         while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("photolibd").path),
@@ -24,7 +25,7 @@ final class DaemonProcess: @unchecked Sendable {
         return directory.path
     }()
 
-    init(extraConfig: String = "", launcher: [String] = []) throws {
+    public init(extraConfig: String = "", launcher: [String] = []) throws {
         self.launcher = launcher
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("photolibd-it-\(UUID().uuidString)").path
         socketPath = directory + "/run/socket"
@@ -45,11 +46,11 @@ final class DaemonProcess: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    var libraryPath: String { directory + "/library" }
+    public var libraryPath: String { directory + "/library" }
 
     /// Starts the daemon and waits until its socket answers. `--config` gets `configArgument` when given
     /// (a path relative to `workingDirectory`), else `configPath`.
-    func start(configArgument: String? = nil, workingDirectory: String? = nil) async throws {
+    public func start(configArgument: String? = nil, workingDirectory: String? = nil) async throws {
         let command = launcher + [Self.productsDirectory + "/photolibd", "--config", configArgument ?? configPath]
         let process = Process()
         process.currentDirectoryURL = workingDirectory.map { URL(fileURLWithPath: $0) }
@@ -80,23 +81,38 @@ final class DaemonProcess: @unchecked Sendable {
 
     /// Stops with SIGTERM and waits for the exit; returns the exit status.
     @discardableResult
-    func stop() async throws -> Int32 {
+    public func stop() async throws -> Int32 {
         guard let process else { return 0 }
         process.terminate()
         return try await wait(for: process)
     }
 
     /// Kills with SIGKILL, as a crash or power cut would.
-    func kill9() async throws {
+    public func kill9() async throws {
         guard let process else { return }
         kill(process.processIdentifier, SIGKILL)
         _ = try await wait(for: process)
     }
 
-    var isRunning: Bool { process?.isRunning ?? false }
+    public var isRunning: Bool { process?.isRunning ?? false }
+
+    /// Makes sure the daemon does not outlive the test process, for a daemon shared by a whole test run
+    /// (one that no `deinit` ever stops).
+    public func killWhenTestsExit() {
+        processesToKillAtExit.withLock { daemons in
+            if daemons.isEmpty {
+                atexit { processesToKillAtExit.withLock { $0.forEach { $0.killNow() } } }
+            }
+            daemons.append(self)
+        }
+    }
+
+    private func killNow() {
+        if let process, process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
 
     /// The daemon's resident memory in kilobytes (VmRSS), or nil when it is not running.
-    var residentKilobytes: Int? {
+    public var residentKilobytes: Int? {
         guard let process, process.isRunning,
               let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
@@ -104,9 +120,9 @@ final class DaemonProcess: @unchecked Sendable {
         return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
     }
 
-    func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    public func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    func connect() async throws -> VarlinkConnection {
+    public func connect() async throws -> VarlinkConnection {
         try await VarlinkConnection.connect(socketPath: socketPath)
     }
 
@@ -119,18 +135,25 @@ final class DaemonProcess: @unchecked Sendable {
     }
 }
 
-struct DaemonError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+private let processesToKillAtExit = Mutex<[DaemonProcess]>([])
+
+public struct DaemonError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// Checks `condition` every 50 ms until it holds or `timeout` passes (a busy machine can be slow); whether it held.
 @discardableResult
-func eventually(timeout: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws -> Bool {
+public func eventually(timeout: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws -> Bool {
+    try await eventually(timeout: timeout) { try await condition() ? true : nil } ?? false
+}
+
+/// Asks for `value` every 50 ms until there is one or `timeout` passes.
+public func eventually<Value>(timeout: Duration = .seconds(60), _ value: () async throws -> Value?) async throws -> Value? {
     let deadline = ContinuousClock.now + timeout
     while true {
-        if try await condition() { return true }
-        guard ContinuousClock.now < deadline else { return false }
+        if let value = try await value() { return value }
+        guard ContinuousClock.now < deadline else { return nil }
         try await Task.sleep(for: .milliseconds(50))
     }
 }

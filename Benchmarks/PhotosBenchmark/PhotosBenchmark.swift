@@ -1,0 +1,90 @@
+import BenchmarkSupport
+import Foundation
+import PhotoLibrary
+import Photos
+
+/// Times the `Photos` module beside the raw socket on the same queries of a library of N assets: a fetch
+/// (the result's ids), enumerating every object of it, and a 500-asset page; and the memory a program
+/// holding the whole result grows by.
+@main
+struct PhotosBenchmark {
+    static func main() async throws {
+        let arguments = BenchmarkArguments.parse(command: "photos-benchmark", defaultAssets: 100_000, defaultRounds: 20)
+        let assetCount = arguments.assetCount, rounds = arguments.rounds
+        _ = try await BenchmarkLibrary.build(in: arguments.work, count: assetCount)
+        let (daemon, socket) = try await BenchmarkLibrary.startDaemon(arguments.daemonBinary, work: arguments.work)
+        defer { daemon.terminate(); daemon.waitUntilExit() }
+        setenv("PHOTOLIBD_SOCKET", socket, 1)
+
+        let residentBefore = residentMegabytes()
+        var held: PHFetchResult<PHAsset>? = PHAsset.fetchAssets(with: nil)
+        precondition(held?.count == assetCount, "the library has \(held?.count ?? 0) assets, not \(assetCount)")
+        let residentHolding = residentMegabytes()
+
+        print("\nPhotos module beside the raw socket, \(assetCount) assets, \(rounds) rounds (milliseconds, medians)")
+        print("what                                   | Photos / PhotoLibrary | raw socket | ratio | target")
+        var fetches = Measurements(), snapshots = Measurements()
+        let observe = #"{"method":"io.photolibd.Library.Observe","more":true,"parameters":{"assetQueries":{"all":{}}}}"#
+        for _ in 0..<rounds {
+            var start = monotonicMilliseconds()
+            let result = PHAsset.fetchAssets(with: nil)
+            fetches.append(monotonicMilliseconds() - start)
+            precondition(result.count == assetCount)
+            let raw = try RawVarlinkClient(socketPath: socket)
+            start = monotonicMilliseconds()
+            _ = try raw.call(observe)
+            snapshots.append(monotonicMilliseconds() - start)
+        }
+        report("PHAsset.fetchAssets(with: nil)", fetches, snapshots, target: "< 20 ms")
+
+        let pages = Int((Double(assetCount) / 500).rounded(.up))
+        var enumerations = Measurements(), paging = Measurements()
+        let raw = try RawVarlinkClient(socketPath: socket)
+        for _ in 0..<max(rounds / 4, 3) {
+            let result = PHAsset.fetchAssets(with: nil)
+            var start = monotonicMilliseconds()
+            var visited = 0
+            result.enumerateObjects { asset, _, _ in visited += asset.pixelWidth > 0 ? 1 : 0 }
+            enumerations.append(monotonicMilliseconds() - start)
+            precondition(visited == assetCount)
+            start = monotonicMilliseconds()
+            for page in 0..<pages {
+                let call = #"{"method":"io.photolibd.Library.FetchAssets","parameters":{"query":{},"offset":\#(page * 500),"pageSize":500}}"#
+                _ = try raw.call(call)
+            }
+            paging.append(monotonicMilliseconds() - start)
+        }
+        report("enumerate every object, in order", enumerations, paging, target: "≤ 1.5×")
+
+        let library = try await PhotoLibrary.connect(socketPath: socket)
+        var clientPages = Measurements(), rawPages = Measurements()
+        let pageCall = #"{"method":"io.photolibd.Library.FetchAssets","parameters":{"query":{},"pageSize":500}}"#
+        for _ in 0..<rounds * 5 {
+            var start = monotonicMilliseconds()
+            _ = try await library.fetchAssets(pageSize: 500)
+            clientPages.append(monotonicMilliseconds() - start)
+            start = monotonicMilliseconds()
+            _ = try raw.call(pageCall)
+            rawPages.append(monotonicMilliseconds() - start)
+        }
+        await library.close()
+        report("PhotoLibrary.fetchAssets, 500 assets", clientPages, rawPages, target: "≤ 1.2×")
+
+        print(String(format: "holding a %d-asset PHFetchResult: resident %.1f MB → %.1f MB, +%.1f MB (%.0f bytes per asset)",
+                     assetCount, residentBefore, residentHolding, residentHolding - residentBefore,
+                     (residentHolding - residentBefore) * 1_048_576 / Double(assetCount)))
+        held = nil
+    }
+
+    private static func report(_ what: String, _ ours: Measurements, _ raw: Measurements, target: String) {
+        print(String(format: "%-38@ | %21.2f | %10.2f | %5.2f | %@", what as NSString, ours.median, raw.median,
+                     ours.median / raw.median, target as NSString))
+    }
+
+    /// This process's resident memory in megabytes.
+    private static func residentMegabytes() -> Double {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
+    }
+}

@@ -1,0 +1,80 @@
+// A live gallery written the way PhotoKit code is written: fetch the library newest first, warm the caching
+// image manager for the first screen, show a thumbnail of each photo, and follow every change as it commits.
+//
+//     swift run live-gallery            # runs until Ctrl-C; drop photos into the drop folder meanwhile
+//     swift run live-gallery 30         # stops after 30 seconds
+import Foundation
+import Photos
+
+let thumbnailSize = CGSize(width: 256, height: 256)
+let firstScreen = 24
+
+/// The gallery: what it shows, kept in step with the library through change details.
+final class Gallery: NSObject, PHPhotoLibraryChangeObserver, @unchecked Sendable {
+    private let imageManager = PHCachingImageManager()
+    private let lock = NSLock()
+    private var assets: PHFetchResult<PHAsset>
+
+    override init() {
+        let newestFirst = PHFetchOptions()
+        newestFirst.sortDescriptors = [PHSortDescriptor(key: "creationDate", ascending: false)]
+        assets = PHAsset.fetchAssets(with: newestFirst)
+        super.init()
+    }
+
+    func show() {
+        print("\(assets.count) photos and videos, newest first")
+        let screen = assets.objects(at: IndexSet(integersIn: 0..<min(firstScreen, assets.count)))
+        imageManager.startCachingImages(for: screen, targetSize: thumbnailSize, contentMode: .aspectFill, options: nil)
+        for (index, asset) in screen.enumerated() { showThumbnail(of: asset, at: index) }
+        if assets.count > firstScreen { print("… and \(assets.count - firstScreen) more") }
+        PHPhotoLibrary.shared().register(self)
+    }
+
+    /// Asks for a thumbnail; the fast degraded image (when there is one) comes first, then the final one.
+    private func showThumbnail(of asset: PHAsset, at index: Int) {
+        let options = PHImageRequestOptions()
+        options.deliveryMode = .opportunistic
+        let date = asset.creationDate.map { ISO8601DateFormatter().string(from: $0) } ?? "no date"
+        imageManager.requestImage(for: asset, targetSize: thumbnailSize, contentMode: .aspectFill, options: options) { image, info in
+            let degraded = (info?[PHImageResultIsDegradedKey] as? Bool) == true
+            if let image {
+                print("  [\(index)] \(date)  \(Int(image.size.width))×\(Int(image.size.height))\(degraded ? " (degraded)" : "")  \(image.fileURL.path)")
+            } else if let error = info?[PHImageErrorKey] {
+                print("  [\(index)] \(date)  no thumbnail: \(error)")
+            }
+        }
+    }
+
+    func photoLibraryDidChange(_ changeInstance: PHChange) {
+        let shown = lock.withLock { assets }
+        guard let details = changeInstance.changeDetails(for: shown) else { return }
+        lock.withLock { assets = details.fetchResultAfterChanges }
+        guard details.hasIncrementalChanges else {
+            print("The library changed a lot: reloaded, \(details.fetchResultAfterChanges.count) photos and videos")
+            return
+        }
+        if let removed = details.removedIndexes, !removed.isEmpty { print("Removed at \(Array(removed))") }
+        details.enumerateMoves { from, to in print("Moved \(from) → \(to)") }
+        for (index, asset) in zip(details.insertedIndexes ?? [], details.insertedObjects) {
+            print("Inserted at \(index):")
+            showThumbnail(of: asset, at: index)
+        }
+        if let changed = details.changedIndexes, !changed.isEmpty {
+            print("Changed at \(Array(changed))")
+            for (index, asset) in zip(changed, details.changedObjects) { showThumbnail(of: asset, at: index) }
+        }
+    }
+}
+
+guard PHPhotoLibrary.authorizationStatus(for: .readWrite) == .authorized else {
+    FileHandle.standardError.write(Data("live-gallery: photolibd does not let this user read the library\n".utf8))
+    exit(1)
+}
+let gallery = Gallery()
+gallery.show()
+if let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init) {
+    Thread.sleep(forTimeInterval: seconds)
+} else {
+    dispatchMain()
+}

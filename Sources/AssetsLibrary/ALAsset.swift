@@ -1,0 +1,248 @@
+import Foundation
+import PhotoLibrary
+import Photos
+
+public let ALAssetPropertyType = "ALAssetPropertyType"
+public let ALAssetPropertyLocation = "ALAssetPropertyLocation"
+public let ALAssetPropertyDuration = "ALAssetPropertyDuration"
+public let ALAssetPropertyOrientation = "ALAssetPropertyOrientation"
+public let ALAssetPropertyDate = "ALAssetPropertyDate"
+public let ALAssetPropertyRepresentations = "ALAssetPropertyRepresentations"
+public let ALAssetPropertyURLs = "ALAssetPropertyURLs"
+public let ALAssetPropertyAssetURL = "ALAssetPropertyAssetURL"
+/// The value `value(forProperty:)` gives for a property the asset does not have (the duration of a photo).
+public let ALErrorInvalidProperty = "ALErrorInvalidProperty"
+
+public let ALAssetTypePhoto = "ALAssetTypePhoto"
+public let ALAssetTypeVideo = "ALAssetTypeVideo"
+public let ALAssetTypeUnknown = "ALAssetTypeUnknown"
+
+/// Where an Objective-C style method stores its error: Linux Foundation has no `NSErrorPointer`.
+public typealias NSErrorPointer = UnsafeMutablePointer<NSError?>?
+
+/// AssetsLibrary's `ALAssetOrientation`, UIKit's orientation order.
+public enum ALAssetOrientation: Int, Sendable {
+    case up = 0
+    case down = 1
+    case left = 2
+    case right = 3
+    case upMirrored = 4
+    case downMirrored = 5
+    case leftMirrored = 6
+    case rightMirrored = 7
+
+    /// The orientation of an EXIF orientation value, 1...8.
+    init(exif: Int) {
+        switch exif {
+        case 2: self = .upMirrored
+        case 3: self = .down
+        case 4: self = .downMirrored
+        case 5: self = .leftMirrored
+        case 6: self = .right
+        case 7: self = .rightMirrored
+        case 8: self = .left
+        default: self = .up
+        }
+    }
+}
+
+/// AssetsLibrary's `ALAsset`: a photo or video of the library.
+public final class ALAsset: NSObject, @unchecked Sendable {
+    let asset: Asset
+
+    init(_ asset: Asset) {
+        self.asset = asset
+    }
+
+    /// The asset with this id; nil when there is none.
+    static func fetch(_ identifier: String) throws -> ALAsset? {
+        let asset = try LibraryClient.shared.call { library throws(PhotoLibraryError) in
+            try await library.fetchAssets(matching: AssetQuery(ids: [identifier], includeHidden: true,
+                                                               includeAllBurstAssets: true)).assets.first
+        }
+        return asset.map(ALAsset.init)
+    }
+
+    var url: URL { AssetURL.asset(asset.id, filename: asset.originalFilename) }
+
+    /// The value of an `ALAssetProperty…` key: the type string, location (`CLLocation`), duration (NSNumber, or
+    /// `ALErrorInvalidProperty` for photos), orientation (NSNumber of `ALAssetOrientation`), date, representations
+    /// (type identifiers), URLs (type identifier to URL) or the asset URL.
+    public func value(forProperty property: String) -> Any! {
+        switch property {
+        case ALAssetPropertyType:
+            switch asset.mediaType {
+            case .image: return ALAssetTypePhoto
+            case .video: return ALAssetTypeVideo
+            case .audio, .unknown: return ALAssetTypeUnknown
+            }
+        case ALAssetPropertyLocation:
+            return asset.location.map { CLLocation(latitude: $0.latitude, longitude: $0.longitude) }
+        case ALAssetPropertyDuration:
+            return asset.mediaType == .video ? NSNumber(value: asset.duration) : ALErrorInvalidProperty
+        case ALAssetPropertyOrientation:
+            return NSNumber(value: ALAssetOrientation(exif: asset.orientation).rawValue)
+        case ALAssetPropertyDate:
+            return Date(timeIntervalSince1970: (asset.creationDate ?? asset.addedDate).secondsSince1970)
+        case ALAssetPropertyRepresentations:
+            return [defaultRepresentation().uti()]
+        case ALAssetPropertyURLs:
+            return [defaultRepresentation().uti(): url]
+        case ALAssetPropertyAssetURL:
+            return url
+        default:
+            return nil
+        }
+    }
+
+    /// A square thumbnail, 150 pixels a side, cut from the middle of the upright image.
+    public func thumbnail() -> PHImage! {
+        let width = Double(max(asset.pixelWidth, 1)), height = Double(max(asset.pixelHeight, 1))
+        let side = min(width, height)
+        let crop = ImageRequestOptions.Rect(x: (width - side) / 2 / width, y: (height - side) / 2 / height,
+                                            width: side / width, height: side / height)
+        return image(ImageRequestOptions(targetSize: ImageSize(width: 150, height: 150), contentMode: .aspectFill,
+                                         resizeMode: .exact, normalizedCropRect: crop))
+    }
+
+    /// A thumbnail of the whole image that keeps its aspect ratio, fitting 150 pixels.
+    public func aspectRatioThumbnail() -> PHImage! {
+        image(ImageRequestOptions(targetSize: ImageSize(width: 150, height: 150), resizeMode: .exact))
+    }
+
+    public func defaultRepresentation() -> ALAssetRepresentation! {
+        ALAssetRepresentation(asset)
+    }
+
+    /// The representation of this type identifier; nil for another one.
+    public func representation(forUTI representationUTI: String) -> ALAssetRepresentation! {
+        let representation = ALAssetRepresentation(asset)
+        return representation.uti() == representationUTI ? representation : nil
+    }
+
+    /// The asset itself: the library keeps edits beside the original, not as assets of their own.
+    public var originalAsset: ALAsset! { self }
+
+    public var isEditable: Bool { false }
+
+    public override var description: String {
+        "ALAsset - Type:\(value(forProperty: ALAssetPropertyType) ?? ""), URLs:\(url)"
+    }
+
+    /// The final image of a request; nil when the daemon cannot make it.
+    func image(_ options: ImageRequestOptions) -> PHImage? {
+        let id = asset.id
+        let image = try? LibraryClient.shared.call { library throws(PhotoLibraryError) in
+            try await library.requestImage(for: id, options: options)
+        }
+        return image.map(PHImage.init)
+    }
+}
+
+/// AssetsLibrary's `ALAssetRepresentation`: the asset's file and images made from it.
+public final class ALAssetRepresentation: NSObject, @unchecked Sendable {
+    let asset: Asset
+
+    init(_ asset: Asset) {
+        self.asset = asset
+    }
+
+    /// The size of the original file in bytes.
+    public func size() -> Int64 { asset.fileSize }
+
+    public func filename() -> String { asset.originalFilename }
+
+    public func url() -> URL { AssetURL.asset(asset.id, filename: asset.originalFilename) }
+
+    /// The uniform type identifier of the original file.
+    public func uti() -> String {
+        let mimeType: String = switch (asset.originalFilename as NSString).pathExtension.lowercased() {
+        case "jpg", "jpeg": "image/jpeg"
+        case "png": "image/png"
+        case "heic": "image/heic"
+        case "heif": "image/heif"
+        case "webp": "image/webp"
+        case "tif", "tiff": "image/tiff"
+        case "gif": "image/gif"
+        case "mov": "video/quicktime"
+        case "mp4", "m4v": "video/mp4"
+        default: asset.mediaType == .video ? "video/mp4" : "image/jpeg"
+        }
+        return UniformType.identifier(forMIMEType: mimeType)
+    }
+
+    /// Width and height as displayed, after the orientation.
+    public func dimensions() -> CGSize { CGSize(width: asset.pixelWidth, height: asset.pixelHeight) }
+
+    /// The orientation of the original file.
+    public func orientation() -> ALAssetOrientation { ALAssetOrientation(exif: asset.orientation) }
+
+    public func scale() -> Float { 1 }
+
+    /// The image's properties as ImageIO names them: size, orientation, and the EXIF, GPS and TIFF groups
+    /// the daemon reports.
+    public func metadata() -> [AnyHashable: Any]! {
+        var metadata: [AnyHashable: Any] = [
+            "PixelWidth": asset.pixelWidth, "PixelHeight": asset.pixelHeight, "Orientation": asset.orientation,
+        ]
+        if let location = asset.location {
+            var gps: [String: Any] = [
+                "Latitude": abs(location.latitude), "LatitudeRef": location.latitude < 0 ? "S" : "N",
+                "Longitude": abs(location.longitude), "LongitudeRef": location.longitude < 0 ? "W" : "E",
+            ]
+            if let altitude = location.altitude { gps["Altitude"] = altitude }
+            metadata["{GPS}"] = gps
+        }
+        if let date = asset.creationDate {
+            metadata["{Exif}"] = ["DateTimeOriginal": Self.exifDate(date)]
+        }
+        return metadata
+    }
+
+    /// An image fitting 1920 pixels, with the asset's edit.
+    public func fullScreenImage() -> PHImage! {
+        ALAsset(asset).image(ImageRequestOptions(targetSize: ImageSize(width: 1920, height: 1920), resizeMode: .exact,
+                                                 deliveryMode: .highQuality, version: .current))
+    }
+
+    /// The original image at its full size, upright, without edits.
+    public func fullResolutionImage() -> PHImage! {
+        ALAsset(asset).image(ImageRequestOptions(deliveryMode: .highQuality, version: .unadjusted))
+    }
+
+    /// Copies up to `length` bytes of the original file from `offset` into `buffer`; returns how many were copied
+    /// (0 and `error` set when the file cannot be read).
+    public func getBytes(_ buffer: UnsafeMutablePointer<UInt8>, fromOffset offset: Int64, length: Int,
+                         error: NSErrorPointer) -> Int {
+        do {
+            return try getBytes(buffer, fromOffset: offset, length: length)
+        } catch let failure {
+            error?.pointee = NSError(domain: ALAssetsLibraryErrorDomain, code: -1,
+                                     userInfo: [NSLocalizedDescriptionKey: "\(failure)"])
+            return 0
+        }
+    }
+
+    /// As `getBytes(_:fromOffset:length:error:)`, throwing the error.
+    public func getBytes(_ buffer: UnsafeMutablePointer<UInt8>, fromOffset offset: Int64, length: Int) throws -> Int {
+        let id = asset.id
+        let file = try LibraryClient.shared.call { library throws(PhotoLibraryError) in
+            try await library.requestImageData(for: id, version: .original)
+        }
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: file.path))
+        defer { try? handle.close() }
+        try handle.seek(toOffset: UInt64(max(offset, 0)))
+        let data = try handle.read(upToCount: max(length, 0)) ?? Data()
+        data.copyBytes(to: buffer, count: data.count)
+        return data.count
+    }
+
+    /// An EXIF date: `2024:05:01 10:15:00` in the photo's own local time.
+    private static func exifDate(_ timestamp: Timestamp) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy:MM:dd HH:mm:ss"
+        formatter.timeZone = TimeZone(secondsFromGMT: timestamp.utcOffsetSeconds)
+        return formatter.string(from: Date(timeIntervalSince1970: timestamp.secondsSince1970))
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import PhotoLibrary
+import Synchronization
+
+public typealias PHContentEditingInputRequestID = Int
+
+/// PhotoKit's `PHAdjustmentData`: how an edit was made, in an app's own format.
+public final class PHAdjustmentData: NSObject, @unchecked Sendable {
+    public let formatIdentifier: String
+    public let formatVersion: String
+    public let data: Data
+
+    public init(formatIdentifier: String, formatVersion: String, data: Data) {
+        self.formatIdentifier = formatIdentifier
+        self.formatVersion = formatVersion
+        self.data = data
+    }
+
+    convenience init?(_ adjustment: Adjustment?) {
+        guard let adjustment, let data = Data(base64Encoded: adjustment.data) else { return nil }
+        self.init(formatIdentifier: adjustment.formatIdentifier, formatVersion: adjustment.formatVersion, data: data)
+    }
+
+    var wireValue: Adjustment {
+        Adjustment(formatIdentifier: formatIdentifier, formatVersion: formatVersion, data: data.base64EncodedString())
+    }
+}
+
+/// PhotoKit's `PHContentEditingInputRequestOptions`.
+public final class PHContentEditingInputRequestOptions: NSObject, @unchecked Sendable {
+    /// Whether this program can resume an edit made in this format; if so it gets the original and the adjustment
+    /// data, otherwise the edited image.
+    public var canHandleAdjustmentData: (PHAdjustmentData) -> Bool = { _ in false }
+    public var isNetworkAccessAllowed = false
+    public var progressHandler: ((Double, UnsafeMutablePointer<ObjCBool>) -> Void)?
+
+    public override init() {}
+}
+
+/// PhotoKit's `PHContentEditingInput`: the image to edit and, when resuming an edit, how it was made.
+public final class PHContentEditingInput: NSObject, @unchecked Sendable {
+    public let mediaType: PHAssetMediaType
+    public let mediaSubtypes: PHAssetMediaSubtype
+    public let creationDate: Date?
+    public let location: PHLocation?
+    public let uniformTypeIdentifier: String?
+    /// Set when the edit is resumed from the original; nil when `fullSizeImageURL` is the edited image.
+    public let adjustmentData: PHAdjustmentData?
+    public let fullSizeImageURL: URL?
+    /// The EXIF orientation of the file at `fullSizeImageURL`.
+    public let fullSizeImageOrientation: Int32
+    let assetIdentifier: String
+
+    init(asset: PHAsset, file: ImageData, adjustmentData: PHAdjustmentData?) {
+        mediaType = asset.mediaType
+        mediaSubtypes = asset.mediaSubtypes
+        creationDate = asset.creationDate
+        location = asset.location
+        uniformTypeIdentifier = UniformType.identifier(forMIMEType: file.mimeType)
+        self.adjustmentData = adjustmentData
+        fullSizeImageURL = URL(fileURLWithPath: file.path)
+        fullSizeImageOrientation = Int32(file.orientation)
+        assetIdentifier = asset.localIdentifier
+    }
+}
+
+/// PhotoKit's `PHContentEditingOutput`: an edit to commit with `PHAssetChangeRequest.contentEditingOutput`.
+public final class PHContentEditingOutput: NSObject, @unchecked Sendable {
+    /// Required: how the edit was made.
+    public var adjustmentData: PHAdjustmentData!
+    /// Where to write the edited image (JPEG) before committing; a file in this program's temporary directory.
+    public let renderedContentURL: URL
+
+    public init(contentEditingInput: PHContentEditingInput) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("photos-edits", isDirectory: true)
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        renderedContentURL = directory.appendingPathComponent("\(UUID().uuidString).JPG")
+    }
+
+    /// The `editAsset` change for `target`.
+    func editRequest(for target: String) -> ChangeRequest {
+        ChangeRequest(op: "editAsset", target: target, renderedPath: renderedContentURL.path, adjustment: adjustmentData?.wireValue)
+    }
+}
+
+/// The running `requestContentEditingInput` calls, for cancellation.
+enum ContentEditingRequests {
+    private static let state = Mutex<(next: Int, cancelled: Set<Int>)>((0, []))
+
+    static func start(for asset: PHAsset, options: PHContentEditingInputRequestOptions,
+                      completionHandler: @escaping (PHContentEditingInput?, [AnyHashable: Any]) -> Void)
+        -> PHContentEditingInputRequestID
+    {
+        let requestId = state.withLock { state in
+            state.next += 1
+            return state.next
+        }
+        let request = Unchecked(ContentEditingRequest(asset: asset, options: options, completionHandler: completionHandler))
+        DispatchQueue(label: "photos.editing.\(requestId)").async {
+            request.value.run(cancelled: { state.withLock { $0.cancelled.remove(requestId) != nil } })
+        }
+        return requestId
+    }
+
+    static func cancel(_ requestId: PHContentEditingInputRequestID) {
+        _ = state.withLock { $0.cancelled.insert(requestId) }
+    }
+
+}
+
+/// One `requestContentEditingInput` call.
+private struct ContentEditingRequest {
+    let asset: PHAsset
+    let options: PHContentEditingInputRequestOptions
+    let completionHandler: (PHContentEditingInput?, [AnyHashable: Any]) -> Void
+
+    /// Reads the input and calls the handler, unless the request was cancelled meanwhile.
+    func run(cancelled: () -> Bool) {
+        let input: PHContentEditingInput
+        do {
+            input = try makeInput()
+        } catch {
+            if cancelled() { return completionHandler(nil, ["PHContentEditingInputCancelledKey": true]) }
+            return completionHandler(nil, ["PHContentEditingInputErrorKey": error])
+        }
+        if cancelled() { return completionHandler(nil, ["PHContentEditingInputCancelledKey": true]) }
+        completionHandler(input, [:])
+    }
+
+    /// The current version of the asset's image, to edit.
+    private func makeInput() throws -> PHContentEditingInput {
+        let assetId = asset.localIdentifier
+        let current = try LibraryClient.shared.call { library throws(PhotoLibraryError) in
+            try await library.requestImageData(for: assetId, version: .current)
+        }
+        return PHContentEditingInput(asset: asset, file: current, adjustmentData: nil)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import PhotoLibrary
+
+/// The module's connection for calls to the daemon, opened on first use and opened again after it broke.
+///
+/// Calls block their caller (PhotoKit's API is synchronous) while the work runs on `ClientExecutor`.
+package final class LibraryClient: @unchecked Sendable {
+    package static let shared = LibraryClient()
+
+    private let lock = NSLock()
+    private var library: PhotoLibrary?
+
+    /// Calls the daemon and waits for the answer. A call that fails because the connection broke (the daemon
+    /// restarted) is sent again once over a new connection when `idempotent`.
+    package func call<Value: Sendable>(idempotent: Bool = true,
+                               _ body: @escaping @Sendable (PhotoLibrary) async throws(PhotoLibraryError) -> Value) throws -> Value {
+        try ClientExecutor.wait { try await self.callAsync(idempotent: idempotent, body) }
+    }
+
+    /// `call` for code already running on the executor.
+    func callAsync<Value: Sendable>(idempotent: Bool = true,
+                                    _ body: @Sendable (PhotoLibrary) async throws(PhotoLibraryError) -> Value) async throws -> Value {
+        let library = try await connection()
+        do {
+            return try await body(library)
+        } catch where error.code == .connectionFailed {
+            drop(library)
+            guard idempotent else { throw error }
+            return try await body(try await connection())
+        }
+    }
+
+    /// A connection of its own, for a stream that would hold up the shared one.
+    func separateConnection() async throws(PhotoLibraryError) -> PhotoLibrary {
+        try await PhotoLibrary.connect(taskExecutor: ClientExecutor.shared)
+    }
+
+    private func connection() async throws(PhotoLibraryError) -> PhotoLibrary {
+        if let library = lock.withLock({ library }) { return library }
+        let connected = try await PhotoLibrary.connect(taskExecutor: ClientExecutor.shared)
+        return lock.withLock {
+            if let library { return library }
+            library = connected
+            return connected
+        }
+    }
+
+    private func drop(_ broken: PhotoLibrary) {
+        lock.withLock { if library === broken { library = nil } }
+        ClientExecutor.start { await broken.close() }
+    }
+}
+
+extension PhotoLibrary {
+    /// The assets with these ids, by id, whatever their hidden, trashed or burst state.
+    package func assets(withIds ids: [String]) async throws(PhotoLibraryError) -> [String: Asset] {
+        let query = AssetQuery(ids: ids, includeHidden: true, includeTrashed: true, includeAllBurstAssets: true)
+        let page = try await fetchAssets(matching: query, pageSize: max(ids.count, 1))
+        return Dictionary(page.assets.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The collections with these ids, by id.
+    package func collections(withIds ids: [String]) async throws(PhotoLibraryError) -> [String: AssetCollection] {
+        let page = try await fetchCollections(matching: CollectionQuery(ids: ids), pageSize: max(ids.count, 1))
+        return Dictionary(page.collections.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import PhotoLibrary
+
+/// PhotoKit's `PHFetchOptions`: what a fetch selects and how it sorts.
+public final class PHFetchOptions: NSObject, @unchecked Sendable {
+    /// NSPredicate-format filter; `PHPredicate` stands in for `NSPredicate`.
+    public var predicate: PHPredicate?
+    /// `PHSortDescriptor` stands in for `NSSortDescriptor`.
+    public var sortDescriptors: [PHSortDescriptor]?
+    public var includeHiddenAssets = false
+    public var includeAllBurstAssets = false
+    /// 0: no limit.
+    public var fetchLimit = 0
+    /// False: change details for the results of this fetch carry no indexes, only the new result.
+    public var wantsIncrementalChangeDetails = true
+
+    public override init() {}
+}
+
+/// The stand-in for `NSPredicate(format:)`, which Linux Foundation lacks: an NSPredicate-format string with
+/// its arguments substituted, checked by the daemon when the fetch runs.
+public final class PHPredicate: NSObject, @unchecked Sendable {
+    /// The predicate with its arguments written in.
+    public let predicateFormat: String
+
+    /// `%@` (strings, numbers, dates, arrays, objects), `%K` (a key), `%d`/`%i`/`%ld`/`%u` (integers),
+    /// `%f` (numbers) and `%%` are substituted as `NSPredicate(format:)` does.
+    public init(format predicateFormat: String, _ arguments: CVarArg...) {
+        self.predicateFormat = Self.substitute(predicateFormat, arguments)
+    }
+
+    /// As `init(format:_:)`, with the arguments in an array.
+    public init(format predicateFormat: String, argumentArray arguments: [Any]?) {
+        self.predicateFormat = Self.substitute(predicateFormat, arguments ?? [])
+    }
+
+    public override var description: String { predicateFormat }
+
+    private static func substitute(_ format: String, _ arguments: [Any]) -> String {
+        var result = ""
+        var remaining = arguments[...]
+        var characters = format[...]
+        while let character = characters.popFirst() {
+            guard character == "%" else {
+                result.append(character)
+                continue
+            }
+            // Length modifiers (l, ll, h, q, z) come before the conversion.
+            while let modifier = characters.first, "lhqz".contains(modifier) { characters.removeFirst() }
+            guard let conversion = characters.popFirst() else { break }
+            if conversion == "%" {
+                result.append("%")
+                continue
+            }
+            let argument = remaining.popFirst()
+            switch conversion {
+            case "K": result += argument.map { "\($0)" } ?? ""
+            case "@": result += literal(argument)
+            default: result += argument.map(number) ?? "nil"
+            }
+        }
+        return result
+    }
+
+    /// A value written as a predicate literal.
+    private static func literal(_ value: Any?) -> String {
+        switch value {
+        case nil: return "nil"
+        case let string as String: return quoted(string)
+        case let string as NSString: return quoted(String(describing: string))
+        case let date as Date: return quoted(Timestamp(date).rfc3339)
+        case let bool as Bool: return bool ? "YES" : "NO"
+        case let object as PHObject: return quoted(object.localIdentifier)
+        case let number as NSNumber: return number.stringValue
+        case let array as [Any]: return "{" + array.map(literal).joined(separator: ", ") + "}"
+        case let array as NSArray: return "{" + array.map(literal).joined(separator: ", ") + "}"
+        case let url as URL: return quoted(url.absoluteString)
+        case let value?: return number(value)
+        }
+    }
+
+    private static func number(_ value: Any) -> String {
+        switch value {
+        case let bool as Bool: return bool ? "1" : "0"
+        case let integer as any BinaryInteger: return String(describing: integer)
+        case let float as any BinaryFloatingPoint: return "\(Double(float))"
+        case let number as NSNumber: return number.stringValue
+        default: return literal(value)
+        }
+    }
+
+    private static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}
+
+/// The stand-in for `NSSortDescriptor(key:ascending:)` in `PHFetchOptions.sortDescriptors`.
+public final class PHSortDescriptor: NSObject, @unchecked Sendable {
+    public let key: String?
+    public let ascending: Bool
+
+    public init(key: String?, ascending: Bool) {
+        self.key = key
+        self.ascending = ascending
+    }
+}
+
+/// PhotoKit's property names where the library's differ.
+private let collectionKeys = ["localizedTitle": "title", "estimatedAssetCount": "assetCount"]
+
+extension Optional where Wrapped == PHFetchOptions {
+    /// The asset query these options ask for.
+    func assetQuery() -> AssetQuery {
+        guard let options = self else { return AssetQuery() }
+        return AssetQuery(
+            predicate: options.predicate?.predicateFormat,
+            sort: options.sortDescriptors?.compactMap { descriptor in
+                descriptor.key.map { SortDescriptor(key: $0, ascending: descriptor.ascending) }
+            },
+            includeHidden: options.includeHiddenAssets ? true : nil,
+            includeAllBurstAssets: options.includeAllBurstAssets ? true : nil,
+            limit: options.fetchLimit > 0 ? options.fetchLimit : nil
+        )
+    }
+
+    /// The collection query these options ask for, with PhotoKit's key names translated.
+    func collectionQuery() -> CollectionQuery {
+        guard let options = self else { return CollectionQuery() }
+        return CollectionQuery(
+            predicate: options.predicate.map { PredicateKeys.renaming(collectionKeys, in: $0.predicateFormat) },
+            sort: options.sortDescriptors?.compactMap { descriptor in
+                descriptor.key.map { SortDescriptor(key: collectionKeys[$0] ?? $0, ascending: descriptor.ascending) }
+            },
+            limit: options.fetchLimit > 0 ? options.fetchLimit : nil
+        )
+    }
+
+    var wantsIncrementalChangeDetails: Bool { self?.wantsIncrementalChangeDetails ?? true }
+}
+
+/// Key renaming in predicate text, leaving quoted strings alone.
+enum PredicateKeys {
+    static func renaming(_ names: [String: String], in format: String) -> String {
+        var result = ""
+        var word = ""
+        var quote: Character?
+        var escaped = false
+        func flushWord() {
+            result += names[word] ?? word
+            word = ""
+        }
+        for character in format {
+            if let open = quote {
+                result.append(character)
+                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == open { quote = nil }
+            } else if character.isLetter || character.isNumber || character == "_" {
+                word.append(character)
+            } else {
+                flushWord()
+                if character == "\"" || character == "'" { quote = character }
+                result.append(character)
+            }
+        }
+        flushWord()
+        return result
+    }
+}

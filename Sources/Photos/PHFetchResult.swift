@@ -1,0 +1,203 @@
+import Foundation
+import PhotoLibrary
+
+/// PhotoKit's `PHFetchResult`: the ordered result of a fetch.
+///
+/// It holds the result's identifiers and makes objects on demand, a batch at a time, so a result of a million
+/// assets costs its identifiers. Every result the program holds is followed by the daemon: `PHChange`
+/// tells how it changed, and `fetchResultAfterChanges` is the result after the change.
+public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Sendable {
+    /// How many objects are made per call to the daemon.
+    static var batchSize: Int { 500 }
+
+    let identifiers: [String]
+    /// The generation of the library the identifiers are at.
+    let generation: Int64
+    let registration: ResultRegistration?
+    let wantsIncrementalChangeDetails: Bool
+    private let lock = NSLock()
+    private var objectsById: [String: ObjectType] = [:]
+
+    init(identifiers: [String], generation: Int64, registration: ResultRegistration?, wantsIncrementalChangeDetails: Bool) {
+        self.identifiers = identifiers
+        self.generation = generation
+        self.registration = registration
+        self.wantsIncrementalChangeDetails = wantsIncrementalChangeDetails
+        registration?.retain()
+    }
+
+    deinit {
+        registration?.release()
+    }
+
+    /// A fetch of assets, followed for changes; an empty result when the daemon cannot be reached.
+    convenience init(assets query: AssetQuery, options: PHFetchOptions?) where ObjectType == PHAsset {
+        self.init(registered: .assets(query), wantsIncrementalChangeDetails: options.wantsIncrementalChangeDetails)
+    }
+
+    /// A fetch of collections, followed for changes.
+    convenience init(collections query: CollectionQuery, options: PHFetchOptions?) {
+        self.init(registered: .collections(query), wantsIncrementalChangeDetails: options.wantsIncrementalChangeDetails)
+    }
+
+    private convenience init(registered query: FollowedQuery, wantsIncrementalChangeDetails: Bool) {
+        do {
+            let (registration, identifiers, generation) = try ChangeStream.shared.follow(query)
+            self.init(identifiers: identifiers, generation: generation, registration: registration,
+                      wantsIncrementalChangeDetails: wantsIncrementalChangeDetails)
+            registration.release()
+        } catch {
+            PhotosLog.report("a fetch failed and is empty", error)
+            self.init(identifiers: [], generation: -1, registration: nil,
+                      wantsIncrementalChangeDetails: wantsIncrementalChangeDetails)
+        }
+    }
+
+    /// A result of the same query with other identifiers (after a change), sharing the objects that did not change.
+    func successor(identifiers: [String], generation: Int64, changed: Set<String>) -> PHFetchResult<ObjectType> {
+        let next = PHFetchResult(identifiers: identifiers, generation: generation, registration: registration,
+                                 wantsIncrementalChangeDetails: wantsIncrementalChangeDetails)
+        let kept = lock.withLock { objectsById.filter { !changed.contains($0.key) } }
+        next.lock.withLock { next.objectsById = kept }
+        return next
+    }
+
+    public var count: Int { identifiers.count }
+
+    public var firstObject: ObjectType? { identifiers.isEmpty ? nil : object(at: 0) }
+
+    public var lastObject: ObjectType? { identifiers.isEmpty ? nil : object(at: identifiers.count - 1) }
+
+    /// The object at `index`; an index out of range is a precondition failure, as in PhotoKit.
+    public func object(at index: Int) -> ObjectType {
+        precondition(identifiers.indices.contains(index), "index \(index) beyond bounds [0 .. \(identifiers.count - 1)]")
+        let identifier = identifiers[index]
+        if let object = lock.withLock({ objectsById[identifier] }) { return object }
+        let batchStart = index / Self.batchSize * Self.batchSize
+        load(identifiers[batchStart..<min(batchStart + Self.batchSize, identifiers.count)])
+        return lock.withLock { objectsById[identifier] } ?? Self.missing(identifier)
+    }
+
+    public subscript(index: Int) -> ObjectType { object(at: index) }
+
+    public func objects(at indexes: IndexSet) -> [ObjectType] {
+        let wanted = indexes.map { identifiers[$0] }
+        load(wanted.filter { id in lock.withLock { objectsById[id] == nil } })
+        return indexes.map { object(at: $0) }
+    }
+
+    public func contains(_ anObject: ObjectType) -> Bool {
+        index(of: anObject) != NSNotFound
+    }
+
+    /// The first index of the object, or `NSNotFound`.
+    public func index(of anObject: ObjectType) -> Int {
+        guard let object = anObject as? PHObject else { return NSNotFound }
+        return identifiers.firstIndex(of: object.localIdentifier) ?? NSNotFound
+    }
+
+    /// The first index of the object within `range`, or `NSNotFound`.
+    public func index(of anObject: ObjectType, in range: NSRange) -> Int {
+        guard let object = anObject as? PHObject, let bounds = Range(range), bounds.upperBound <= identifiers.count
+        else { return NSNotFound }
+        return identifiers[bounds].firstIndex(of: object.localIdentifier) ?? NSNotFound
+    }
+
+    /// Calls `block` with each object in order until it sets the stop flag.
+    public func enumerateObjects(_ block: (ObjectType, Int, UnsafeMutablePointer<ObjCBool>) -> Void) {
+        enumerateObjects(at: IndexSet(integersIn: identifiers.indices), options: [], using: block)
+    }
+
+    public func enumerateObjects(options: NSEnumerationOptions = [],
+                                 using block: (ObjectType, Int, UnsafeMutablePointer<ObjCBool>) -> Void) {
+        enumerateObjects(at: IndexSet(integersIn: identifiers.indices), options: options, using: block)
+    }
+
+    /// Calls `block` with the objects at `indexes`, backwards with `.reverse`, until it sets the stop flag.
+    public func enumerateObjects(at indexes: IndexSet, options: NSEnumerationOptions = [],
+                                 using block: (ObjectType, Int, UnsafeMutablePointer<ObjCBool>) -> Void) {
+        var stop = ObjCBool(false)
+        let order: [Int] = options.contains(.reverse) ? indexes.reversed() : Array(indexes)
+        for index in order {
+            block(object(at: index), index, &stop)
+            if stop.boolValue { return }
+        }
+    }
+
+    /// How many assets of this result have the media type.
+    public func countOfAssets(with mediaType: PHAssetMediaType) -> Int {
+        var count = 0
+        enumerateObjects { object, _, _ in
+            if (object as? PHAsset)?.mediaType == mediaType { count += 1 }
+        }
+        return count
+    }
+
+    public override var description: String {
+        "<PHFetchResult: count=\(count)>"
+    }
+
+    /// Makes the objects of these identifiers that are not made yet, in one call.
+    private func load(_ wanted: ArraySlice<String>) {
+        let missing = lock.withLock { wanted.filter { objectsById[$0] == nil } }
+        guard !missing.isEmpty else { return }
+        let made: [String: ObjectType]
+        do {
+            if ObjectType.self == PHAsset.self {
+                let assets = try LibraryClient.shared.call { library throws(PhotoLibraryError) in
+                    try await library.assets(withIds: missing)
+                }
+                made = assets.mapValues { PHAsset($0) as! ObjectType }
+            } else {
+                let collections = try LibraryClient.shared.call { library throws(PhotoLibraryError) in
+                    try await library.collections(withIds: missing)
+                }
+                made = collections.compactMapValues { PHCollection.make($0) as? ObjectType }
+            }
+        } catch {
+            PhotosLog.report("objects of a fetch result could not be read", error)
+            return
+        }
+        lock.withLock { objectsById.merge(made) { _, new in new } }
+    }
+
+    private func load(_ wanted: [String]) {
+        load(wanted[...])
+    }
+
+    /// An object for an identifier the library no longer has: deleted since the fetch.
+    private static func missing(_ identifier: String) -> ObjectType {
+        let gone = AssetCollection(id: identifier, kind: .album, subtype: .albumRegular, title: "", assetCount: 0,
+                                   startDate: nil, endDate: nil, parentId: nil)
+        if ObjectType.self == PHAsset.self {
+            let asset = Asset(id: identifier, mediaType: .unknown, pixelWidth: 0, pixelHeight: 0, creationDate: nil,
+                              modificationDate: nil, addedDate: Timestamp(secondsSince1970: 0), location: nil,
+                              originalFilename: "", fileSize: 0)
+            return PHAsset(asset) as! ObjectType
+        }
+        return PHCollection.make(gone) as! ObjectType
+    }
+}
+
+extension PHFetchResult: NSFastEnumeration {
+    public var photoObjects: [PHObject] {
+        var objects: [PHObject] = []
+        enumerateObjects { object, _, _ in if let object = object as? PHObject { objects.append(object) } }
+        return objects
+    }
+}
+
+/// The objects a change request method takes: Apple's API types them `NSFastEnumeration`, which Linux Foundation
+/// lacks. An `NSArray` of objects or placeholders, a Swift array of them, or a `PHFetchResult` all conform.
+public protocol NSFastEnumeration {
+    /// The library objects enumerated, in order; other elements are left out.
+    var photoObjects: [PHObject] { get }
+}
+
+extension NSArray: NSFastEnumeration {
+    public var photoObjects: [PHObject] { compactMap { $0 as? PHObject } }
+}
+
+extension Array: NSFastEnumeration {
+    public var photoObjects: [PHObject] { compactMap { $0 as? PHObject } }
+}

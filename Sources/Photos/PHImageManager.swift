@@ -1,0 +1,317 @@
+import Foundation
+import PhotoLibrary
+import Synchronization
+
+public typealias PHImageRequestID = Int32
+public let PHInvalidImageRequestID: PHImageRequestID = 0
+/// The whole image, at its own size.
+public let PHImageManagerMaximumSize = CGSize(width: -1, height: -1)
+
+public let PHImageResultIsDegradedKey = "PHImageResultIsDegradedKey"
+public let PHImageResultRequestIDKey = "PHImageResultRequestIDKey"
+public let PHImageCancelledKey = "PHImageCancelledKey"
+public let PHImageErrorKey = "PHImageErrorKey"
+public let PHImageResultIsInCloudKey = "PHImageResultIsInCloudKey"
+
+/// PhotoKit's `PHImageContentMode`.
+public enum PHImageContentMode: Int, Sendable {
+    case aspectFit = 0
+    case aspectFill = 1
+    public static let `default` = PHImageContentMode.aspectFit
+}
+
+/// PhotoKit's `PHImageRequestOptionsDeliveryMode`.
+public enum PHImageRequestOptionsDeliveryMode: Int, Sendable {
+    case opportunistic = 0
+    case highQualityFormat = 1
+    case fastFormat = 2
+}
+
+/// PhotoKit's `PHImageRequestOptionsResizeMode`.
+public enum PHImageRequestOptionsResizeMode: Int, Sendable {
+    case none = 0
+    case fast = 1
+    case exact = 2
+}
+
+/// PhotoKit's `PHImageRequestOptionsVersion`.
+public enum PHImageRequestOptionsVersion: Int, Sendable {
+    case current = 0
+    case unadjusted = 1
+    case original = 2
+
+    var wireValue: ImageRequestOptions.Version {
+        switch self {
+        case .current: .current
+        case .unadjusted: .unadjusted
+        case .original: .original
+        }
+    }
+}
+
+public typealias PHAssetImageProgressHandler = (Double, Error?, UnsafeMutablePointer<ObjCBool>, [AnyHashable: Any]?) -> Void
+
+/// PhotoKit's `PHImageRequestOptions`.
+public final class PHImageRequestOptions: NSObject, @unchecked Sendable {
+    public var version: PHImageRequestOptionsVersion = .current
+    public var deliveryMode: PHImageRequestOptionsDeliveryMode = .opportunistic
+    public var resizeMode: PHImageRequestOptionsResizeMode = .fast
+    /// The part of the image to return, in 0...1 of the upright image; used with `.exact`.
+    public var normalizedCropRect: CGRect = .zero
+    /// Images are local: there is no network to allow.
+    public var isNetworkAccessAllowed = false
+    /// The handler has run, once with the final image, when the request call returns.
+    public var isSynchronous = false
+    /// Called with 1.0 when the image is ready (the daemon reports no finer progress).
+    public var progressHandler: PHAssetImageProgressHandler?
+    public var allowSecondaryDegradedImage = false
+
+    public override init() {}
+}
+
+/// The stand-in for `UIImage`/`NSImage`: an upright image in a file the program may read.
+public final class PHImage: NSObject, @unchecked Sendable {
+    /// Width and height in pixels.
+    public let size: CGSize
+    public let fileURL: URL
+    public let mimeType: String
+    /// Pixels per point, always 1 here.
+    public let scale: CGFloat = 1
+
+    package init(_ result: ImageResult) {
+        size = CGSize(width: result.width, height: result.height)
+        fileURL = URL(fileURLWithPath: result.path)
+        mimeType = result.mimeType
+    }
+
+    /// The encoded image (JPEG, PNG, …, as `mimeType` says).
+    public func data() throws -> Data {
+        try Data(contentsOf: fileURL)
+    }
+}
+
+/// PhotoKit's `PHImageManager`: images of assets, upright, at the size asked for, from the daemon's cache.
+public class PHImageManager: NSObject, @unchecked Sendable {
+    private static let defaultManager = PHImageManager()
+    private static let requestIds = Mutex<PHImageRequestID>(0)
+
+    private let lock = NSLock()
+    private var running: [PHImageRequestID: Task<Void, Never>] = [:]
+
+    public override init() {}
+
+    public class func `default`() -> PHImageManager { defaultManager }
+
+    /// Requests an image of `asset`: with `.opportunistic` delivery and no `isSynchronous`, `resultHandler` may be
+    /// called first with a degraded image (`PHImageResultIsDegradedKey` true) and then with the final one.
+    /// Handlers run on a queue of the request's own, in order.
+    @discardableResult
+    public func requestImage(for asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode,
+                             options: PHImageRequestOptions?,
+                             resultHandler: @escaping (PHImage?, [AnyHashable: Any]?) -> Void) -> PHImageRequestID {
+        let options = options ?? PHImageRequestOptions()
+        let requestId = Self.nextRequestId()
+        let wire = ImageRequestOptions(
+            targetSize: targetSize.width < 0 || targetSize.height < 0
+                ? nil : ImageSize(width: Int(targetSize.width.rounded()), height: Int(targetSize.height.rounded())),
+            contentMode: contentMode == .aspectFill ? .aspectFill : .aspectFit,
+            resizeMode: options.resizeMode.wireValue,
+            deliveryMode: options.deliveryMode.wireValue,
+            normalizedCropRect: options.normalizedCropRect.isEmpty ? nil : ImageRequestOptions.Rect(options.normalizedCropRect),
+            version: options.version == .current ? nil : options.version.wireValue)
+        let assetId = asset.localIdentifier
+        let handler = Unchecked(resultHandler)
+        let progress = Unchecked(options.progressHandler)
+
+        if options.isSynchronous {
+            // One final image: a synchronous request gets no degraded one first.
+            var final = wire
+            final.deliveryMode = wire.deliveryMode == .fast ? .fast : .highQuality
+            let request = final
+            let outcome = Result {
+                try LibraryClient.shared.call { library throws(PhotoLibraryError) in
+                    try await library.requestImage(for: assetId, options: request)
+                }
+            }
+            Self.finish(requestId, outcome, progress: progress.value, handler: resultHandler)
+            return requestId
+        }
+
+        let handlers = DispatchQueue(label: "photos.image.\(requestId)")
+        let task = ClientExecutor.start { [self] in
+            defer { _ = lock.withLock { running.removeValue(forKey: requestId) } }
+            do {
+                let library = try await LibraryClient.shared.separateConnection()
+                defer { ClientExecutor.start { await library.close() } }
+                for try await image in library.images(for: assetId, options: wire) {
+                    if Task.isCancelled { break }
+                    let result = Unchecked(Result<ImageResult, any Error>.success(image))
+                    handlers.async { Self.finish(requestId, result.value, progress: progress.value, handler: handler.value) }
+                }
+            } catch {
+                if !Task.isCancelled {
+                    let result = Unchecked(Result<ImageResult, any Error>.failure(error))
+                    handlers.async { Self.finish(requestId, result.value, progress: progress.value, handler: handler.value) }
+                }
+            }
+            if Task.isCancelled {
+                handlers.async {
+                    handler.value(nil, [PHImageCancelledKey: true, PHImageResultRequestIDKey: requestId])
+                }
+            }
+        }
+        lock.withLock { running[requestId] = task }
+        return requestId
+    }
+
+    /// PhotoKit's `requestImageDataAndOrientation`: the bytes of the original file (or of `options.version`),
+    /// its type identifier and EXIF orientation.
+    @discardableResult
+    public func requestImageDataAndOrientation(
+        for asset: PHAsset, options: PHImageRequestOptions?,
+        resultHandler: @escaping (Data?, String?, CGImagePropertyOrientation, [AnyHashable: Any]?) -> Void
+    ) -> PHImageRequestID {
+        let requestId = Self.nextRequestId()
+        let assetId = asset.localIdentifier
+        let version = options.map { $0.version == .current ? nil : $0.version.wireValue } ?? nil
+        if options?.isSynchronous == true {
+            Self.deliverImageData(of: assetId, version: version, requestId: requestId, to: resultHandler)
+        } else {
+            let handler = Unchecked(resultHandler)
+            DispatchQueue(label: "photos.imagedata.\(requestId)").async {
+                Self.deliverImageData(of: assetId, version: version, requestId: requestId, to: handler.value)
+            }
+        }
+        return requestId
+    }
+
+    /// Reads the asset's file and calls `handler` with its bytes, or with the error.
+    private static func deliverImageData(
+        of assetId: String, version: ImageRequestOptions.Version?, requestId: PHImageRequestID,
+        to handler: (Data?, String?, CGImagePropertyOrientation, [AnyHashable: Any]?) -> Void
+    ) {
+        do {
+            let file = try LibraryClient.shared.call { library throws(PhotoLibraryError) in
+                try await library.requestImageData(for: assetId, version: version)
+            }
+            let data = try Data(contentsOf: URL(fileURLWithPath: file.path))
+            handler(data, UniformType.identifier(forMIMEType: file.mimeType),
+                    CGImagePropertyOrientation(rawValue: UInt32(file.orientation)) ?? .up,
+                    [PHImageResultRequestIDKey: requestId])
+        } catch {
+            handler(nil, nil, .up, [PHImageErrorKey: error, PHImageResultRequestIDKey: requestId])
+        }
+    }
+
+    /// Cancels a request whose final image has not been delivered; its handler gets `PHImageCancelledKey`.
+    public func cancelImageRequest(_ requestID: PHImageRequestID) {
+        lock.withLock { running[requestID] }?.cancel()
+    }
+
+    private static func nextRequestId() -> PHImageRequestID {
+        requestIds.withLock { id in
+            id = id == .max ? 1 : id + 1
+            return id
+        }
+    }
+
+    /// Calls the handler with one delivered image, or with the error.
+    private static func finish(_ requestId: PHImageRequestID, _ outcome: Result<ImageResult, any Error>,
+                               progress: PHAssetImageProgressHandler?,
+                               handler: (PHImage?, [AnyHashable: Any]?) -> Void) {
+        switch outcome {
+        case .success(let image):
+            if !image.isDegraded, let progress {
+                var stop = ObjCBool(false)
+                progress(1, nil, &stop, nil)
+            }
+            handler(PHImage(image), [PHImageResultIsDegradedKey: image.isDegraded, PHImageResultRequestIDKey: requestId,
+                                     PHImageResultIsInCloudKey: false])
+        case .failure(let error):
+            handler(nil, [PHImageErrorKey: error, PHImageResultRequestIDKey: requestId])
+        }
+    }
+}
+
+/// PhotoKit's `PHCachingImageManager`: an image manager that asks the daemon to prepare images ahead of use.
+public final class PHCachingImageManager: PHImageManager, @unchecked Sendable {
+    public var allowsCachingHighQualityImages = true
+
+    public override init() {}
+
+    /// Asks the daemon to make these assets' images at `targetSize` in the background.
+    public func startCachingImages(for assets: [PHAsset], targetSize: CGSize, contentMode: PHImageContentMode,
+                                   options: PHImageRequestOptions?) {
+        guard targetSize.width > 0, targetSize.height > 0 else { return }
+        let ids = assets.map(\.localIdentifier)
+        let size = ImageSize(width: Int(targetSize.width.rounded()), height: Int(targetSize.height.rounded()))
+        let mode: ImageRequestOptions.ContentMode = contentMode == .aspectFill ? .aspectFill : .aspectFit
+        Self.hint { library throws(PhotoLibraryError) in try await library.startCaching(ids, targetSize: size, contentMode: mode) }
+    }
+
+    /// Withdraws the hints for these assets whose images are not made yet.
+    public func stopCachingImages(for assets: [PHAsset], targetSize: CGSize, contentMode: PHImageContentMode,
+                                  options: PHImageRequestOptions?) {
+        let ids = assets.map(\.localIdentifier)
+        Self.hint { library throws(PhotoLibraryError) in try await library.stopCaching(ids) }
+    }
+
+    public func stopCachingImagesForAllAssets() {
+        Self.hint { library throws(PhotoLibraryError) in try await library.stopCaching(nil) }
+    }
+
+    /// Sends a caching hint without waiting; a hint that fails only means the images are made when asked for.
+    private static func hint(_ call: @escaping @Sendable (PhotoLibrary) async throws(PhotoLibraryError) -> Void) {
+        ClientExecutor.start {
+            do {
+                try await LibraryClient.shared.callAsync(call)
+            } catch {
+                PhotosLog.report("a caching hint was not taken", error)
+            }
+        }
+    }
+}
+
+extension PHImageRequestOptionsResizeMode {
+    var wireValue: ImageRequestOptions.ResizeMode {
+        switch self {
+        case .none: .none
+        case .fast: .fast
+        case .exact: .exact
+        }
+    }
+}
+
+extension PHImageRequestOptionsDeliveryMode {
+    var wireValue: ImageRequestOptions.DeliveryMode {
+        switch self {
+        case .opportunistic: .opportunistic
+        case .highQualityFormat: .highQuality
+        case .fastFormat: .fast
+        }
+    }
+}
+
+extension ImageRequestOptions.Rect {
+    init(_ rect: CGRect) {
+        self.init(x: Double(rect.origin.x), y: Double(rect.origin.y), width: Double(rect.width), height: Double(rect.height))
+    }
+}
+
+/// Uniform type identifiers, which PhotoKit reports where the daemon reports MIME types.
+package enum UniformType {
+    package static func identifier(forMIMEType mimeType: String) -> String {
+        switch mimeType {
+        case "image/jpeg": "public.jpeg"
+        case "image/png": "public.png"
+        case "image/heic": "public.heic"
+        case "image/heif": "public.heif"
+        case "image/webp": "org.webmproject.webp"
+        case "image/tiff": "public.tiff"
+        case "image/gif": "com.compuserve.gif"
+        case "video/quicktime": "com.apple.quicktime-movie"
+        case "video/mp4": "public.mpeg-4"
+        default: mimeType.hasPrefix("image/") ? "public.image" : "public.data"
+        }
+    }
+}

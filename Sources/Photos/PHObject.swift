@@ -1,0 +1,322 @@
+import Foundation
+import PhotoLibrary
+
+/// PhotoKit's `PHObject`: an object of the library, named by its local identifier. Objects are snapshots:
+/// fetch again (or use `PHObjectChangeDetails.objectAfterChanges`) to see a change.
+public class PHObject: NSObject, @unchecked Sendable {
+    private let identifier: String
+
+    init(localIdentifier: String) {
+        identifier = localIdentifier
+    }
+
+    /// The identifier that names this object in the library, stable forever.
+    public var localIdentifier: String { identifier }
+
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? PHObject else { return false }
+        return other.localIdentifier == localIdentifier
+    }
+
+    public override var hash: Int { localIdentifier.hashValue }
+
+    public override var description: String { "<\(type(of: self)): \(localIdentifier)>" }
+}
+
+/// PhotoKit's `PHObjectPlaceholder`: an object created in a change block. Once the block is committed, its
+/// `localIdentifier` is the identifier of the object it stood for.
+public final class PHObjectPlaceholder: PHObject, @unchecked Sendable {
+    private let lock = NSLock()
+    private var committedIdentifier: String?
+
+    /// The placeholder name the change block used (`@asset1`).
+    let placeholder: String
+
+    init(placeholder: String) {
+        self.placeholder = placeholder
+        super.init(localIdentifier: placeholder)
+    }
+
+    public override var localIdentifier: String {
+        lock.withLock { committedIdentifier ?? placeholder }
+    }
+
+    func commit(as identifier: String) {
+        lock.withLock { committedIdentifier = identifier }
+    }
+
+    /// The id a change names this placeholder by: the real one once committed.
+    var wireIdentifier: String { localIdentifier }
+}
+
+/// PhotoKit's `PHAssetEditOperation`.
+public enum PHAssetEditOperation: Int, Sendable {
+    case delete = 1
+    case content = 2
+    case properties = 3
+}
+
+/// PhotoKit's `PHCollectionEditOperation`.
+public enum PHCollectionEditOperation: Int, Sendable {
+    case deleteContent = 1
+    case removeContent = 2
+    case addContent = 3
+    case createContent = 4
+    case rearrangeContent = 5
+    case delete = 6
+    case rename = 7
+}
+
+/// PhotoKit's `PHAsset`: a photo, video or audio item.
+public final class PHAsset: PHObject, @unchecked Sendable {
+    /// The daemon's description of the asset.
+    package let asset: Asset
+
+    package init(_ asset: Asset) {
+        self.asset = asset
+        super.init(localIdentifier: asset.id)
+    }
+
+    public var mediaType: PHAssetMediaType { PHAssetMediaType(asset.mediaType) }
+    public var mediaSubtypes: PHAssetMediaSubtype { PHAssetMediaSubtype(asset.mediaSubtypes) }
+    /// Width as displayed, after the EXIF orientation (and the edit, once there is one).
+    public var pixelWidth: Int { asset.pixelWidth }
+    public var pixelHeight: Int { asset.pixelHeight }
+    public var creationDate: Date? { asset.creationDate.map(Date.init) }
+    public var modificationDate: Date? { asset.modificationDate.map(Date.init) }
+    /// When the asset entered the library (PhotoKit keeps this private; the daemon reports it).
+    public var addedDate: Date { Date(asset.addedDate) }
+    public var location: PHLocation? { asset.location.map(PHLocation.init) }
+    public var duration: TimeInterval { asset.duration }
+    public var isFavorite: Bool { asset.isFavorite }
+    public var isHidden: Bool { asset.isHidden }
+    public var burstIdentifier: String? { asset.burstIdentifier }
+    /// Whether this asset stands for its burst (the library shows one asset per burst unless asked for all).
+    public var representsBurst: Bool { asset.burstIdentifier != nil }
+    public var hasAdjustments: Bool { asset.hasAdjustments }
+    /// The name of the primary file when it was imported.
+    public var originalFilename: String { asset.originalFilename }
+
+    public func canPerform(_ editOperation: PHAssetEditOperation) -> Bool {
+        PHPhotoLibrary.authorizationStatus() == .authorized
+    }
+
+    /// The assets of the user's library, without hidden ones unless `options` asks for them.
+    public class func fetchAssets(with options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
+        PHFetchResult(assets: options.assetQuery(), options: options)
+    }
+
+    public class func fetchAssets(with mediaType: PHAssetMediaType, options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
+        var query = options.assetQuery()
+        query.mediaTypes = [mediaType.wireValue]
+        return PHFetchResult(assets: query, options: options)
+    }
+
+    /// The assets of an album (in its order), smart album or moment.
+    public class func fetchAssets(in assetCollection: PHAssetCollection, options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
+        var query = options.assetQuery()
+        query.collection = assetCollection.localIdentifier
+        return PHFetchResult(assets: query, options: options)
+    }
+
+    public class func fetchAssets(withLocalIdentifiers identifiers: [String], options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
+        var query = options.assetQuery()
+        query.ids = identifiers
+        return PHFetchResult(assets: query, options: options)
+    }
+
+    /// Every asset of a burst, the representative among them.
+    public class func fetchAssets(withBurstIdentifier burstIdentifier: String, options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
+        var query = options.assetQuery()
+        query.burstIdentifier = burstIdentifier
+        query.includeAllBurstAssets = true
+        return PHFetchResult(assets: query, options: options)
+    }
+
+    /// The assets named by AssetsLibrary URLs (`assets-library://asset/asset.JPG?id=ID&ext=JPG`).
+    public class func fetchAssets(withALAssetURLs assetURLs: [URL], options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
+        fetchAssets(withLocalIdentifiers: assetURLs.compactMap(AssetURL.identifier(in:)), options: options)
+    }
+
+    /// The assets that stand for a collection: its first three.
+    public class func fetchKeyAssets(in assetCollection: PHAssetCollection, options: PHFetchOptions?) -> PHFetchResult<PHAsset>? {
+        var query = options.assetQuery()
+        query.collection = assetCollection.localIdentifier
+        query.limit = min(query.limit ?? 3, 3)
+        return PHFetchResult(assets: query, options: options)
+    }
+
+    /// PhotoKit's `requestContentEditingInput(with:completionHandler:)`: the file to edit and how it was edited.
+    @discardableResult
+    public func requestContentEditingInput(
+        with options: PHContentEditingInputRequestOptions?,
+        completionHandler: @escaping (PHContentEditingInput?, [AnyHashable: Any]) -> Void
+    ) -> PHContentEditingInputRequestID {
+        ContentEditingRequests.start(for: self, options: options ?? PHContentEditingInputRequestOptions(),
+                                     completionHandler: completionHandler)
+    }
+
+    /// Cancels a `requestContentEditingInput` whose handler has not run yet.
+    public func cancelContentEditingInputRequest(_ requestID: PHContentEditingInputRequestID) {
+        ContentEditingRequests.cancel(requestID)
+    }
+}
+
+/// PhotoKit's `PHCollection`: an asset collection or a collection list.
+public class PHCollection: PHObject, @unchecked Sendable {
+    package let collection: AssetCollection
+
+    package init(_ collection: AssetCollection) {
+        self.collection = collection
+        super.init(localIdentifier: collection.id)
+    }
+
+    /// The right subclass for a collection of the library.
+    package static func make(_ collection: AssetCollection) -> PHCollection {
+        collection.kind == .folder ? PHCollectionList(collection) : PHAssetCollection(collection)
+    }
+
+    public var localizedTitle: String? { collection.title }
+    public var canContainAssets: Bool { collection.kind != .folder }
+    public var canContainCollections: Bool { collection.kind == .folder }
+
+    public func canPerform(_ anOperation: PHCollectionEditOperation) -> Bool {
+        guard PHPhotoLibrary.authorizationStatus() == .authorized else { return false }
+        switch collection.kind {
+        case .album: return anOperation != .createContent
+        case .folder: return true
+        case .smartAlbum, .moment: return false
+        }
+    }
+
+    /// The albums and folders at the top level, newest first.
+    public class func fetchTopLevelUserCollections(with options: PHFetchOptions?) -> PHFetchResult<PHCollection> {
+        var query = options.collectionQuery()
+        query.topLevelUserCollections = true
+        return PHFetchResult(collections: query, options: options)
+    }
+
+    /// The albums and folders inside a folder, in its order.
+    public class func fetchCollections(in collectionList: PHCollectionList, options: PHFetchOptions?) -> PHFetchResult<PHCollection> {
+        var query = options.collectionQuery()
+        query.parent = collectionList.localIdentifier
+        return PHFetchResult(collections: query, options: options)
+    }
+}
+
+/// PhotoKit's `PHAssetCollection`: an album, smart album or moment.
+public final class PHAssetCollection: PHCollection, @unchecked Sendable {
+    public var assetCollectionType: PHAssetCollectionType {
+        switch collection.kind {
+        case .smartAlbum: .smartAlbum
+        case .moment: .moment
+        case .album, .folder: .album
+        }
+    }
+
+    public var assetCollectionSubtype: PHAssetCollectionSubtype { PHAssetCollectionSubtype(collection.subtype) }
+    /// Exact, smart albums included.
+    public var estimatedAssetCount: Int { collection.assetCount ?? NSNotFound }
+    public var startDate: Date? { collection.startDate.map(Date.init) }
+    public var endDate: Date? { collection.endDate.map(Date.init) }
+    public var approximateLocation: PHLocation? { nil }
+    public var localizedLocationNames: [String] { [] }
+
+    public class func fetchAssetCollections(with type: PHAssetCollectionType, subtype: PHAssetCollectionSubtype,
+                                            options: PHFetchOptions?) -> PHFetchResult<PHAssetCollection> {
+        var query = options.collectionQuery()
+        query.kind = type.kind
+        if subtype != .any {
+            // A subtype the library does not keep matches nothing.
+            query.subtype = subtype.wireValue ?? .folderRegular
+        }
+        return PHFetchResult(collections: query, options: options)
+    }
+
+    public class func fetchAssetCollections(withLocalIdentifiers identifiers: [String],
+                                            options: PHFetchOptions?) -> PHFetchResult<PHAssetCollection> {
+        var query = options.collectionQuery()
+        query.ids = identifiers
+        return PHFetchResult(collections: query, options: options)
+    }
+
+    public class func fetchAssetCollectionsContaining(_ asset: PHAsset, with type: PHAssetCollectionType,
+                                                      options: PHFetchOptions?) -> PHFetchResult<PHAssetCollection> {
+        var query = options.collectionQuery()
+        query.containingAsset = asset.localIdentifier
+        query.kind = type.kind
+        return PHFetchResult(collections: query, options: options)
+    }
+
+    public class func fetchMoments(with options: PHFetchOptions?) -> PHFetchResult<PHAssetCollection> {
+        fetchAssetCollections(with: .moment, subtype: .any, options: options)
+    }
+
+    /// A collection of the given assets that lives only in this program, as PhotoKit's transient collections.
+    public class func transientAssetCollection(withAssetFetchResult fetchResult: PHFetchResult<PHAsset>,
+                                               title: String?) -> PHAssetCollection {
+        PHAssetCollection(AssetCollection(id: "transient:" + UUID().uuidString, kind: .album, subtype: .albumRegular,
+                                          title: title ?? "", assetCount: fetchResult.count, startDate: nil,
+                                          endDate: nil, parentId: nil))
+    }
+}
+
+/// PhotoKit's `PHCollectionList`: a folder of albums and folders.
+public final class PHCollectionList: PHCollection, @unchecked Sendable {
+    public var collectionListType: PHCollectionListType { .folder }
+    public var collectionListSubtype: PHCollectionListSubtype { .regularFolder }
+    public var startDate: Date? { collection.startDate.map(Date.init) }
+    public var endDate: Date? { collection.endDate.map(Date.init) }
+
+    public class func fetchCollectionLists(withLocalIdentifiers identifiers: [String],
+                                           options: PHFetchOptions?) -> PHFetchResult<PHCollectionList> {
+        var query = options.collectionQuery()
+        query.ids = identifiers
+        query.kind = .folder
+        return PHFetchResult(collections: query, options: options)
+    }
+
+    public class func fetchCollectionLists(with collectionListType: PHCollectionListType,
+                                           subtype: PHCollectionListSubtype,
+                                           options: PHFetchOptions?) -> PHFetchResult<PHCollectionList> {
+        var query = options.collectionQuery()
+        query.kind = .folder
+        if collectionListType != .folder || (subtype != .any && subtype != .regularFolder) {
+            query.ids = []   // the library keeps folders only
+        }
+        return PHFetchResult(collections: query, options: options)
+    }
+
+    /// The folders that hold `collection`: its parent, if it has one.
+    public class func fetchCollectionListsContaining(_ collection: PHCollection,
+                                                     options: PHFetchOptions?) -> PHFetchResult<PHCollectionList> {
+        var query = options.collectionQuery()
+        query.ids = collection.collection.parentId.map { [$0] } ?? []
+        query.kind = .folder
+        return PHFetchResult(collections: query, options: options)
+    }
+}
+
+extension PHAssetCollectionType {
+    var kind: CollectionKind {
+        switch self {
+        case .album: .album
+        case .smartAlbum: .smartAlbum
+        case .moment: .moment
+        }
+    }
+}
+
+extension Date {
+    init(_ timestamp: Timestamp) {
+        self.init(timeIntervalSince1970: timestamp.secondsSince1970)
+    }
+}
+
+extension Timestamp {
+    /// The instant of `date`, written in the local time zone of this process.
+    init(_ date: Date) {
+        self.init(secondsSince1970: date.timeIntervalSince1970,
+                  utcOffsetSeconds: TimeZone.current.secondsFromGMT(for: date))
+    }
+}
