@@ -34,6 +34,18 @@ let package = Package(
         // Pure value types of the library: assets, collections, queries, changes, tokens.
         .target(name: "PhotoModel"),
 
+        // The wire, defined once for the daemon and the clients: interface and method names, each method's
+        // parameters, the shared enums, and the interfaces' IDL (Interfaces/*.varlink, served as written).
+        .target(
+            name: "PhotolibProtocol",
+            dependencies: ["PhotoModel"],
+            resources: [
+                .embedInCode("Interfaces/io.photolibd.Library.varlink"),
+                .embedInCode("Interfaces/io.photolibd.Images.varlink"),
+                .embedInCode("Interfaces/io.photolibd.Import.varlink"),
+            ]
+        ),
+
         // NSPredicate-format predicates: parsing against a key schema, checking, evaluation.
         .target(name: "PredicateQuery", dependencies: ["PhotoModel"]),
 
@@ -91,14 +103,14 @@ let package = Package(
         // Configuration file, embedded defaults and socket-path resolution shared by daemon and clients.
         .target(
             name: "PhotolibConfig",
-            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["PhotolibProtocol", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
 
         // The daemon's services: varlink interfaces, importer, authorization, change feed.
         .target(
             name: "PhotolibDaemon",
             dependencies: [
-                "PhotoModel", "LibraryStore", "Varlink", "Imaging", "PhotolibConfig", "FolderWatch", "MediaProbe",
+                "PhotoModel", "PhotolibProtocol", "LibraryStore", "Varlink", "Imaging", "PhotolibConfig", "FolderWatch", "MediaProbe",
                 "ThumbnailCache", "CMalloc",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -112,7 +124,7 @@ let package = Package(
         // The PhotoKit-shaped client module over the socket.
         .target(
             name: "PhotoLibrary",
-            dependencies: ["PhotoModel", "Varlink", "PhotolibConfig"]
+            dependencies: ["PhotoModel", "PhotolibProtocol", "Varlink", "PhotolibConfig"]
         ),
 
         // Apple's PhotoKit API (PHPhotoLibrary, PHAsset, PHFetchResult, PHChange, PHImageManager, …) over the client module.

@@ -1,5 +1,5 @@
 @_exported import PhotoModel
-import PhotolibConfig
+@_exported import PhotolibProtocol
 
 /// How `importFiles` brings files into the library: `copy`, `move` or `reference` (indexed in place).
 public typealias ImportMode = SourceMode

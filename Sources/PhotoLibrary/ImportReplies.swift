@@ -6,21 +6,6 @@ public struct ImportProgress: Sendable, Hashable, Codable {
     public var total: Int
 }
 
-/// What became of one path of an `importFiles` call.
-public struct ImportedFile: Sendable, Hashable, Codable {
-    /// The outcome of importing one file.
-    public enum Status: String, Sendable, Hashable, Codable {
-        case imported, duplicate, unsupported, failed
-    }
-
-    public var path: String
-    public var status: Status
-    /// The asset the file became, or the existing asset it duplicates.
-    public var assetId: String?
-    /// Why the file was not imported.
-    public var error: String?
-}
-
 /// The outcome of an `importFiles` call: one entry per path, in the order given.
 public struct ImportResult: Sendable, Hashable, Codable {
     public var files: [ImportedFile]
@@ -69,13 +54,6 @@ public struct ImportSource: Sendable, Hashable, Codable {
     public var offlineAssetCount: Int?
     /// Whether the config file defines the source (else it was added at run time and can be removed).
     public var isConfigured: Bool?
-}
-
-/// One reply of the `ImportFiles` stream: progress, and on the last reply the files.
-struct ImportFilesReply: Decodable, Sendable {
-    var processed: Int
-    var total: Int
-    var files: [ImportedFile]?
 }
 
 /// The reply of `ListSources`.

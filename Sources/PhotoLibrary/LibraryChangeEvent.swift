@@ -25,11 +25,3 @@ public struct LibraryChangeEvent: Sendable, Hashable, Codable {
         observerId = try container.decodeIfPresent(String.self, forKey: .observerId)
     }
 }
-
-/// The reply of `updateObservation`: the added queries' full results at `token`.
-public struct ObservationUpdate: Sendable, Hashable, Codable {
-    /// The change token the results are at; the stream reports them in the replies after it.
-    public var token: String
-    /// One full result per added query.
-    public var results: [FetchResultChange]
-}

@@ -1,5 +1,6 @@
 import Foundation
 import PhotolibConfig
+import PhotolibProtocol
 import Varlink
 
 /// A connection to photolibd: PhotoKit's `PHPhotoLibrary`, fetches and change observation over the daemon's socket.
@@ -39,7 +40,7 @@ public final class PhotoLibrary: Sendable {
     /// The page `[offset, offset + pageSize)` of the assets matching `query` (the daemon's default page is 500).
     public func fetchAssets(matching query: AssetQuery = AssetQuery(), offset: Int? = nil, pageSize: Int? = nil,
                             includeResources: Bool = false) async throws(PhotoLibraryError) -> AssetFetchResult {
-        try await call(Method.fetchAssets, FetchAssetsParameters(query: query, offset: offset, pageSize: pageSize,
+        try await call(LibraryMethod.fetchAssets, FetchAssetsParameters(query: query, offset: offset, pageSize: pageSize,
                                                                   includeResources: includeResources))
     }
 
@@ -54,7 +55,7 @@ public final class PhotoLibrary: Sendable {
     /// The page `[offset, offset + pageSize)` of the collections matching `query`.
     public func fetchCollections(matching query: CollectionQuery = CollectionQuery(), offset: Int? = nil,
                                  pageSize: Int? = nil) async throws(PhotoLibraryError) -> CollectionFetchResult {
-        try await call(Method.fetchCollections, FetchCollectionsParameters(query: query, offset: offset, pageSize: pageSize))
+        try await call(LibraryMethod.fetchCollections, FetchCollectionsParameters(query: query, offset: offset, pageSize: pageSize))
     }
 
     /// Every collection matching `query`, fetched page by page; `token` is the first page's.
@@ -68,7 +69,7 @@ public final class PhotoLibrary: Sendable {
 
     /// Applies `changes` atomically, as one change event; `created` maps their placeholders to real ids.
     public func performChanges(_ changes: [ChangeRequest]) async throws(PhotoLibraryError) -> ChangeResult {
-        try await call(Method.performChanges, PerformChangesParameters(changes: changes))
+        try await call(LibraryMethod.performChanges, PerformChangesParameters(changes: changes))
     }
 
     /// Applies the changes a `ChangeBuilder` collected, atomically.
@@ -81,7 +82,7 @@ public final class PhotoLibrary: Sendable {
     /// With `onlyRelevant`, transactions that change none of the results are skipped.
     public func observe(assetQueries: [String: AssetQuery] = [:], collectionQueries: [String: CollectionQuery] = [:],
                         onlyRelevant: Bool = false) -> AsyncThrowingStream<LibraryChangeEvent, any Error> {
-        stream(Method.observe, ObserveParameters(assetQueries: assetQueries, collectionQueries: collectionQueries,
+        stream(LibraryMethod.observe, ObserveParameters(assetQueries: assetQueries, collectionQueries: collectionQueries,
                                                  onlyRelevant: onlyRelevant))
     }
 
@@ -91,7 +92,7 @@ public final class PhotoLibrary: Sendable {
                                   collectionQueries: [String: CollectionQuery] = [:], removing names: [String] = [])
         async throws(PhotoLibraryError) -> ObservationUpdate
     {
-        try await call(Method.updateObservation, UpdateObservationParameters(
+        try await call(LibraryMethod.updateObservation, UpdateObservationParameters(
             observerId: observerId, assetQueries: assetQueries, collectionQueries: collectionQueries, removeQueries: names))
     }
 
@@ -99,12 +100,12 @@ public final class PhotoLibrary: Sendable {
     public func fetchPersistentChanges(since token: String, limit: Int? = nil)
         async throws(PhotoLibraryError) -> PersistentChangesPage
     {
-        try await call(Method.fetchPersistentChanges, FetchPersistentChangesParameters(since: token, limit: limit))
+        try await call(LibraryMethod.fetchPersistentChanges, FetchPersistentChangesParameters(since: token, limit: limit))
     }
 
     /// What the daemon lets this process's user do.
     public func authorizationStatus() async throws(PhotoLibraryError) -> AuthorizationStatus {
-        let reply: AuthorizationStatusReply = try await call(Method.authorizationStatus, NoParameters())
+        let reply: AuthorizationStatusReply = try await call(LibraryMethod.authorizationStatus, NoParameters())
         return reply.status
     }
 
@@ -116,7 +117,7 @@ public final class PhotoLibrary: Sendable {
         async throws(PhotoLibraryError) -> ImportResult
     {
         let replies: AsyncThrowingStream<ImportFilesReply, any Error> =
-            stream(Method.importFiles, ImportFilesParameters(paths: paths, mode: mode, album: album))
+            stream(ImportMethod.importFiles, ImportFilesParameters(paths: paths, mode: mode, album: album))
         do {
             for try await reply in replies {
                 progress(ImportProgress(processed: reply.processed, total: reply.total))
@@ -125,28 +126,28 @@ public final class PhotoLibrary: Sendable {
         } catch {
             throw PhotoLibraryError(error, socketPath: socketPath)
         }
-        throw PhotoLibraryError.unexpectedReply(method: Method.importFiles, reason: "the replies ended without the files")
+        throw PhotoLibraryError.unexpectedReply(method: ImportMethod.importFiles.qualifiedName, reason: "the replies ended without the files")
     }
 
     /// The importer's counters.
     public func importStatus() async throws(PhotoLibraryError) -> ImportStatus {
-        try await call(Method.importStatus, NoParameters())
+        try await call(ImportMethod.status, NoParameters())
     }
 
     /// The import folders the daemon watches.
     public func listSources() async throws(PhotoLibraryError) -> [ImportSource] {
-        let reply: ListSourcesReply = try await call(Method.listSources, NoParameters())
+        let reply: ListSourcesReply = try await call(ImportMethod.listSources, NoParameters())
         return reply.sources
     }
 
     /// Adds an import folder, watched from now on and remembered across restarts.
     public func addSource(path: String, mode: ImportMode, recursive: Bool = true) async throws(PhotoLibraryError) {
-        let _: EmptyReply = try await call(Method.addSource, AddSourceParameters(path: path, mode: mode, recursive: recursive))
+        let _: EmptyReply = try await call(ImportMethod.addSource, AddSourceParameters(path: path, mode: mode, recursive: recursive))
     }
 
     /// Stops watching an import folder added with `addSource`; its assets stay in the library.
     public func removeSource(path: String) async throws(PhotoLibraryError) {
-        let _: EmptyReply = try await call(Method.removeSource, RemoveSourceParameters(path: path))
+        let _: EmptyReply = try await call(ImportMethod.removeSource, RemoveSourceParameters(path: path))
     }
 
     // MARK: Calls
@@ -166,11 +167,11 @@ public final class PhotoLibrary: Sendable {
     }
 
     /// Calls `method` and decodes its one reply, mapping every failure to a `PhotoLibraryError`.
-    func call<Reply: Decodable & Sendable>(_ method: String, _ parameters: some Encodable & Sendable)
+    func call<Reply: Decodable & Sendable>(_ method: some PhotolibMethod, _ parameters: some Encodable & Sendable)
         async throws(PhotoLibraryError) -> Reply
     {
         do {
-            return try await connection.call(method, parameters: parameters, returning: Reply.self)
+            return try await connection.call(method.qualifiedName, parameters: parameters, returning: Reply.self)
         } catch {
             throw PhotoLibraryError(error, socketPath: socketPath)
         }
@@ -179,10 +180,10 @@ public final class PhotoLibrary: Sendable {
     /// Calls `method` with `more`, mapping the stream's failure to a `PhotoLibraryError`.
     ///
     /// Replies are read as the caller asks for them, so a slow reader holds no backlog here.
-    func stream<Reply: Decodable & Sendable>(_ method: String, _ parameters: some Encodable & Sendable)
+    func stream<Reply: Decodable & Sendable>(_ method: some PhotolibMethod, _ parameters: some Encodable & Sendable)
         -> AsyncThrowingStream<Reply, any Error>
     {
-        let replies = connection.stream(method, parameters: parameters, returning: Reply.self)
+        let replies = connection.stream(method.qualifiedName, parameters: parameters, returning: Reply.self)
         let socketPath = socketPath
         return AsyncThrowingStream {
             var iterator = replies.makeAsyncIterator()
@@ -193,75 +194,4 @@ public final class PhotoLibrary: Sendable {
             }
         }
     }
-}
-
-/// The daemon's method names.
-private enum Method {
-    static let fetchAssets = "io.photolibd.Library.FetchAssets"
-    static let fetchCollections = "io.photolibd.Library.FetchCollections"
-    static let performChanges = "io.photolibd.Library.PerformChanges"
-    static let observe = "io.photolibd.Library.Observe"
-    static let updateObservation = "io.photolibd.Library.UpdateObservation"
-    static let fetchPersistentChanges = "io.photolibd.Library.FetchPersistentChanges"
-    static let authorizationStatus = "io.photolibd.Library.AuthorizationStatus"
-    static let importFiles = "io.photolibd.Import.ImportFiles"
-    static let importStatus = "io.photolibd.Import.Status"
-    static let listSources = "io.photolibd.Import.ListSources"
-    static let addSource = "io.photolibd.Import.AddSource"
-    static let removeSource = "io.photolibd.Import.RemoveSource"
-}
-
-private struct NoParameters: Encodable, Sendable {}
-
-private struct EmptyReply: Decodable, Sendable {}
-
-private struct AddSourceParameters: Encodable, Sendable {
-    var path: String
-    var mode: ImportMode
-    var recursive: Bool
-}
-
-private struct RemoveSourceParameters: Encodable, Sendable {
-    var path: String
-}
-
-private struct FetchAssetsParameters: Encodable, Sendable {
-    var query: AssetQuery
-    var offset: Int?
-    var pageSize: Int?
-    var includeResources: Bool
-}
-
-private struct FetchCollectionsParameters: Encodable, Sendable {
-    var query: CollectionQuery
-    var offset: Int?
-    var pageSize: Int?
-}
-
-private struct PerformChangesParameters: Encodable, Sendable {
-    var changes: [ChangeRequest]
-}
-
-private struct ObserveParameters: Encodable, Sendable {
-    var assetQueries: [String: AssetQuery]
-    var collectionQueries: [String: CollectionQuery]
-    var onlyRelevant: Bool
-}
-
-private struct UpdateObservationParameters: Encodable, Sendable {
-    var observerId: String
-    var assetQueries: [String: AssetQuery]
-    var collectionQueries: [String: CollectionQuery]
-    var removeQueries: [String]
-}
-
-private struct FetchPersistentChangesParameters: Encodable, Sendable {
-    var since: String
-    var limit: Int?
-}
-
-private struct ImportFilesParameters: Encodable, Sendable {
-    var paths: [String]
-    var mode: ImportMode?
-    var album: String?
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import PhotolibProtocol
 import Varlink
 
 /// A failed call to photolibd: what went wrong, said so that a user can act on it.
@@ -45,35 +46,43 @@ public struct PhotoLibraryError: Error, Sendable, CustomStringConvertible {
 
     /// The error for the daemon's error reply, with a readable message.
     public init(_ error: VarlinkError) {
-        let shortName = error.name.split(separator: ".").last.map(String.init) ?? error.name
         func parameter(_ name: String) -> String { error.parameters[name]?.stringValue ?? "?" }
-        let (code, message): (Code, String) = switch shortName {
-        case "NotFound":
+        let (code, message): (Code, String) = switch PhotolibErrorName(qualifiedName: error.name) {
+        case .notFound:
             (.notFound, "no asset or collection has the id '\(parameter("id"))'"
                 + (error.parameters["index"]?.intValue.map { " (change \($0))" } ?? ""))
-        case "InvalidPredicate":
+        case .invalidPredicate:
             (.invalidPredicate, "invalid predicate: \(parameter("reason"))")
-        case "InvalidChange":
+        case .invalidChange:
             (.invalidChange, "change \(error.parameters["index"]?.intValue.map(String.init) ?? "?") was rejected: "
                 + parameter("reason"))
-        case "TokenExpired":
+        case .tokenExpired:
             (.tokenExpired, "the change token has expired or belongs to another library; fetch the library again")
-        case "PermissionDenied":
+        case .permissionDenied:
             (.permissionDenied, "photolibd does not allow this user to do that (see the access settings of photolibd.conf)")
+        case .invalidSource:
+            (.invalidParameter, "\(parameter("path")) cannot be a source: \(parameter("reason"))")
+        case .internalError:
+            (.daemonError, "photolibd failed: \(parameter("reason"))")
+        case .imageUnavailable, nil:
+            Self.varlinkServiceError(error)
+        }
+        self.init(code: code, message: message, varlinkError: error)
+    }
+
+    /// The code and message of an error of the varlink service itself (or one this client does not know).
+    private static func varlinkServiceError(_ error: VarlinkError) -> (Code, String) {
+        func parameter(_ name: String) -> String { error.parameters[name]?.stringValue ?? "?" }
+        return switch error.name.split(separator: ".").last.map(String.init) ?? error.name {
         case "InvalidParameter":
             (.invalidParameter, "photolibd rejected the parameter '\(parameter("parameter"))'")
-        case "InvalidSource":
-            (.invalidParameter, "\(parameter("path")) cannot be a source: \(parameter("reason"))")
         case "MethodNotImplemented", "MethodNotFound":
             (.notSupported, "this photolibd does not support \(parameter("method"))")
         case "InterfaceNotFound":
             (.notSupported, "this photolibd does not serve the interface \(parameter("interface"))")
-        case "InternalError":
-            (.daemonError, "photolibd failed: \(parameter("reason"))")
         default:
             (.daemonError, "photolibd answered with the error \(error)")
         }
-        self.init(code: code, message: message, varlinkError: error)
     }
 
     /// The error for any failure of a call on the connection to `socketPath`.

@@ -1,12 +1,4 @@
-/// How the daemon treats the files it finds in an import folder.
-public enum SourceMode: String, Sendable, Codable, CaseIterable {
-    /// A drop folder: files are moved into the library's store.
-    case move
-    /// Files are copied into the library's store and left where they are.
-    case copy
-    /// Files are indexed in place; the library refers to them by path.
-    case reference
-}
+@_exported import enum PhotolibProtocol.SourceMode
 
 /// One import folder the daemon watches.
 public struct SourceConfiguration: Sendable, Hashable {

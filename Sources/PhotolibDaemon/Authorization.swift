@@ -1,12 +1,9 @@
 import Glibc
 import PhotolibConfig
+import PhotolibProtocol
 import Varlink
 
-/// What a caller may do, PhotoKit's `PHAuthorizationStatus` named as on the wire.
-public enum AuthorizationStatus: String, Sendable, Codable {
-    case authorized, restricted, denied, notDetermined
-
-    var canRead: Bool { self == .authorized || self == .restricted }
+extension AuthorizationStatus {
     var canWrite: Bool { self == .authorized }
 }
 

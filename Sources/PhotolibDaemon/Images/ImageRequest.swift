@@ -1,28 +1,11 @@
 import Imaging
+import PhotolibProtocol
 
 /// A `RequestImage` call, checked: PhotoKit's `PHImageRequestOptions` plus the asset and target size.
 struct ImageRequest: Sendable, Hashable {
-    enum ContentMode: String, Sendable, Codable {
-        case aspectFit, aspectFill
-    }
-
-    enum ResizeMode: String, Sendable, Codable {
-        /// Close to the target and never smaller: the cache's next larger size.
-        case fast
-        /// Fit: the image fits the target box; fill: it covers the box.
-        case exact
-        /// The image's own size.
-        case none
-    }
-
-    enum DeliveryMode: String, Sendable, Codable {
-        /// With `more`: a degraded image first when one is at hand, then the final one.
-        case opportunistic
-        /// One final image.
-        case highQuality
-        /// One image, degraded if that is what is at hand.
-        case fast
-    }
+    typealias ContentMode = ImageContentMode
+    typealias ResizeMode = ImageResizeMode
+    typealias DeliveryMode = ImageDeliveryMode
 
     var assetId: String
     /// Nil means the maximum size: the whole image.

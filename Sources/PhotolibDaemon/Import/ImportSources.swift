@@ -4,6 +4,7 @@ import LibraryStore
 import Logging
 import NIOPosix
 import PhotolibConfig
+import PhotolibProtocol
 import ServiceLifecycle
 import Varlink
 
@@ -19,9 +20,10 @@ struct SourceError: Error, CustomStringConvertible {
     var varlinkError: VarlinkError {
         switch kind {
         case .invalid:
-            VarlinkError("io.photolibd.Import.InvalidSource", parameters: ["path": .string(path), "reason": .string(reason)])
+            VarlinkError(PhotolibErrorName.invalidSource.qualified(in: .importer),
+                         parameters: ["path": .string(path), "reason": .string(reason)])
         case .notFound:
-            VarlinkError("io.photolibd.Import.NotFound", parameters: ["id": .string(path)])
+            VarlinkError(PhotolibErrorName.notFound.qualified(in: .importer), parameters: ["id": .string(path)])
         }
     }
 }

@@ -1,23 +1,24 @@
 import PhotoModel
+import PhotolibProtocol
 import Varlink
 
 extension LibraryError {
     /// The pinned varlink error for this library error.
     var varlinkError: VarlinkError {
-        let prefix = "io.photolibd.Library."
+        func named(_ name: PhotolibErrorName) -> String { name.qualified(in: .library) }
         switch self {
         case .notFound(let id, let index):
             var parameters: [String: JSONValue] = ["id": .string(id)]
             if let index { parameters["index"] = .int(index) }
-            return VarlinkError(prefix + "NotFound", parameters: parameters)
+            return VarlinkError(named(.notFound), parameters: parameters)
         case .invalidPredicate(let reason):
-            return VarlinkError(prefix + "InvalidPredicate", parameters: ["reason": .string(reason)])
+            return VarlinkError(named(.invalidPredicate), parameters: ["reason": .string(reason)])
         case .invalidChange(let index, let reason):
-            return VarlinkError(prefix + "InvalidChange", parameters: ["index": .int(index), "reason": .string(reason)])
+            return VarlinkError(named(.invalidChange), parameters: ["index": .int(index), "reason": .string(reason)])
         case .tokenExpired:
-            return VarlinkError(prefix + "TokenExpired")
+            return VarlinkError(named(.tokenExpired))
         case .permissionDenied:
-            return VarlinkError(prefix + "PermissionDenied")
+            return VarlinkError(named(.permissionDenied))
         case .invalidParameter(let parameter):
             return .invalidParameter(parameter)
         }

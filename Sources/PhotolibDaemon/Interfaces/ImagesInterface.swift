@@ -1,11 +1,12 @@
 import Imaging
+import PhotolibProtocol
 import Synchronization
 import Varlink
 
 /// `io.photolibd.Images`: PHImageManager's requests and PHCachingImageManager's hints over varlink.
 final class ImagesInterface: VarlinkInterface {
-    let name = "io.photolibd.Images"
-    let description = imagesInterfaceDescription
+    let name = PhotolibInterface.images.rawValue
+    let description = PhotolibInterface.images.definition
     private let images: ImageManager
     private let authorization: Authorization
     private let requestCount = Atomic<Int>(0)
@@ -17,22 +18,19 @@ final class ImagesInterface: VarlinkInterface {
 
     func handle(_ call: VarlinkCall, context: VarlinkCallContext, replies: VarlinkReplyWriter) async throws {
         do {
-            guard ["RequestImage", "RequestImageData", "StartCaching", "StopCaching"].contains(call.methodName) else {
-                throw VarlinkError.methodNotFound(call.method)
-            }
+            guard let method = ImagesMethod(rawValue: call.methodName) else { throw VarlinkError.methodNotFound(call.method) }
             guard authorization.status(of: context.peer).canRead else { throw ImageError.permissionDenied }
-            switch call.methodName {
-            case "RequestImage":
+            switch method {
+            case .requestImage:
                 try await requestImage(try call.decodeParameters(RequestImageParameters.self).validated(), call: call,
                                        replies: replies)
-            case "RequestImageData":
+            case .requestImageData:
                 let parameters = try call.decodeParameters(RequestImageDataParameters.self)
-                try ImageRequestVersion.check(parameters.version)
                 let original = try await images.originalFile(of: parameters.assetId)
-                try await replies.send(RequestImageDataReply(
+                try await replies.send(ImageData(
                     path: original.path, mimeType: original.mimeType, orientation: original.orientation,
                     fileSize: Int(original.fileSize), originalFilename: original.originalFilename))
-            case "StartCaching":
+            case .startCaching:
                 let parameters = try call.decodeParameters(StartCachingParameters.self)
                 guard parameters.targetWidth > 0 else { throw ImageError.invalidParameter("targetWidth") }
                 guard parameters.targetHeight > 0 else { throw ImageError.invalidParameter("targetHeight") }
@@ -40,7 +38,7 @@ final class ImagesInterface: VarlinkInterface {
                 try await images.startCaching(parameters.assetIds, targetSize: target,
                                               contentMode: parameters.contentMode ?? .aspectFit)
                 try await replies.send(EmptyReply())
-            default:
+            case .stopCaching:
                 images.stopCaching(try call.decodeParameters(StopCachingParameters.self).assetIds)
                 try await replies.send(EmptyReply())
             }
@@ -52,7 +50,7 @@ final class ImagesInterface: VarlinkInterface {
     private func requestImage(_ request: ImageRequest, call: VarlinkCall, replies: VarlinkReplyWriter) async throws {
         let requestId = String(requestCount.add(1, ordering: .relaxed).newValue)
         try await images.requestImage(request, streams: call.more) { image in
-            try await replies.send(RequestImageReply(
+            try await replies.send(ImageResult(
                 requestId: requestId, path: image.rendition.path, width: image.rendition.width,
                 height: image.rendition.height, mimeType: image.rendition.mimeType, isDegraded: image.isDegraded),
                 continues: image.isDegraded && call.more && request.deliveryMode == .opportunistic)
@@ -63,40 +61,21 @@ final class ImagesInterface: VarlinkInterface {
 extension ImageError {
     /// The `io.photolibd.Images` error for this failure.
     var varlinkError: VarlinkError {
-        let prefix = "io.photolibd.Images."
+        func named(_ name: PhotolibErrorName) -> String { name.qualified(in: .images) }
         switch self {
         case .notFound(let assetId):
-            return VarlinkError(prefix + "NotFound", parameters: ["id": .string(assetId)])
+            return VarlinkError(named(.notFound), parameters: ["id": .string(assetId)])
         case .unavailable(let assetId, let reason):
-            return VarlinkError(prefix + "ImageUnavailable",
-                                parameters: ["assetId": .string(assetId), "reason": .string(reason)])
+            return VarlinkError(named(.imageUnavailable), parameters: ["assetId": .string(assetId), "reason": .string(reason)])
         case .permissionDenied:
-            return VarlinkError(prefix + "PermissionDenied")
+            return VarlinkError(named(.permissionDenied))
         case .invalidParameter(let parameter):
             return .invalidParameter(parameter)
         }
     }
 }
 
-/// PhotoKit's `PHImageRequestOptionsVersion` names; the library keeps no edits, so each gives the original.
-enum ImageRequestVersion {
-    static let names: Set<String> = ["current", "unadjusted", "original"]
-
-    static func check(_ version: String?) throws(ImageError) {
-        guard version.map(names.contains) ?? true else { throw .invalidParameter("version") }
-    }
-}
-
-struct RequestImageParameters: Decodable {
-    var assetId: String
-    var targetWidth: Int?
-    var targetHeight: Int?
-    var contentMode: ImageRequest.ContentMode?
-    var resizeMode: ImageRequest.ResizeMode?
-    var deliveryMode: ImageRequest.DeliveryMode?
-    var normalizedCropRect: NormalizedRect?
-    var version: String?
-
+extension RequestImageParameters {
     /// The request, or `invalidParameter` naming what is wrong. Both sizes absent, or both -1 (PhotoKit's
     /// PHImageManagerMaximumSize), ask for the whole image; otherwise both must be positive.
     func validated() throws(ImageError) -> ImageRequest {
@@ -113,45 +92,12 @@ struct RequestImageParameters: Decodable {
         case (_, nil):
             throw .invalidParameter("targetHeight")
         }
-        if let crop = normalizedCropRect, !crop.isInsideUnitSquare {
+        let crop = normalizedCropRect.map { NormalizedRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+        if let crop, !crop.isInsideUnitSquare {
             throw .invalidParameter("normalizedCropRect")
         }
-        try ImageRequestVersion.check(version)
         return ImageRequest(assetId: assetId, targetSize: targetSize, contentMode: contentMode ?? .aspectFit,
-                            resizeMode: resizeMode ?? .fast, deliveryMode: deliveryMode ?? .opportunistic,
-                            crop: normalizedCropRect)
+                            resizeMode: resizeMode ?? .fast, deliveryMode: deliveryMode ?? .opportunistic, crop: crop)
     }
 }
 
-struct RequestImageReply: Encodable, Sendable {
-    var requestId: String
-    var path: String
-    var width: Int
-    var height: Int
-    var mimeType: String
-    var isDegraded: Bool
-}
-
-struct RequestImageDataParameters: Decodable {
-    var assetId: String
-    var version: String?
-}
-
-struct RequestImageDataReply: Encodable, Sendable {
-    var path: String
-    var mimeType: String
-    var orientation: Int
-    var fileSize: Int
-    var originalFilename: String
-}
-
-struct StartCachingParameters: Decodable {
-    var assetIds: [String]
-    var targetWidth: Int
-    var targetHeight: Int
-    var contentMode: ImageRequest.ContentMode?
-}
-
-struct StopCachingParameters: Decodable {
-    var assetIds: [String]?
-}

@@ -2,12 +2,13 @@ import LibraryStore
 import Logging
 import PhotoModel
 import PhotolibConfig
+import PhotolibProtocol
 import Varlink
 
 /// `io.photolibd.Import`: imports of files by path, sources and status.
 struct ImportInterface: VarlinkInterface {
-    let name = "io.photolibd.Import"
-    let description = importInterfaceDescription
+    let name = PhotolibInterface.importer.rawValue
+    let description = PhotolibInterface.importer.definition
     let database: LibraryDatabase
     let importer: Importer
     let authorization: Authorization
@@ -16,19 +17,20 @@ struct ImportInterface: VarlinkInterface {
 
     func handle(_ call: VarlinkCall, context: VarlinkCallContext, replies: VarlinkReplyWriter) async throws {
         let status = authorization.status(of: context.peer)
-        let permissionDenied = VarlinkError("io.photolibd.Import.PermissionDenied")
-        switch call.methodName {
-        case "ImportFiles":
+        let permissionDenied = VarlinkError(PhotolibErrorName.permissionDenied.qualified(in: .importer))
+        guard let method = ImportMethod(rawValue: call.methodName) else { throw VarlinkError.methodNotFound(call.method) }
+        switch method {
+        case .importFiles:
             guard status.canWrite else { throw permissionDenied }
             try await importFiles(try call.decodeParameters(), call: call, context: context, replies: replies)
-        case "Status":
+        case .status:
             guard status.canRead else { throw permissionDenied }
             await sources.refreshStatistics()
             try await replies.send(statistics.snapshot)
-        case "ListSources":
+        case .listSources:
             guard status.canRead else { throw permissionDenied }
             try await replies.send(ListSourcesReply(sources: try await sources.list()))
-        case "AddSource":
+        case .addSource:
             guard status.canWrite else { throw permissionDenied }
             let parameters: AddSourceParameters = try call.decodeParameters()
             try await mappingSourceErrors {
@@ -39,13 +41,11 @@ struct ImportInterface: VarlinkInterface {
                                                           recursive: parameters.recursive ?? true))
             }
             try await replies.send(EmptyReply())
-        case "RemoveSource":
+        case .removeSource:
             guard status.canWrite else { throw permissionDenied }
             let parameters: RemoveSourceParameters = try call.decodeParameters()
             try await mappingSourceErrors { try await sources.remove(path: parameters.path) }
             try await replies.send(EmptyReply())
-        default:
-            throw VarlinkError.methodNotFound(call.method)
         }
     }
 
@@ -113,38 +113,6 @@ struct ImportInterface: VarlinkInterface {
             return ImportedFile(path: path, status: .failed, error: "\(error)")
         }
     }
-}
-
-struct ImportFilesParameters: Decodable {
-    var paths: [String]
-    var mode: SourceMode?
-    var album: String?
-}
-
-struct AddSourceParameters: Decodable {
-    var path: String
-    var mode: SourceMode
-    var recursive: Bool?
-}
-
-struct RemoveSourceParameters: Decodable {
-    var path: String
-}
-
-struct EmptyReply: Encodable, Sendable {}
-
-struct ImportedFile: Encodable, Sendable {
-    enum Status: String, Encodable, Sendable { case imported, duplicate, unsupported, failed }
-    var path: String
-    var status: Status
-    var assetId: String?
-    var error: String?
-}
-
-struct ImportFilesReply: Encodable, Sendable {
-    var processed: Int
-    var total: Int
-    var files: [ImportedFile]?
 }
 
 struct ListSourcesReply: Encodable, Sendable {

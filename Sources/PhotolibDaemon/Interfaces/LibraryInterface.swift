@@ -1,12 +1,13 @@
 import LibraryStore
 import Logging
 import PhotoModel
+import PhotolibProtocol
 import Varlink
 
 /// `io.photolibd.Library`: fetches, change transactions, observation and change history.
 struct LibraryInterface: VarlinkInterface {
-    let name = "io.photolibd.Library"
-    let description = libraryInterfaceDescription
+    let name = PhotolibInterface.library.rawValue
+    let description = PhotolibInterface.library.definition
     let database: LibraryDatabase
     let importer: Importer
     let authorization: Authorization
@@ -15,35 +16,36 @@ struct LibraryInterface: VarlinkInterface {
     func handle(_ call: VarlinkCall, context: VarlinkCallContext, replies: VarlinkReplyWriter) async throws {
         let status = authorization.status(of: context.peer)
         try await mappingLibraryErrors {
-            switch call.methodName {
-            case "FetchAssets":
+            guard let method = LibraryMethod(rawValue: call.methodName) else {
+                throw VarlinkError.methodNotFound(call.method)
+            }
+            switch method {
+            case .fetchAssets:
                 try await fetchAssets(try call.decodeParameters(), status: status, replies: replies)
-            case "FetchCollections":
+            case .fetchCollections:
                 try await fetchCollections(try call.decodeParameters(), status: status, replies: replies)
-            case "PerformChanges":
+            case .performChanges:
                 guard status.canWrite else { throw LibraryError.permissionDenied }
                 try await performChanges(try call.decodeParameters(), context: context, replies: replies)
-            case "Observe":
+            case .observe:
                 guard call.more else { throw VarlinkError.expectedMore() }
                 let observation = Observation(owner: context.peer?.uid)
                 let observer = LibraryObserver(database: database, parameters: try call.decodeParameters(),
                                                canRead: status.canRead, observation: observation, replies: replies)
                 try await observations.registering(observation) { try await observer.run() }
-            case "UpdateObservation":
+            case .updateObservation:
                 guard status.canRead else { throw LibraryError.permissionDenied }
                 let parameters: UpdateObservationParameters = try call.decodeParameters()
                 guard let observation = observations.observation(parameters.observerId, caller: context.peer?.uid) else {
                     throw LibraryError.notFound(id: parameters.observerId)
                 }
-                try await ObservationUpdate(database: database, parameters: parameters, observation: observation)
+                try await ObservationUpdater(database: database, parameters: parameters, observation: observation)
                     .run(replies: replies)
-            case "FetchPersistentChanges":
+            case .fetchPersistentChanges:
                 guard status.canRead else { throw LibraryError.permissionDenied }
                 try await fetchPersistentChanges(try call.decodeParameters(), replies: replies)
-            case "AuthorizationStatus":
+            case .authorizationStatus:
                 try await replies.send(AuthorizationStatusReply(status: status))
-            default:
-                throw VarlinkError.methodNotFound(call.method)
             }
         }
     }
@@ -70,12 +72,12 @@ struct LibraryInterface: VarlinkInterface {
     private func fetchCollections(_ parameters: FetchCollectionsParameters, status: AuthorizationStatus,
                                   replies: VarlinkReplyWriter) async throws {
         guard status.canRead else {
-            try await replies.send(FetchCollectionsReply(count: 0, collections: [], token: try await database.currentToken().description))
+            try await replies.send(CollectionFetchResult(count: 0, collections: [], token: try await database.currentToken().description))
             return
         }
         let page = try await database.fetchCollections(parameters.query ?? CollectionQuery(), offset: parameters.offset ?? 0,
                                                        pageSize: parameters.pageSize ?? 500)
-        try await replies.send(FetchCollectionsReply(count: page.count, collections: page.collections,
+        try await replies.send(CollectionFetchResult(count: page.count, collections: page.collections,
                                                      token: page.token.description))
     }
 
@@ -103,7 +105,7 @@ struct LibraryInterface: VarlinkInterface {
         }
         for (index, file) in prepared { importer.finish(file, committedAs: outcome.assets[index], logger: context.logger) }
         importer.removeFiles(outcome.purgedFiles, logger: context.logger)
-        try await replies.send(PerformChangesReply(token: outcome.token.description, created: outcome.created))
+        try await replies.send(ChangeResult(token: outcome.token.description, created: outcome.created))
     }
 
     private func fetchPersistentChanges(_ parameters: FetchPersistentChangesParameters, replies: VarlinkReplyWriter) async throws {
@@ -117,7 +119,7 @@ struct LibraryInterface: VarlinkInterface {
         guard since.generation >= oldest, since.generation <= current.generation else { throw LibraryError.tokenExpired }
         let changes = try await database.committedChanges(after: since.generation, limit: min(limit, 10_000))
         let token = changes.last.map { ChangeToken(libraryId: database.libraryId, generation: $0.generation) } ?? since
-        try await replies.send(FetchPersistentChangesReply(
+        try await replies.send(PersistentChangesPage(
             changes: changes.map { PersistentChange($0, libraryId: database.libraryId) },
             token: token.description,
             hasMore: token.generation < current.generation
@@ -125,57 +127,12 @@ struct LibraryInterface: VarlinkInterface {
     }
 }
 
-struct FetchAssetsParameters: Decodable {
-    var query: AssetQuery?
-    var offset: Int?
-    var pageSize: Int?
-    var includeResources: Bool?
-}
-
-struct FetchCollectionsParameters: Decodable {
-    var query: CollectionQuery?
-    var offset: Int?
-    var pageSize: Int?
-}
-
-struct FetchCollectionsReply: Encodable, Sendable {
-    var count: Int
-    var collections: [AssetCollection]
-    var token: String
-}
-
-struct PerformChangesParameters: Decodable {
-    var changes: [ChangeRequest]
-}
-
-struct PerformChangesReply: Encodable, Sendable {
-    var token: String
-    var created: [String: String]
-}
-
-struct FetchPersistentChangesParameters: Decodable {
-    var since: String
-    var limit: Int?
-}
-
-struct FetchPersistentChangesReply: Encodable, Sendable {
-    var changes: [PersistentChange]
-    var token: String
-    var hasMore: Bool
-}
-
-/// One committed transaction as `FetchPersistentChanges` reports it.
-struct PersistentChange: Encodable, Sendable {
-    var token: String
-    var insertedAssetIds: [String] = []
-    var updatedAssetIds: [String] = []
-    var deletedAssetIds: [String] = []
-    var insertedCollectionIds: [String] = []
-    var updatedCollectionIds: [String] = []
-    var deletedCollectionIds: [String] = []
-
+extension PersistentChange {
+    /// One committed transaction as `FetchPersistentChanges` reports it.
     init(_ change: CommittedChange, libraryId: String) {
-        token = ChangeToken(libraryId: libraryId, generation: change.generation).description
+        self.init(token: ChangeToken(libraryId: libraryId, generation: change.generation).description,
+                  insertedAssetIds: [], updatedAssetIds: [], deletedAssetIds: [],
+                  insertedCollectionIds: [], updatedCollectionIds: [], deletedCollectionIds: [])
         for object in change.objects {
             switch (object.kind, object.change) {
             case (.asset, .inserted): insertedAssetIds.append(object.id)
@@ -189,6 +146,3 @@ struct PersistentChange: Encodable, Sendable {
     }
 }
 
-struct AuthorizationStatusReply: Encodable, Sendable {
-    var status: AuthorizationStatus
-}

@@ -1,6 +1,7 @@
 import CMalloc
 import LibraryStore
 import PhotoModel
+import PhotolibProtocol
 import Varlink
 
 /// One `Library.Observe` stream: the current results, then one reply per committed transaction.
@@ -122,7 +123,7 @@ struct LibraryObserver {
 ///
 /// The reply carries each added query's full result and the token it is at; the stream then reports the
 /// added queries in the replies of transactions after that token.
-struct ObservationUpdate {
+struct ObservationUpdater {
     let database: LibraryDatabase
     let parameters: UpdateObservationParameters
     let observation: Observation
@@ -136,18 +137,12 @@ struct ObservationUpdate {
         try await database.track(named.map(\.query))
         let snapshot = database.observedResults.snapshot(named.map(\.query))
         observation.add(named, since: snapshot.generation)
-        try await replies.send(UpdateObservationReply(
+        try await replies.send(ObservationUpdate(
             token: ChangeToken(libraryId: database.libraryId, generation: snapshot.generation).description,
             results: named.map { FetchResultChange.full(name: $0.name, ids: snapshot.ids[$0.query] ?? [], incremental: nil) }
         ))
         LibraryObserver.returnFreedMemory(afterSending: snapshot.ids)
     }
-}
-
-struct ObserveParameters: Decodable {
-    var assetQueries: [String: AssetQuery]?
-    var collectionQueries: [String: CollectionQuery]?
-    var onlyRelevant: Bool?
 }
 
 struct ObserveReply: Encodable, Sendable {
@@ -159,14 +154,3 @@ struct ObserveReply: Encodable, Sendable {
     var observerId: String? = nil
 }
 
-struct UpdateObservationParameters: Decodable {
-    var observerId: String
-    var assetQueries: [String: AssetQuery]?
-    var collectionQueries: [String: CollectionQuery]?
-    var removeQueries: [String]?
-}
-
-struct UpdateObservationReply: Encodable, Sendable {
-    var token: String
-    var results: [FetchResultChange]
-}

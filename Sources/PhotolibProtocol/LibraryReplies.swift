@@ -1,3 +1,5 @@
+import PhotoModel
+
 /// One page of a `fetchAssets` result.
 public struct AssetFetchResult: Sendable, Hashable, Codable {
     /// The size of the whole result, not just this page.
@@ -6,6 +8,12 @@ public struct AssetFetchResult: Sendable, Hashable, Codable {
     public var assets: [Asset]
     /// The library's change token at which the result was evaluated.
     public var token: String
+
+    public init(count: Int, assets: [Asset], token: String) {
+        self.count = count
+        self.assets = assets
+        self.token = token
+    }
 }
 
 /// One page of a `fetchCollections` result.
@@ -16,6 +24,12 @@ public struct CollectionFetchResult: Sendable, Hashable, Codable {
     public var collections: [AssetCollection]
     /// The library's change token at which the result was evaluated.
     public var token: String
+
+    public init(count: Int, collections: [AssetCollection], token: String) {
+        self.count = count
+        self.collections = collections
+        self.token = token
+    }
 }
 
 /// What a committed `performChanges` call produced.
@@ -24,6 +38,11 @@ public struct ChangeResult: Sendable, Hashable, Codable {
     public var token: String
     /// The real id of each placeholder the changes created, keyed by placeholder.
     public var created: [String: String]
+
+    public init(token: String, created: [String: String]) {
+        self.token = token
+        self.created = created
+    }
 }
 
 /// One batch of the persistent change history.
@@ -34,6 +53,12 @@ public struct PersistentChangesPage: Sendable, Hashable, Codable {
     public var token: String
     /// Whether more transactions follow; fetch again from `token`.
     public var hasMore: Bool
+
+    public init(changes: [PersistentChange], token: String, hasMore: Bool) {
+        self.changes = changes
+        self.token = token
+        self.hasMore = hasMore
+    }
 }
 
 /// The ids one committed transaction inserted, updated and deleted.
@@ -46,22 +71,27 @@ public struct PersistentChange: Sendable, Hashable, Codable {
     public var insertedCollectionIds: [String]
     public var updatedCollectionIds: [String]
     public var deletedCollectionIds: [String]
+
+    public init(token: String, insertedAssetIds: [String], updatedAssetIds: [String], deletedAssetIds: [String], insertedCollectionIds: [String], updatedCollectionIds: [String], deletedCollectionIds: [String]) {
+        self.token = token
+        self.insertedAssetIds = insertedAssetIds
+        self.updatedAssetIds = updatedAssetIds
+        self.deletedAssetIds = deletedAssetIds
+        self.insertedCollectionIds = insertedCollectionIds
+        self.updatedCollectionIds = updatedCollectionIds
+        self.deletedCollectionIds = deletedCollectionIds
+    }
 }
 
-/// What the daemon lets this user do, PhotoKit's `PHAuthorizationStatus`.
-public enum AuthorizationStatus: String, Sendable, Hashable, Codable, CaseIterable {
-    /// Read and write.
-    case authorized
-    /// Read only.
-    case restricted
-    case denied
-    case notDetermined
+/// The reply of `updateObservation`: the added queries' full results at `token`.
+public struct ObservationUpdate: Sendable, Hashable, Codable {
+    /// The change token the results are at; the stream reports them in the replies after it.
+    public var token: String
+    /// One full result per added query.
+    public var results: [FetchResultChange]
 
-    /// Whether fetches return the library's contents.
-    public var canRead: Bool { self == .authorized || self == .restricted }
-}
-
-/// The reply of `AuthorizationStatus`.
-struct AuthorizationStatusReply: Decodable, Sendable {
-    var status: AuthorizationStatus
+    public init(token: String, results: [FetchResultChange]) {
+        self.token = token
+        self.results = results
+    }
 }

@@ -1,0 +1,143 @@
+import PhotoModel
+
+/// How an image fills its target size: PhotoKit's `PHImageContentMode`.
+public enum ImageContentMode: String, Sendable, Hashable, Codable, CaseIterable {
+    case aspectFit, aspectFill
+}
+
+/// How close to the target size an image is: PhotoKit's `PHImageRequestOptionsResizeMode`.
+public enum ImageResizeMode: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Close to the target size and never smaller (the default).
+    case fast
+    /// Fit: the image fits inside the target; fill: it covers the target.
+    case exact
+    /// The image's own size.
+    case none
+}
+
+/// Which images a request delivers: PhotoKit's `PHImageRequestOptionsDeliveryMode`.
+public enum ImageDeliveryMode: String, Sendable, Hashable, Codable, CaseIterable {
+    /// With `more`: a degraded image first when one is at hand, then the final one.
+    case opportunistic
+    /// One final image.
+    case highQuality
+    /// One image, degraded if that is what is at hand.
+    case fast
+}
+
+/// Which version of an edited asset: the edit (`current`), the original's pixels, or the original file.
+public enum ImageVersion: String, Sendable, Hashable, Codable, CaseIterable {
+    case current, unadjusted, original
+}
+
+/// A rectangle in 0...1 coordinates of the upright image.
+public struct NormalizedCropRect: Sendable, Hashable, Codable {
+    public var x, y, width, height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+}
+
+/// `Images.RequestImage`.
+public struct RequestImageParameters: Sendable, Hashable, Codable {
+    public var assetId: String
+    /// Both nil (or both -1) ask for the whole image.
+    public var targetWidth: Int?
+    public var targetHeight: Int?
+    public var contentMode: ImageContentMode?
+    public var resizeMode: ImageResizeMode?
+    public var deliveryMode: ImageDeliveryMode?
+    public var normalizedCropRect: NormalizedCropRect?
+    public var version: ImageVersion?
+
+    public init(assetId: String, targetWidth: Int? = nil, targetHeight: Int? = nil, contentMode: ImageContentMode? = nil,
+                resizeMode: ImageResizeMode? = nil, deliveryMode: ImageDeliveryMode? = nil,
+                normalizedCropRect: NormalizedCropRect? = nil, version: ImageVersion? = nil) {
+        self.assetId = assetId
+        self.targetWidth = targetWidth
+        self.targetHeight = targetHeight
+        self.contentMode = contentMode
+        self.resizeMode = resizeMode
+        self.deliveryMode = deliveryMode
+        self.normalizedCropRect = normalizedCropRect
+        self.version = version
+    }
+}
+
+/// `Images.RequestImageData`.
+public struct RequestImageDataParameters: Sendable, Hashable, Codable {
+    public var assetId: String
+    public var version: ImageVersion?
+
+    public init(assetId: String, version: ImageVersion? = nil) {
+        self.assetId = assetId
+        self.version = version
+    }
+}
+
+/// `Images.StartCaching`.
+public struct StartCachingParameters: Sendable, Hashable, Codable {
+    public var assetIds: [String]
+    public var targetWidth: Int
+    public var targetHeight: Int
+    public var contentMode: ImageContentMode?
+
+    public init(assetIds: [String], targetWidth: Int, targetHeight: Int, contentMode: ImageContentMode? = nil) {
+        self.assetIds = assetIds
+        self.targetWidth = targetWidth
+        self.targetHeight = targetHeight
+        self.contentMode = contentMode
+    }
+}
+
+/// `Images.StopCaching`: nil withdraws every hint.
+public struct StopCachingParameters: Sendable, Hashable, Codable {
+    public var assetIds: [String]?
+
+    public init(assetIds: [String]? = nil) {
+        self.assetIds = assetIds
+    }
+}
+
+/// One image delivered for a request: a file to read, upright.
+public struct ImageResult: Sendable, Hashable, Codable {
+    /// The same for every image of one request.
+    public var requestId: String
+    public var path: String
+    public var width: Int
+    public var height: Int
+    public var mimeType: String
+    /// Whether this is a stand-in delivered before the final image.
+    public var isDegraded: Bool
+
+    public init(requestId: String, path: String, width: Int, height: Int, mimeType: String, isDegraded: Bool) {
+        self.requestId = requestId
+        self.path = path
+        self.width = width
+        self.height = height
+        self.mimeType = mimeType
+        self.isDegraded = isDegraded
+    }
+}
+
+/// An asset's original file.
+public struct ImageData: Sendable, Hashable, Codable {
+    public var path: String
+    public var mimeType: String
+    /// The EXIF orientation of the file, 1...8.
+    public var orientation: Int
+    public var fileSize: Int
+    public var originalFilename: String
+
+    public init(path: String, mimeType: String, orientation: Int, fileSize: Int, originalFilename: String) {
+        self.path = path
+        self.mimeType = mimeType
+        self.orientation = orientation
+        self.fileSize = fileSize
+        self.originalFilename = originalFilename
+    }
+}

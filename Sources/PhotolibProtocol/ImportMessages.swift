@@ -1,0 +1,80 @@
+/// How the daemon treats the files it finds in an import folder, or is handed by `ImportFiles`.
+public enum SourceMode: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A drop folder: files are moved into the library's store.
+    case move
+    /// Files are copied into the library's store and left where they are.
+    case copy
+    /// Files are indexed in place; the library refers to them by path.
+    case reference
+}
+
+/// `Import.ImportFiles`.
+public struct ImportFilesParameters: Sendable, Hashable, Codable {
+    public var paths: [String]
+    public var mode: SourceMode?
+    /// An album to add the imported assets to.
+    public var album: String?
+
+    public init(paths: [String], mode: SourceMode? = nil, album: String? = nil) {
+        self.paths = paths
+        self.mode = mode
+        self.album = album
+    }
+}
+
+/// `Import.AddSource`.
+public struct AddSourceParameters: Sendable, Hashable, Codable {
+    public var path: String
+    public var mode: SourceMode
+    public var recursive: Bool?
+
+    public init(path: String, mode: SourceMode, recursive: Bool? = nil) {
+        self.path = path
+        self.mode = mode
+        self.recursive = recursive
+    }
+}
+
+/// `Import.RemoveSource`.
+public struct RemoveSourceParameters: Sendable, Hashable, Codable {
+    public var path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+}
+
+/// What became of one path of an `ImportFiles` call.
+public struct ImportedFile: Sendable, Hashable, Codable {
+    /// The outcome of importing one file.
+    public enum Status: String, Sendable, Hashable, Codable {
+        case imported, duplicate, unsupported, failed
+    }
+
+    public var path: String
+    public var status: Status
+    /// The asset the file became, or the existing asset it duplicates.
+    public var assetId: String?
+    /// Why the file was not imported.
+    public var error: String?
+
+    public init(path: String, status: Status, assetId: String? = nil, error: String? = nil) {
+        self.path = path
+        self.status = status
+        self.assetId = assetId
+        self.error = error
+    }
+}
+
+/// One reply of the `ImportFiles` stream: progress, and on the last reply the files.
+public struct ImportFilesReply: Sendable, Hashable, Codable {
+    public var processed: Int
+    public var total: Int
+    public var files: [ImportedFile]?
+
+    public init(processed: Int, total: Int, files: [ImportedFile]? = nil) {
+        self.processed = processed
+        self.total = total
+        self.files = files
+    }
+}

@@ -1,0 +1,112 @@
+import PhotoModel
+
+/// `Library.FetchAssets`: one page of the assets `query` selects (all when nil).
+public struct FetchAssetsParameters: Sendable, Hashable, Codable {
+    public var query: AssetQuery?
+    public var offset: Int?
+    public var pageSize: Int?
+    public var includeResources: Bool?
+
+    public init(query: AssetQuery? = nil, offset: Int? = nil, pageSize: Int? = nil, includeResources: Bool? = nil) {
+        self.query = query
+        self.offset = offset
+        self.pageSize = pageSize
+        self.includeResources = includeResources
+    }
+}
+
+/// `Library.FetchCollections`.
+public struct FetchCollectionsParameters: Sendable, Hashable, Codable {
+    public var query: CollectionQuery?
+    public var offset: Int?
+    public var pageSize: Int?
+
+    public init(query: CollectionQuery? = nil, offset: Int? = nil, pageSize: Int? = nil) {
+        self.query = query
+        self.offset = offset
+        self.pageSize = pageSize
+    }
+}
+
+/// `Library.PerformChanges`: the changes commit together or not at all.
+public struct PerformChangesParameters: Sendable, Hashable, Codable {
+    public var changes: [ChangeRequest]
+
+    public init(changes: [ChangeRequest]) {
+        self.changes = changes
+    }
+}
+
+/// `Library.Observe`: the named queries whose changes the stream reports.
+public struct ObserveParameters: Sendable, Hashable, Codable {
+    public var assetQueries: [String: AssetQuery]?
+    public var collectionQueries: [String: CollectionQuery]?
+    public var onlyRelevant: Bool?
+
+    public init(assetQueries: [String: AssetQuery]? = nil, collectionQueries: [String: CollectionQuery]? = nil,
+                onlyRelevant: Bool? = nil) {
+        self.assetQueries = assetQueries
+        self.collectionQueries = collectionQueries
+        self.onlyRelevant = onlyRelevant
+    }
+}
+
+/// `Library.UpdateObservation`: adds queries to the running `Observe` stream `observerId` and drops others
+/// (dropped first, so a name may be reused in one call).
+public struct UpdateObservationParameters: Sendable, Hashable, Codable {
+    public var observerId: String
+    public var assetQueries: [String: AssetQuery]?
+    public var collectionQueries: [String: CollectionQuery]?
+    public var removeQueries: [String]?
+
+    public init(observerId: String, assetQueries: [String: AssetQuery]? = nil,
+                collectionQueries: [String: CollectionQuery]? = nil, removeQueries: [String]? = nil) {
+        self.observerId = observerId
+        self.assetQueries = assetQueries
+        self.collectionQueries = collectionQueries
+        self.removeQueries = removeQueries
+    }
+}
+
+/// `Library.FetchPersistentChanges`.
+public struct FetchPersistentChangesParameters: Sendable, Hashable, Codable {
+    public var since: String
+    public var limit: Int?
+
+    public init(since: String, limit: Int? = nil) {
+        self.since = since
+        self.limit = limit
+    }
+}
+
+/// What the daemon lets a user do, PhotoKit's `PHAuthorizationStatus`.
+public enum AuthorizationStatus: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Read and write.
+    case authorized
+    /// Read only.
+    case restricted
+    case denied
+    case notDetermined
+
+    /// Whether fetches return the library's contents.
+    public var canRead: Bool { self == .authorized || self == .restricted }
+}
+
+/// The reply of `Library.AuthorizationStatus`.
+public struct AuthorizationStatusReply: Sendable, Hashable, Codable {
+    public var status: AuthorizationStatus
+
+    public init(status: AuthorizationStatus) {
+        self.status = status
+    }
+}
+
+/// Parameters of a method that takes none.
+public struct NoParameters: Sendable, Hashable, Codable {
+    public init() {}
+}
+
+/// The reply of a method that returns nothing.
+public struct EmptyReply: Sendable, Hashable, Codable {
+    public init() {}
+}
