@@ -100,10 +100,14 @@ let package = Package(
             ]
         ),
 
-        // Configuration file, embedded defaults and socket-path resolution shared by daemon and clients.
+        // Where things live: the socket (one rule for the daemon and its clients), the config file, XDG directories.
+        // Clients link this, not the configuration's TOML parser.
+        .target(name: "PhotolibLocations"),
+
+        // Configuration file and embedded defaults.
         .target(
             name: "PhotolibConfig",
-            dependencies: ["PhotolibProtocol", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["PhotolibLocations", "PhotolibProtocol", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
 
         // The daemon's services: varlink interfaces, importer, authorization, change feed.
@@ -124,7 +128,7 @@ let package = Package(
         // The PhotoKit-shaped client module over the socket.
         .target(
             name: "PhotoLibrary",
-            dependencies: ["PhotoModel", "PhotolibProtocol", "Varlink", "PhotolibConfig"]
+            dependencies: ["PhotoModel", "PhotolibProtocol", "Varlink", "PhotolibLocations"]
         ),
 
         // Apple's PhotoKit API (PHPhotoLibrary, PHAsset, PHFetchResult, PHChange, PHImageManager, …) over the client module.
@@ -209,7 +213,7 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "TestSupport"]),
         .testTarget(name: "ImageServingTests", dependencies: ["PhotolibDaemon", "Imaging", "ThumbnailCache"]),
-        .testTarget(name: "PhotolibConfigTests", dependencies: ["PhotolibConfig"]),
+        .testTarget(name: "PhotolibConfigTests", dependencies: ["PhotolibConfig", "PhotolibLocations"]),
         .testTarget(name: "FolderWatchTests", dependencies: ["FolderWatch", "PhotoModel", "TestSupport"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "PhotoModel", "TestSupport"]),
         .testTarget(name: "ToolProcessTests", dependencies: ["ToolProcess"]),

@@ -77,8 +77,8 @@ struct PhotosBenchmark {
     }
 
     private static func report(_ what: String, _ ours: Measurements, _ raw: Measurements, target: String) {
-        print(String(format: "%-38@ | %21.2f | %10.2f | %5.2f | %@", what as NSString, ours.median, raw.median,
-                     ours.median / raw.median, target as NSString))
+        let figures = String(format: "%21.2f | %10.2f | %5.2f", ours.median, raw.median, ours.median / raw.median)
+        print(what.padding(toLength: 38, withPad: " ", startingAt: 0) + " | " + figures + " | " + target)
     }
 
     /// This process's resident memory in megabytes.

@@ -1,5 +1,5 @@
 import Foundation
-import PhotolibConfig
+import PhotolibLocations
 import PhotolibProtocol
 import Varlink
 

@@ -1,3 +1,4 @@
+import PhotolibLocations
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -81,12 +82,6 @@ struct ConfigurationFile {
         settings.sources = try sources()
         settings.images = try imageSettings()
         return settings
-    }
-
-    /// The `socket` setting, read leniently: nil when absent or not a non-empty string.
-    var socketSetting: String? {
-        guard let socket = root["socket"]?.string, !socket.isEmpty else { return nil }
-        return Path.resolve(socket, relativeTo: directory, home: home)
     }
 
     // MARK: Sections

@@ -1,3 +1,4 @@
+import PhotolibLocations
 /// Everything the daemon needs to know to start: where the library, cache and socket live,
 /// which folders to import from, how long to keep trash and history, and who may connect.
 public struct DaemonConfiguration: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import Testing
-@testable import PhotolibConfig
+@testable import PhotolibLocations
 
 struct SocketCase: Sendable, CustomTestStringConvertible {
     var testDescription: String
@@ -114,4 +114,20 @@ struct SocketCase: Sendable, CustomTestStringConvertible {
             directoryExists: { _ in false }, socketExists: { _ in false })
         #expect(socket == "/run/user/1000/photolibd/socket")
     }
+}
+
+/// Clients read the `socket` setting without a TOML parser: the forms it may take, and what is not it.
+@Test(arguments: [
+    ("socket = \"/run/a.sock\"\n", "/run/a.sock"),
+    ("# comment\n\n  socket\t=  '/run/literal\\\\n.sock'  # trailing\n", "/run/literal\\\\n.sock"),
+    ("socket = \"/run/quote\\\".sock\"", "/run/quote\".sock"),
+    ("library = \"/srv/lib\"\n[images]\nsocket = \"/in/a/table.sock\"\n", nil),
+    ("socketPath = \"/not/it.sock\"\n", nil),
+    ("socket = [not toml\n", nil),
+    ("socket = \"/unterminated\n", nil),
+    ("socket = \"/run/a.sock\" trailing\n", nil),
+    ("socket = \"/run/\\u0041.sock\"\n", nil),
+] as [(String, String?)])
+func clientsReadTheSocketSettingAlone(text: String, expected: String?) {
+    #expect(SocketSetting.value(in: text) == expected)
 }

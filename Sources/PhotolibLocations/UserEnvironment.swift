@@ -7,58 +7,58 @@ import Darwin
 #endif
 
 /// The parts of the process environment that decide default paths: home, XDG base directories.
-struct UserEnvironment {
-    let variables: [String: String]
+package struct UserEnvironment {
+    package let variables: [String: String]
 
-    init(_ variables: [String: String]) {
+    package init(_ variables: [String: String]) {
         self.variables = variables
     }
 
     /// `$HOME` if it is an absolute path, else the home directory in the password database, else `/`.
-    var home: String {
+    package var home: String {
         absoluteValue("HOME") ?? UserDatabase.homeDirectory(ofUID: geteuid()) ?? "/"
     }
 
     /// `$XDG_CONFIG_HOME`, default `~/.config`.
-    var configHome: String { absoluteValue("XDG_CONFIG_HOME") ?? Path.join(home, ".config") }
+    package var configHome: String { absoluteValue("XDG_CONFIG_HOME") ?? Path.join(home, ".config") }
 
     /// `$XDG_DATA_HOME`, default `~/.local/share`.
-    var dataHome: String { absoluteValue("XDG_DATA_HOME") ?? Path.join(home, ".local/share") }
+    package var dataHome: String { absoluteValue("XDG_DATA_HOME") ?? Path.join(home, ".local/share") }
 
     /// `$XDG_CACHE_HOME`, default `~/.cache`.
-    var cacheHome: String { absoluteValue("XDG_CACHE_HOME") ?? Path.join(home, ".cache") }
+    package var cacheHome: String { absoluteValue("XDG_CACHE_HOME") ?? Path.join(home, ".cache") }
 
     /// `$XDG_RUNTIME_DIR`; it has no default.
-    var runtimeDirectory: String? { absoluteValue("XDG_RUNTIME_DIR") }
+    package var runtimeDirectory: String? { absoluteValue("XDG_RUNTIME_DIR") }
 
     /// A variable's value when it is a non-empty absolute path; the XDG spec says to ignore relative ones.
-    func absoluteValue(_ name: String) -> String? {
+    package func absoluteValue(_ name: String) -> String? {
         guard let value = variables[name], value.hasPrefix("/") else { return nil }
         return value
     }
 
     /// A variable's value when it is set and not empty.
-    func nonEmptyValue(_ name: String) -> String? {
+    package func nonEmptyValue(_ name: String) -> String? {
         guard let value = variables[name], !value.isEmpty else { return nil }
         return value
     }
 }
 
 /// Lexical path operations; nothing here touches the file system.
-enum Path {
+package enum Path {
     /// `base/component`, without doubling the slash.
-    static func join(_ base: String, _ component: String) -> String {
+    package static func join(_ base: String, _ component: String) -> String {
         base.hasSuffix("/") ? base + component : base + "/" + component
     }
 
     /// The directory part of an absolute path: `/etc/photolibd` for `/etc/photolibd/photolibd.conf`.
-    static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         let parts = normalized(path).split(separator: "/")
         return "/" + parts.dropLast().joined(separator: "/")
     }
 
     /// An absolute path with `.`, `..` and repeated slashes removed.
-    static func normalized(_ path: String) -> String {
+    package static func normalized(_ path: String) -> String {
         var parts: [Substring] = []
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
             switch part {
@@ -72,7 +72,7 @@ enum Path {
 
     /// Resolves a path written in a configuration file: `~` and `~/…` become the home directory,
     /// relative paths are taken relative to `directory`, and the result is normalized.
-    static func resolve(_ path: String, relativeTo directory: String, home: String) -> String {
+    package static func resolve(_ path: String, relativeTo directory: String, home: String) -> String {
         if path == "~" { return normalized(home) }
         if path.hasPrefix("~/") { return normalized(join(home, String(path.dropFirst(2)))) }
         if path.hasPrefix("/") { return normalized(path) }
@@ -80,7 +80,7 @@ enum Path {
     }
 
     /// The process's current directory, or `/` when it cannot be read.
-    static var currentDirectory: String {
+    package static var currentDirectory: String {
         guard let pointer = getcwd(nil, 0) else { return "/" }
         defer { free(pointer) }
         return String(cString: pointer)
@@ -88,14 +88,14 @@ enum Path {
 }
 
 /// Look-ups in the system's user database (`/etc/passwd`, NSS).
-enum UserDatabase {
+package enum UserDatabase {
     /// The uid of the user with this name, or nil when there is none.
-    static func uid(ofUser name: String) -> UInt32? {
+    package static func uid(ofUser name: String) -> UInt32? {
         lookUp { getpwnam_r(name, &$0, $1, $2, &$3) }.map { $0.uid }
     }
 
     /// The home directory of the user with this uid, or nil when there is none.
-    static func homeDirectory(ofUID uid: UInt32) -> String? {
+    package static func homeDirectory(ofUID uid: UInt32) -> String? {
         guard let home = lookUp({ getpwuid_r(uid, &$0, $1, $2, &$3) })?.home, home.hasPrefix("/") else {
             return nil
         }

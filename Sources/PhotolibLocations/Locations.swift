@@ -74,7 +74,7 @@ public enum SocketLocation {
         let user = UserEnvironment(environment)
         if let override = user.nonEmptyValue(environmentVariable) { return override }
         for file in [ConfigurationLocation.defaultFile(environment: environment, system: false), systemFile] {
-            if let socket = (try? ConfigurationFile(path: file, home: user.home))?.socketSetting { return socket }
+            if let socket = SocketSetting.read(fromConfigurationFile: file, home: user.home) { return socket }
         }
         let userSocket = resolve(
             environment: environment, configuredPath: nil, system: false,
@@ -85,13 +85,13 @@ public enum SocketLocation {
 }
 
 /// The few file system checks the locations need.
-enum FileSystem {
-    static func isDirectory(_ path: String) -> Bool {
+package enum FileSystem {
+    package static func isDirectory(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
 
-    static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0
     }
