@@ -132,7 +132,7 @@ let package = Package(
         ),
 
         // Apple's PhotoKit API (PHPhotoLibrary, PHAsset, PHFetchResult, PHChange, PHImageManager, …) over the client module.
-        .target(name: "Photos", dependencies: ["PhotoLibrary"]),
+        .target(name: "Photos", dependencies: ["PhotoLibrary", "CMalloc"]),
 
         // Apple's AssetsLibrary API (ALAssetsLibrary, ALAssetsGroup, ALAsset, …) over `Photos`.
         .target(name: "AssetsLibrary", dependencies: ["Photos", "PhotoLibrary"]),

@@ -104,13 +104,19 @@ public struct FetchResultChange: Sendable, Hashable, Codable {
     /// The new result's ids, from the previous result's ids and this change.
     public func applied(to previous: [String]) -> [String] {
         if let ids { return ids }
+        return applied(to: previous) { $0 }
+    }
+
+    /// `applied(to:)` for a result kept in another form: `element` makes an element of an inserted id. A
+    /// change that carries the full ids (`ids`) is for the caller to read.
+    public func applied<Element>(to previous: [Element], element: (String) -> Element) -> [Element] {
         let moves = moves ?? []
         let vacated = Set(removedIndexes ?? []).union(moves.map(\.from))
         var result = previous.indices.filter { !vacated.contains($0) }.map { previous[$0] }
-        let inserted = zip(insertedIndexes ?? [], insertedIds ?? []).map { (index: $0, id: $1) }
-        let moved = moves.filter { previous.indices.contains($0.from) }.map { (index: $0.to, id: previous[$0.from]) }
+        let inserted = zip(insertedIndexes ?? [], insertedIds ?? []).map { (index: $0, element: element($1)) }
+        let moved = moves.filter { previous.indices.contains($0.from) }.map { (index: $0.to, element: previous[$0.from]) }
         for placement in (inserted + moved).sorted(by: { $0.index < $1.index }) {
-            result.insert(placement.id, at: min(placement.index, result.count))
+            result.insert(placement.element, at: min(placement.index, result.count))
         }
         return result
     }

@@ -16,7 +16,7 @@ final class ResultRegistration: @unchecked Sendable {
     let name: String
     let query: FollowedQuery
     /// Guarded by `ChangeStream`'s lock.
-    var identifiers: [String]?
+    var identifiers: Identifiers?
     var generation: Int64 = -1
     /// Changes read before the daemon's answer with the first result arrived.
     var early: [(generation: Int64, change: FetchResultChange)] = []
@@ -43,8 +43,8 @@ final class ResultRegistration: @unchecked Sendable {
 /// What a transaction did to one followed result.
 struct ResultTransition: @unchecked Sendable {
     var generationBefore: Int64
-    var identifiersBefore: [String]
-    var identifiersAfter: [String]
+    var identifiersBefore: Identifiers
+    var identifiersAfter: Identifiers
     var change: FetchResultChange
 }
 
@@ -70,7 +70,7 @@ final class ChangeStream: @unchecked Sendable {
 
     /// Asks the daemon to follow `query`; returns its registration (held once for the caller), the result's
     /// identifiers and the generation they are at.
-    func follow(_ query: FollowedQuery) throws -> (ResultRegistration, [String], Int64) {
+    func follow(_ query: FollowedQuery) throws -> (ResultRegistration, Identifiers, Int64) {
         let registration = lock.withLock {
             nameCount += 1
             let registration = ResultRegistration(name: "r\(nameCount)", query: query)
@@ -92,10 +92,10 @@ final class ChangeStream: @unchecked Sendable {
             }
             let generation = ChangeToken(update.token)?.generation ?? -1
             return lock.withLock {
-                registration.identifiers = update.results.first?.ids ?? []
+                registration.identifiers = Identifiers(update.results.first?.ids ?? [])
                 registration.generation = generation
                 for (changeGeneration, change) in registration.early where changeGeneration > generation {
-                    registration.identifiers = change.applied(to: registration.identifiers!)
+                    registration.identifiers = registration.identifiers!.applying(change)
                     registration.generation = changeGeneration
                 }
                 registration.early = []
@@ -228,10 +228,11 @@ final class ChangeStream: @unchecked Sendable {
         let transitions: [String: ResultTransition] = lock.withLock {
             var transitions: [String: ResultTransition] = [:]
             for registration in followed {
-                guard let before = registration.identifiers, let after = newIds[registration.name] else { continue }
+                guard let before = registration.identifiers, let newIds = newIds[registration.name] else { continue }
+                let after = Identifiers(newIds)
                 let change = history == nil
-                    ? FetchResultChange.full(name: registration.name, ids: after)
-                    : FetchResultChange.difference(name: registration.name, from: before, to: after, changed: changed)
+                    ? FetchResultChange.full(name: registration.name, ids: newIds)
+                    : FetchResultChange.difference(name: registration.name, from: Array(before), to: newIds, changed: changed)
                 if history != nil, change.isEmpty { continue }
                 transitions[registration.name] = ResultTransition(
                     generationBefore: registration.generation, identifiersBefore: before, identifiersAfter: after, change: change)
@@ -294,7 +295,7 @@ final class ChangeStream: @unchecked Sendable {
                     continue
                 }
                 guard generation > registration.generation else { continue }
-                let after = result.applied(to: before)
+                let after = before.applying(result)
                 transitions[result.name] = ResultTransition(
                     generationBefore: registration.generation, identifiersBefore: before, identifiersAfter: after,
                     change: result)

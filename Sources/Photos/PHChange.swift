@@ -33,11 +33,11 @@ public final class PHChange: NSObject, @unchecked Sendable {
         let changed = Set(objects.filter { $0.change == .changed }.map(\.id))
         var change = transition.change
         if fetchResult.generation != transition.generationBefore, change.hasIncrementalChanges != false {
-            change = FetchResultChange.difference(name: change.name, from: fetchResult.identifiers,
-                                                  to: transition.identifiersAfter, changed: changed)
+            change = FetchResultChange.difference(name: change.name, from: Array(fetchResult.identifiers),
+                                                  to: Array(transition.identifiersAfter), changed: changed)
         }
         if !fetchResult.wantsIncrementalChangeDetails {
-            change = FetchResultChange.full(name: change.name, ids: transition.identifiersAfter)
+            change = FetchResultChange.full(name: change.name, ids: Array(transition.identifiersAfter))
         }
         let after = fetchResult.successor(identifiers: transition.identifiersAfter, generation: generation,
                                           changed: changed.union(change.changedIds ?? []))

@@ -1,3 +1,4 @@
+import CMalloc
 import Foundation
 import PhotoLibrary
 
@@ -10,7 +11,7 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
     /// How many objects are made per call to the daemon.
     static var batchSize: Int { 500 }
 
-    let identifiers: [String]
+    let identifiers: Identifiers
     /// The generation of the library the identifiers are at.
     let generation: Int64
     let registration: ResultRegistration?
@@ -18,7 +19,7 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
     private let lock = NSLock()
     private var objectsById: [String: ObjectType] = [:]
 
-    init(identifiers: [String], generation: Int64, registration: ResultRegistration?, wantsIncrementalChangeDetails: Bool) {
+    init(identifiers: Identifiers, generation: Int64, registration: ResultRegistration?, wantsIncrementalChangeDetails: Bool) {
         self.identifiers = identifiers
         self.generation = generation
         self.registration = registration
@@ -43,18 +44,21 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
     private convenience init(registered query: FollowedQuery, wantsIncrementalChangeDetails: Bool) {
         do {
             let (registration, identifiers, generation) = try ChangeStream.shared.follow(query)
+            // The reply's text and strings are freed by now; without a trim the allocator keeps their pages, and
+            // a large result would cost the program several times its packed identifiers.
+            if identifiers.count >= 100_000 { malloc_trim(0) }
             self.init(identifiers: identifiers, generation: generation, registration: registration,
                       wantsIncrementalChangeDetails: wantsIncrementalChangeDetails)
             registration.release()
         } catch {
             PhotosLog.report("a fetch failed and is empty", error)
-            self.init(identifiers: [], generation: -1, registration: nil,
+            self.init(identifiers: Identifiers([]), generation: -1, registration: nil,
                       wantsIncrementalChangeDetails: wantsIncrementalChangeDetails)
         }
     }
 
     /// A result of the same query with other identifiers (after a change), sharing the objects that did not change.
-    func successor(identifiers: [String], generation: Int64, changed: Set<String>) -> PHFetchResult<ObjectType> {
+    func successor(identifiers: Identifiers, generation: Int64, changed: Set<String>) -> PHFetchResult<ObjectType> {
         let next = PHFetchResult(identifiers: identifiers, generation: generation, registration: registration,
                                  wantsIncrementalChangeDetails: wantsIncrementalChangeDetails)
         let kept = lock.withLock { objectsById.filter { !changed.contains($0.key) } }
@@ -74,7 +78,7 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
         let identifier = identifiers[index]
         if let object = lock.withLock({ objectsById[identifier] }) { return object }
         let batchStart = index / Self.batchSize * Self.batchSize
-        load(identifiers[batchStart..<min(batchStart + Self.batchSize, identifiers.count)])
+        load(Array(identifiers[batchStart..<min(batchStart + Self.batchSize, identifiers.count)]))
         return lock.withLock { objectsById[identifier] } ?? Self.missing(identifier)
     }
 
@@ -138,7 +142,7 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
     }
 
     /// Makes the objects of these identifiers that are not made yet, in one call.
-    private func load(_ wanted: ArraySlice<String>) {
+    private func load(_ wanted: [String]) {
         let missing = lock.withLock { wanted.filter { objectsById[$0] == nil } }
         guard !missing.isEmpty else { return }
         let made: [String: ObjectType]
@@ -159,10 +163,6 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
             return
         }
         lock.withLock { objectsById.merge(made) { _, new in new } }
-    }
-
-    private func load(_ wanted: [String]) {
-        load(wanted[...])
     }
 
     /// An object for an identifier the library no longer has: deleted since the fetch.
