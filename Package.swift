@@ -185,7 +185,7 @@ let package = Package(
         // held result (Benchmarks/photos.sh runs it).
         .executableTarget(
             name: "PhotosBenchmark",
-            dependencies: ["BenchmarkSupport", "Photos", "PhotoLibrary"],
+            dependencies: ["BenchmarkSupport", "Photos", "PhotoLibrary", "CMalloc"],
             path: "Benchmarks/PhotosBenchmark"
         ),
 

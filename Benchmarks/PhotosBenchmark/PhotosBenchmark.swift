@@ -1,4 +1,5 @@
 import BenchmarkSupport
+import CMalloc
 import Foundation
 import PhotoLibrary
 import Photos
@@ -16,10 +17,16 @@ struct PhotosBenchmark {
         defer { daemon.terminate(); daemon.waitUntilExit() }
         setenv("PHOTOLIBD_SOCKET", socket, 1)
 
+        // Building the library in this process leaves freed pages behind: give them back before measuring.
+        malloc_trim(0)
         let residentBefore = residentMegabytes()
-        var held: PHFetchResult<PHAsset>? = PHAsset.fetchAssets(with: nil)
-        precondition(held?.count == assetCount, "the library has \(held?.count ?? 0) assets, not \(assetCount)")
+        let held = PHAsset.fetchAssets(with: nil)
+        precondition(held.count == assetCount, "the library has \(held.count) assets, not \(assetCount)")
         let residentHolding = residentMegabytes()
+        print(String(format: "holding a %d-asset PHFetchResult: resident %.1f MB → %.1f MB, +%.1f MB (%.0f bytes per asset)",
+                     assetCount, residentBefore, residentHolding, residentHolding - residentBefore,
+                     (residentHolding - residentBefore) * 1_048_576 / Double(assetCount)))
+        fflush(nil)
 
         print("\nPhotos module beside the raw socket, \(assetCount) assets, \(rounds) rounds (milliseconds, medians)")
         print("what                                   | Photos / PhotoLibrary | raw socket | ratio | target")
@@ -69,11 +76,7 @@ struct PhotosBenchmark {
         }
         await library.close()
         report("PhotoLibrary.fetchAssets, 500 assets", clientPages, rawPages, target: "≤ 1.2×")
-
-        print(String(format: "holding a %d-asset PHFetchResult: resident %.1f MB → %.1f MB, +%.1f MB (%.0f bytes per asset)",
-                     assetCount, residentBefore, residentHolding, residentHolding - residentBefore,
-                     (residentHolding - residentBefore) * 1_048_576 / Double(assetCount)))
-        held = nil
+        withExtendedLifetime(held) {}
     }
 
     private static func report(_ what: String, _ ours: Measurements, _ raw: Measurements, target: String) {
