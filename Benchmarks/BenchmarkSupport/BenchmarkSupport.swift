@@ -82,7 +82,12 @@ public enum BenchmarkLibrary {
 
     /// The daemon's resident memory in megabytes.
     public static func residentMegabytes(of process: Process) -> Double {
-        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        residentMegabytes(ofProcess: process.processIdentifier)
+    }
+
+    /// A process's resident memory (VmRSS) in megabytes; 0 when it cannot be read.
+    public static func residentMegabytes(ofProcess processID: Int32) -> Double {
+        let status = (try? String(contentsOfFile: "/proc/\(processID)/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
         return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
     }

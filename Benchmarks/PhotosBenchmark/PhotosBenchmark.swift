@@ -19,10 +19,10 @@ struct PhotosBenchmark {
 
         // Building the library in this process leaves freed pages behind: give them back before measuring.
         malloc_trim(0)
-        let residentBefore = residentMegabytes()
+        let residentBefore = BenchmarkLibrary.residentMegabytes(ofProcess: getpid())
         let held = PHAsset.fetchAssets(with: nil)
         precondition(held.count == assetCount, "the library has \(held.count) assets, not \(assetCount)")
-        let residentHolding = residentMegabytes()
+        let residentHolding = BenchmarkLibrary.residentMegabytes(ofProcess: getpid())
         print(String(format: "holding a %d-asset PHFetchResult: resident %.1f MB → %.1f MB, +%.1f MB (%.0f bytes per asset)",
                      assetCount, residentBefore, residentHolding, residentHolding - residentBefore,
                      (residentHolding - residentBefore) * 1_048_576 / Double(assetCount)))
@@ -82,12 +82,5 @@ struct PhotosBenchmark {
     private static func report(_ what: String, _ ours: Measurements, _ raw: Measurements, target: String) {
         let figures = String(format: "%21.2f | %10.2f | %5.2f", ours.median, raw.median, ours.median / raw.median)
         print(what.padding(toLength: 38, withPad: " ", startingAt: 0) + " | " + figures + " | " + target)
-    }
-
-    /// This process's resident memory in megabytes.
-    private static func residentMegabytes() -> Double {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-        return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
     }
 }

@@ -172,12 +172,6 @@ public final class ALAssetsLibrary: NSObject, @unchecked Sendable {
     }
 }
 
-/// Carries a caller's block across threads; each is called on one thread.
-struct Unchecked<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}
-
 /// A file in the temporary directory holding bytes to import.
 private struct TemporaryFile {
     let url: URL

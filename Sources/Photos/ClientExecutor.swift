@@ -51,7 +51,7 @@ final class Outcome<Value>: @unchecked Sendable {
 
 /// Carries a value the compiler cannot prove `Sendable` (a caller's handler, an observer) across threads;
 /// the module hands each such value to one thread at a time.
-struct Unchecked<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+package struct Unchecked<Value>: @unchecked Sendable {
+    package let value: Value
+    package init(_ value: Value) { self.value = value }
 }
