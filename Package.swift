@@ -31,14 +31,17 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        // JSON read from and written into bytes directly, for the messages too large for Foundation's coders.
+        .target(name: "CompactJSON"),
+
         // Pure value types of the library: assets, collections, queries, changes, tokens.
-        .target(name: "PhotoModel"),
+        .target(name: "PhotoModel", dependencies: ["CompactJSON"]),
 
         // The wire, defined once for the daemon and the clients: interface and method names, each method's
         // parameters, the shared enums, and the interfaces' IDL (Interfaces/*.varlink, served as written).
         .target(
             name: "PhotolibProtocol",
-            dependencies: ["PhotoModel"],
+            dependencies: ["PhotoModel", "CompactJSON"],
             resources: [
                 .embedInCode("Interfaces/io.photolibd.Library.varlink"),
                 .embedInCode("Interfaces/io.photolibd.Images.varlink"),
@@ -63,6 +66,7 @@ let package = Package(
         .target(
             name: "Varlink",
             dependencies: [
+                "CompactJSON",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -114,7 +118,8 @@ let package = Package(
         .target(
             name: "PhotolibDaemon",
             dependencies: [
-                "PhotoModel", "PhotolibProtocol", "LibraryStore", "Varlink", "Imaging", "PhotolibConfig", "FolderWatch", "MediaProbe",
+                "CompactJSON", "PhotoModel", "PhotolibProtocol", "LibraryStore", "Varlink", "Imaging", "PhotolibConfig", "FolderWatch",
+                "MediaProbe",
                 "ThumbnailCache", "CMalloc",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -206,10 +211,11 @@ let package = Package(
 
         // Helpers shared by tests and benchmarks: running tools, temporary directories, image fixtures, sockets.
         .target(name: "TestSupport", dependencies: ["Varlink"], path: "Tests/TestSupport"),
-        .testTarget(name: "PhotoModelTests", dependencies: ["PhotoModel"]),
+        .testTarget(name: "CompactJSONTests", dependencies: ["CompactJSON"]),
+        .testTarget(name: "PhotoModelTests", dependencies: ["PhotoModel", "CompactJSON"]),
         .testTarget(name: "PredicateQueryTests", dependencies: ["PredicateQuery", "PhotoModel"]),
         .testTarget(name: "LibraryStoreTests", dependencies: ["LibraryStore", "PhotoModel"]),
-        .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
+        .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "CompactJSON"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "TestSupport"]),
         .testTarget(name: "ImageServingTests", dependencies: ["PhotolibDaemon", "Imaging", "ThumbnailCache"]),

@@ -1,3 +1,5 @@
+import CompactJSON
+
 /// What kind of object changed.
 public enum ObjectKind: String, Sendable, Hashable, Codable {
     case asset, collection
@@ -57,4 +59,30 @@ public struct ChangeToken: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "v1:\(libraryId):\(generation)" }
+}
+
+extension ObjectChange: JSONWritable, JSONReadable {
+    public func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("id"); json.string(id)
+        json.key("kind"); json.string(kind.rawValue)
+        json.key("change"); json.string(change.rawValue)
+        json.key("contentChanged"); json.bool(contentChanged)
+        json.endObject()
+    }
+
+    public init(reading json: inout JSONReader) throws(JSONReadError) {
+        var id: String?, kind: ObjectKind?, change: ObjectChangeKind?, contentChanged: Bool?
+        try json.readObject { key, json throws(JSONReadError) in
+            switch key {
+            case "id": id = try json.readString()
+            case "kind": kind = try json.read(ObjectKind.self)
+            case "change": change = try json.read(ObjectChangeKind.self)
+            case "contentChanged": contentChanged = try json.readBool()
+            default: try json.skipValue()
+            }
+        }
+        guard let id, let kind, let change, let contentChanged else { throw json.error("a changed object lacks one of its keys") }
+        self.init(id: id, kind: kind, change: change, contentChanged: contentChanged)
+    }
 }

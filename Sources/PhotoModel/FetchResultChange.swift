@@ -1,3 +1,5 @@
+import CompactJSON
+
 /// How one named result changed, PhotoKit's `PHFetchResultChangeDetails` (or its full ids in a snapshot).
 ///
 /// `removedIndexes`, `changedIndexesBefore` and each move's `from` are positions in the previous result;
@@ -130,5 +132,82 @@ public struct FetchResultMove: Sendable, Hashable, Codable {
     public init(from: Int, to: Int) {
         self.from = from
         self.to = to
+    }
+}
+
+extension FetchResultChange: JSONReadable {
+    /// Reads the change as its `Decodable` conformance does; a snapshot's ids are read without `JSONDecoder`.
+    public init(reading json: inout JSONReader) throws(JSONReadError) {
+        var name: String?, count: Int?
+        self.init(name: "", count: 0)
+        try json.readObject { key, json throws(JSONReadError) in
+            func indexes() throws(JSONReadError) -> [Int]? {
+                try json.readOptional { json throws(JSONReadError) in try json.readArray { json throws(JSONReadError) in try json.readInt() } }
+            }
+            func identifiers() throws(JSONReadError) -> [String]? {
+                try json.readOptional { json throws(JSONReadError) in try json.readArray { json throws(JSONReadError) in try json.readString() } }
+            }
+            switch key {
+            case "name": name = try json.readString()
+            case "count": count = try json.readInt()
+            case "hasIncrementalChanges": hasIncrementalChanges = try json.readOptional { json throws(JSONReadError) in try json.readBool() }
+            case "removedIndexes": removedIndexes = try indexes()
+            case "insertedIndexes": insertedIndexes = try indexes()
+            case "insertedIds": insertedIds = try identifiers()
+            case "changedIndexes": changedIndexes = try indexes()
+            case "changedIds": changedIds = try identifiers()
+            case "changedIndexesBefore": changedIndexesBefore = try indexes()
+            case "moves": moves = try json.readOptional { json throws(JSONReadError) in try json.readArray(of: FetchResultMove.self) }
+            case "ids": ids = try identifiers()
+            default: try json.skipValue()
+            }
+        }
+        guard let name, let count else { throw json.error("a result change lacks its name or count") }
+        self.name = name
+        self.count = count
+    }
+}
+
+extension FetchResultMove: JSONReadable {
+    public init(reading json: inout JSONReader) throws(JSONReadError) {
+        var from: Int?, to: Int?
+        try json.readObject { key, json throws(JSONReadError) in
+            switch key {
+            case "from": from = try json.readInt()
+            case "to": to = try json.readInt()
+            default: try json.skipValue()
+            }
+        }
+        guard let from, let to else { throw json.error("a move lacks its from or to") }
+        self.init(from: from, to: to)
+    }
+}
+
+extension FetchResultChange: JSONWritable {
+    /// Writes what the `Encodable` conformance writes (absent fields omitted), without `JSONEncoder`'s cost per id.
+    public func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("name"); json.string(name)
+        json.key("count"); json.int(count)
+        if let hasIncrementalChanges { json.key("hasIncrementalChanges"); json.bool(hasIncrementalChanges) }
+        let lists: [(String, [Int]?, [String]?)] = [
+            ("removedIndexes", removedIndexes, nil), ("insertedIndexes", insertedIndexes, nil), ("insertedIds", nil, insertedIds),
+            ("changedIndexes", changedIndexes, nil), ("changedIds", nil, changedIds), ("changedIndexesBefore", changedIndexesBefore, nil),
+        ]
+        for (key, indexes, identifiers) in lists {
+            if let indexes { json.key(key); json.array(indexes) { $0.int($1) } }
+            if let identifiers { json.key(key); json.array(identifiers) { $0.string($1) } }
+        }
+        if let moves {
+            json.key("moves")
+            json.array(moves) { json, move in
+                json.beginObject()
+                json.key("from"); json.int(move.from)
+                json.key("to"); json.int(move.to)
+                json.endObject()
+            }
+        }
+        if let ids { json.key("ids"); json.array(ids) { $0.string($1) } }
+        json.endObject()
     }
 }

@@ -55,7 +55,13 @@ public struct Timestamp: Sendable, Hashable, Comparable {
 
     /// Parses RFC 3339 (`T` or space separator, optional fraction, `Z` or `±HH:MM`); nil if malformed.
     public init?(rfc3339 text: String) {
-        let bytes = Array(text.utf8)
+        var text = text
+        guard let parsed = text.withUTF8({ Self.parse(rfc3339: UnsafeRawBufferPointer($0)) }) else { return nil }
+        self = parsed
+    }
+
+    /// Parses RFC 3339 from UTF-8 bytes, as `init?(rfc3339:)` does.
+    public static func parse(rfc3339 bytes: UnsafeRawBufferPointer) -> Timestamp? {
         var index = 0
         func number(_ digits: Int) -> Int? {
             guard index + digits <= bytes.count else { return nil }
@@ -103,8 +109,8 @@ public struct Timestamp: Sendable, Hashable, Comparable {
             return nil
         }
         guard index == bytes.count else { return nil }
-        self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59),
-                  fractionalSecond: fraction, utcOffsetSeconds: offset)
+        return Timestamp(year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59),
+                         fractionalSecond: fraction, utcOffsetSeconds: offset)
     }
 
     private var localComponents: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, milliseconds: Int) {

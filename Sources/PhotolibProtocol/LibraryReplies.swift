@@ -1,3 +1,4 @@
+import CompactJSON
 import PhotoModel
 
 /// One page of a `fetchAssets` result.
@@ -93,5 +94,136 @@ public struct ObservationUpdate: Sendable, Hashable, Codable {
     public init(token: String, results: [FetchResultChange]) {
         self.token = token
         self.results = results
+    }
+}
+
+extension AssetFetchResult: JSONReadable {
+    /// Reads a page as the `Decodable` conformance does, without `JSONDecoder`'s cost per asset.
+    public init(reading json: inout JSONReader) throws(JSONReadError) {
+        var count: Int?, assets: [Asset]?, token: String?
+        try json.readObject { key, json throws(JSONReadError) in
+            switch key {
+            case "count": count = try json.readInt()
+            case "assets": assets = try json.readArray(of: Asset.self)
+            case "token": token = try json.readString()
+            default: try json.skipValue()
+            }
+        }
+        guard let count, let assets, let token else { throw json.error("an asset page lacks its count, assets or token") }
+        self.init(count: count, assets: assets, token: token)
+    }
+}
+
+extension ObservationUpdate: JSONReadable {
+    /// Reads the added results' ids without `JSONDecoder`'s cost per id.
+    public init(reading json: inout JSONReader) throws(JSONReadError) {
+        var token: String?, results: [FetchResultChange]?
+        try json.readObject { key, json throws(JSONReadError) in
+            switch key {
+            case "token": token = try json.readString()
+            case "results": results = try json.readArray(of: FetchResultChange.self)
+            default: try json.skipValue()
+            }
+        }
+        guard let token, let results else { throw json.error("an observation update lacks its token or results") }
+        self.init(token: token, results: results)
+    }
+}
+
+extension AssetFetchResult: JSONWritable {
+    public func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("count"); json.int(count)
+        json.key("assets"); json.array(assets) { $1.write(to: &$0) }
+        json.key("token"); json.string(token)
+        json.endObject()
+    }
+}
+
+extension ObservationUpdate: JSONWritable {
+    public func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("token"); json.string(token)
+        json.key("results"); json.array(results) { $1.write(to: &$0) }
+        json.endObject()
+    }
+}
+
+/// One reply of an `Observe` stream: the current results first, then one event per committed transaction.
+public struct LibraryChangeEvent: Sendable, Hashable, Codable {
+    /// The library's change token after this event.
+    public var token: String
+    /// The token of the event before; nil for the first event, the snapshot.
+    public var previousToken: String?
+    /// The objects the transaction inserted, changed or removed; empty for the snapshot and a reload.
+    public var objects: [ObjectChange]
+    /// The named results: every one in the snapshot, afterwards only those the transaction changed.
+    public var results: [FetchResultChange]
+    /// Names the stream in `updateObservation` calls; sent with the snapshot only.
+    public var observerId: String?
+
+    /// Whether this is the first event, holding each result's full ids.
+    public var isSnapshot: Bool { previousToken == nil }
+
+    public init(token: String, previousToken: String?, objects: [ObjectChange] = [], results: [FetchResultChange],
+                observerId: String? = nil) {
+        self.token = token
+        self.previousToken = previousToken
+        self.objects = objects
+        self.results = results
+        self.observerId = observerId
+    }
+
+    enum CodingKeys: String, CodingKey { case token, previousToken, objects, results, observerId }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        token = try container.decode(String.self, forKey: .token)
+        previousToken = try container.decodeIfPresent(String.self, forKey: .previousToken)
+        objects = try container.decodeIfPresent([ObjectChange].self, forKey: .objects) ?? []
+        results = try container.decode([FetchResultChange].self, forKey: .results)
+        observerId = try container.decodeIfPresent(String.self, forKey: .observerId)
+    }
+
+    /// The snapshot has no `previousToken` and no `objects`; every later event has both.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(token, forKey: .token)
+        try container.encodeIfPresent(previousToken, forKey: .previousToken)
+        if !isSnapshot { try container.encode(objects, forKey: .objects) }
+        try container.encode(results, forKey: .results)
+        try container.encodeIfPresent(observerId, forKey: .observerId)
+    }
+}
+
+extension LibraryChangeEvent: JSONWritable, JSONReadable {
+    /// Writes what `encode(to:)` writes, without `JSONEncoder`'s cost per id of a snapshot.
+    public func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("token"); json.string(token)
+        if let previousToken {
+            json.key("previousToken"); json.string(previousToken)
+            json.key("objects"); json.array(objects) { $1.write(to: &$0) }
+        }
+        json.key("results"); json.array(results) { $1.write(to: &$0) }
+        if let observerId { json.key("observerId"); json.string(observerId) }
+        json.endObject()
+    }
+
+    public init(reading json: inout JSONReader) throws(JSONReadError) {
+        var token: String?, previousToken: String?, objects: [ObjectChange] = [], results: [FetchResultChange]?
+        var observerId: String?
+        try json.readObject { key, json throws(JSONReadError) in
+            switch key {
+            case "token": token = try json.readString()
+            case "previousToken": previousToken = try json.readOptional { json throws(JSONReadError) in try json.readString() }
+            case "objects": objects = try json.readOptional { json throws(JSONReadError) in try json.readArray(of: ObjectChange.self) } ?? []
+            case "results": results = try json.readArray(of: FetchResultChange.self)
+            case "observerId": observerId = try json.readOptional { json throws(JSONReadError) in try json.readString() }
+            default: try json.skipValue()
+            }
+        }
+        guard let token, let results else { throw json.error("a change event lacks its token or results") }
+        self.init(token: token, previousToken: previousToken, objects: objects, results: results, observerId: observerId)
     }
 }

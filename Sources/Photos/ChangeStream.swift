@@ -1,3 +1,4 @@
+import CMalloc
 import Foundation
 import PhotoLibrary
 import Synchronization
@@ -68,9 +69,10 @@ final class ChangeStream: @unchecked Sendable {
 
     // MARK: Followed results
 
-    /// Asks the daemon to follow `query`; returns its registration (held once for the caller), the result's
-    /// identifiers and the generation they are at.
-    func follow(_ query: FollowedQuery) throws -> (ResultRegistration, Identifiers, Int64) {
+    /// Asks the daemon to follow `query`; returns its registration (held once for the caller) at once, and the
+    /// result's identifiers with the generation they are at when the daemon has answered (none, at generation
+    /// -1, when it could not answer).
+    func follow(_ query: FollowedQuery) -> (ResultRegistration, Pending<(Identifiers, Int64)>) {
         let registration = lock.withLock {
             nameCount += 1
             let registration = ResultRegistration(name: "r\(nameCount)", query: query)
@@ -78,10 +80,10 @@ final class ChangeStream: @unchecked Sendable {
             return registration
         }
         registration.retain()
-        do {
-            let update = try ClientExecutor.wait { [self] in
+        let loaded = ClientExecutor.run { [self] in
+            do {
                 let observerId = try await openStream()
-                return try await LibraryClient.shared.callAsync { library throws(PhotoLibraryError) in
+                let update = try await LibraryClient.shared.callAsync { library throws(PhotoLibraryError) in
                     switch query {
                     case .assets(let assets):
                         try await library.updateObservation(observerId, addingAssetQueries: [registration.name: assets])
@@ -89,29 +91,33 @@ final class ChangeStream: @unchecked Sendable {
                         try await library.updateObservation(observerId, collectionQueries: [registration.name: collections])
                     }
                 }
-            }
-            let generation = ChangeToken(update.token)?.generation ?? -1
-            return lock.withLock {
-                registration.identifiers = Identifiers(update.results.first?.ids ?? [])
-                registration.generation = generation
-                for (changeGeneration, change) in registration.early where changeGeneration > generation {
-                    registration.identifiers = registration.identifiers!.applying(change)
-                    registration.generation = changeGeneration
+                let loaded = lock.withLock {
+                    registration.identifiers = Identifiers(update.results.first?.ids ?? [])
+                    registration.generation = ChangeToken(update.token)?.generation ?? -1
+                    for (changeGeneration, change) in registration.early where changeGeneration > registration.generation {
+                        registration.identifiers = registration.identifiers!.applying(change)
+                        registration.generation = changeGeneration
+                    }
+                    registration.early = []
+                    return (registration.identifiers!, registration.generation)
                 }
-                registration.early = []
-                return (registration, registration.identifiers!, registration.generation)
+                // The reply's text and strings are freed by now; without a trim the allocator keeps their pages,
+                // and a large result would cost the program several times its packed identifiers.
+                if loaded.0.count >= 100_000 { malloc_trim(0) }
+                return loaded
+            } catch {
+                _ = lock.withLock { registrations.removeValue(forKey: registration.name) }
+                PhotosLog.report("a fetch failed and is empty", error)
+                return (Identifiers([]), -1)
             }
-        } catch {
-            _ = lock.withLock { registrations.removeValue(forKey: registration.name) }
-            throw error
         }
+        return (registration, loaded)
     }
 
     /// Stops following a query no fetch result holds any more.
     func unfollow(_ registration: ResultRegistration) {
         let observerId: String? = lock.withLock {
-            registrations.removeValue(forKey: registration.name)
-            return self.observerId
+            registrations.removeValue(forKey: registration.name) == nil ? nil : self.observerId
         }
         guard let observerId else { return }
         ClientExecutor.start {

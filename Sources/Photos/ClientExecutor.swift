@@ -18,14 +18,16 @@ final class ClientExecutor: TaskExecutor {
 
     /// Runs `body` on this executor and blocks the calling thread until it returns.
     static func wait<Value>(_ body: @escaping @Sendable () async throws -> Value) throws -> Value {
-        let outcome = Outcome<Value>()
-        let done = DispatchSemaphore(value: 0)
+        try run(body).get()
+    }
+
+    /// Starts `body` on this executor; its outcome is there when it returns.
+    static func run<Value>(_ body: @escaping @Sendable () async throws -> Value) -> Pending<Value> {
+        let pending = Pending<Value>()
         Task(executorPreference: shared) {
-            do { outcome.set(.success(try await body())) } catch { outcome.set(.failure(error)) }
-            done.signal()
+            do { pending.fulfill(.success(try await body())) } catch { pending.fulfill(.failure(error)) }
         }
-        done.wait()
-        return try outcome.take()
+        return pending
     }
 
     /// Starts `body` on this executor without waiting.
@@ -35,17 +37,29 @@ final class ClientExecutor: TaskExecutor {
     }
 }
 
-/// A value handed from one thread to another behind a lock.
-final class Outcome<Value>: @unchecked Sendable {
+/// A value that work on another thread provides once; reading it blocks until it is there.
+final class Pending<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var result: Result<Value, any Error>?
+    private let ready = DispatchSemaphore(value: 0)
 
-    func set(_ result: Result<Value, any Error>) {
-        lock.withLock { self.result = result }
+    init() {}
+
+    /// A value that is there from the start.
+    init(_ value: Value) {
+        result = .success(value)
     }
 
-    func take() throws -> Value {
-        try lock.withLock { result! }.get()
+    func fulfill(_ result: Result<Value, any Error>) {
+        lock.withLock { self.result = result }
+        ready.signal()
+    }
+
+    func get() throws -> Value {
+        if let result = lock.withLock({ result }) { return try result.get() }
+        ready.wait()
+        ready.signal()  // for the next reader that found no value yet
+        return try lock.withLock { result! }.get()
     }
 }
 

@@ -1,27 +1,25 @@
-import CMalloc
 import Foundation
 import PhotoLibrary
 
 /// PhotoKit's `PHFetchResult`: the ordered result of a fetch.
 ///
 /// It holds the result's identifiers and makes objects on demand, a batch at a time, so a result of a million
-/// assets costs its identifiers. Every result the program holds is followed by the daemon: `PHChange`
+/// assets costs its identifiers. The fetch is sent when the result is made; its first use waits for the answer. Every result the program holds is followed by the daemon: `PHChange`
 /// tells how it changed, and `fetchResultAfterChanges` is the result after the change.
 public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Sendable {
     /// How many objects are made per call to the daemon.
     static var batchSize: Int { 500 }
 
-    let identifiers: Identifiers
-    /// The generation of the library the identifiers are at.
-    let generation: Int64
+    /// The result as the daemon answered it: fetches run as soon as they are made, and the first use of a
+    /// result waits for its answer, as PhotoKit's lazy fetch results do.
+    private let contents: Pending<(Identifiers, Int64)>
     let registration: ResultRegistration?
     let wantsIncrementalChangeDetails: Bool
     private let lock = NSLock()
     private var objectsById: [String: ObjectType] = [:]
 
-    init(identifiers: Identifiers, generation: Int64, registration: ResultRegistration?, wantsIncrementalChangeDetails: Bool) {
-        self.identifiers = identifiers
-        self.generation = generation
+    private init(contents: Pending<(Identifiers, Int64)>, registration: ResultRegistration?, wantsIncrementalChangeDetails: Bool) {
+        self.contents = contents
         self.registration = registration
         self.wantsIncrementalChangeDetails = wantsIncrementalChangeDetails
         registration?.retain()
@@ -42,24 +40,23 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
     }
 
     private convenience init(registered query: FollowedQuery, wantsIncrementalChangeDetails: Bool) {
-        do {
-            let (registration, identifiers, generation) = try ChangeStream.shared.follow(query)
-            // The reply's text and strings are freed by now; without a trim the allocator keeps their pages, and
-            // a large result would cost the program several times its packed identifiers.
-            if identifiers.count >= 100_000 { malloc_trim(0) }
-            self.init(identifiers: identifiers, generation: generation, registration: registration,
-                      wantsIncrementalChangeDetails: wantsIncrementalChangeDetails)
-            registration.release()
-        } catch {
-            PhotosLog.report("a fetch failed and is empty", error)
-            self.init(identifiers: Identifiers([]), generation: -1, registration: nil,
-                      wantsIncrementalChangeDetails: wantsIncrementalChangeDetails)
-        }
+        let (registration, contents) = ChangeStream.shared.follow(query)
+        self.init(contents: contents, registration: registration, wantsIncrementalChangeDetails: wantsIncrementalChangeDetails)
+        registration.release()
+    }
+
+    /// The identifiers of the result, in order (waiting for the daemon's answer the first time).
+    var identifiers: Identifiers { loaded.identifiers }
+    /// The generation of the library the identifiers are at.
+    var generation: Int64 { loaded.generation }
+
+    private var loaded: (identifiers: Identifiers, generation: Int64) {
+        (try? contents.get()) ?? (Identifiers([]), -1)
     }
 
     /// A result of the same query with other identifiers (after a change), sharing the objects that did not change.
     func successor(identifiers: Identifiers, generation: Int64, changed: Set<String>) -> PHFetchResult<ObjectType> {
-        let next = PHFetchResult(identifiers: identifiers, generation: generation, registration: registration,
+        let next = PHFetchResult(contents: Pending((identifiers, generation)), registration: registration,
                                  wantsIncrementalChangeDetails: wantsIncrementalChangeDetails)
         let kept = lock.withLock { objectsById.filter { !changed.contains($0.key) } }
         next.lock.withLock { next.objectsById = kept }

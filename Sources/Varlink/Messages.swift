@@ -1,3 +1,4 @@
+import CompactJSON
 import Foundation
 import NIOCore
 
@@ -80,15 +81,25 @@ struct OutgoingReply<Parameters: Encodable>: Encodable {
     let error: String?
 
     /// One framed reply message.
+    /// Parameters that write themselves skip `JSONEncoder`.
     static func framed(_ parameters: Parameters, continues: Bool) throws -> ByteBuffer {
-        try OutgoingReply(parameters: parameters, continues: continues ? true : nil, error: nil).framed()
+        if let writable = parameters as? any JSONWritable {
+            var json = JSONWriter()
+            writable.write(to: &json)
+            return framed(jsonParameters: json.bytes, continues: continues)
+        }
+        return try OutgoingReply(parameters: parameters, continues: continues ? true : nil, error: nil).framed()
     }
 
     /// One framed reply around parameters that are already a JSON object.
     static func framed(jsonParameters json: [UInt8], continues: Bool) -> ByteBuffer {
-        let head = Array(#"{"parameters":"#.utf8), tail = Array((continues ? #","continues":true}"# : "}").utf8)
+        let head = #"{"parameters":"#.utf8, tail = (continues ? #","continues":true}"# : "}").utf8
         var buffer = ByteBuffer()
-        buffer.writeVarlinkMessage(json: head + json + tail)
+        buffer.reserveCapacity(head.count + json.count + tail.count + 1)
+        buffer.writeBytes(head)
+        buffer.writeBytes(json)
+        buffer.writeBytes(tail)
+        buffer.writeInteger(UInt8(0))
         return buffer
     }
 
@@ -143,13 +154,46 @@ struct IncomingReply<Parameters: Decodable>: Decodable {
         }
     }
 
-    /// Decodes one reply message.
+    private init(outcome: Result<Parameters, VarlinkError>, continues: Bool) {
+        self.outcome = outcome
+        self.continues = continues
+    }
+
+    /// Decodes one reply message; parameters that read themselves skip `JSONDecoder`.
     init(frame: ByteBuffer) throws(VarlinkConnectionError) {
         do {
-            self = try JSONDecoder().decode(Self.self, from: Data(frame.readableBytesView))
+            if let readable = Parameters.self as? any JSONReadable.Type {
+                self = try frame.withUnsafeReadableBytes { bytes in try Self.read(bytes, parameters: readable) }
+            } else {
+                self = try JSONDecoder().decode(Self.self, from: Data(frame.readableBytesView))
+            }
         } catch {
             throw .malformedReply("\(error)")
         }
+    }
+
+    /// Reads the envelope in one pass; the parameters are read as `Parameters` unless the reply is an error.
+    private static func read(_ bytes: UnsafeRawBufferPointer, parameters readable: any JSONReadable.Type) throws -> Self {
+        var continues = false, errorName: String?
+        var parameters: (outcome: Result<any JSONReadable, JSONReadError>, bytes: UnsafeRawBufferPointer)?
+        try JSONReader.read(bytes) { json throws(JSONReadError) in
+            try json.readObject { key, json throws(JSONReadError) in
+                switch key {
+                case "parameters": parameters = try json.attempt { json throws(JSONReadError) in try readable.init(reading: &json) }
+                case "continues": continues = try json.readOptional { json throws(JSONReadError) in try json.readBool() } ?? false
+                case "error": errorName = try json.readOptional { json throws(JSONReadError) in try json.readString() }
+                default: try json.skipValue()
+                }
+            }
+        }
+        if let errorName {
+            let errorParameters = try parameters.map { try JSONDecoder().decode([String: JSONValue].self, from: Data($0.bytes)) }
+            return Self(outcome: .failure(VarlinkError(errorName, parameters: errorParameters ?? [:])), continues: continues)
+        }
+        let value = try parameters?.outcome.get() ?? Data.emptyJSONObject.withUnsafeBytes { empty in
+            try JSONReader.read(empty) { json throws(JSONReadError) in try readable.init(reading: &json) }
+        }
+        return Self(outcome: .success(value as! Parameters), continues: continues)
     }
 }
 

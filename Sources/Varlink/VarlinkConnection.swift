@@ -60,8 +60,11 @@ public final class VarlinkConnection: Sendable {
         taskExecutor: (any TaskExecutor)? = nil
     ) async throws -> VarlinkConnection {
         do {
-            let messages = try await ClientBootstrap(group: eventLoopGroup).connect(unixDomainSocketPath: socketPath) {
-                channel in
+            // Replies of hundreds of kilobytes (asset pages, snapshots) arrive in a few large reads, not dozens.
+            let reads = AdaptiveRecvByteBufferAllocator(minimum: 4096, initial: 65536, maximum: 1 << 20)
+            let messages = try await ClientBootstrap(group: eventLoopGroup)
+                .channelOption(ChannelOptions.recvAllocator, value: reads)
+                .connect(unixDomainSocketPath: socketPath) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(VarlinkFrameDecoder(maximumMessageSize: maximumMessageSize))

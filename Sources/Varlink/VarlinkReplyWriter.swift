@@ -43,18 +43,6 @@ public struct VarlinkReplyWriter: Sendable {
         }
     }
 
-    /// Sends one reply whose parameters are already encoded: `json` must be one JSON object.
-    /// For large replies built without `JSONEncoder`; otherwise like `send(_:continues:)`.
-    public func send(jsonParameters json: [UInt8], continues: Bool = false) async throws {
-        if continues && !more {
-            throw VarlinkError.expectedMore()
-        }
-        try await progress.record(continues: continues, method: method)
-        if !oneway {
-            try await outbound.write(OutgoingReply<JSONValue>.framed(jsonParameters: json, continues: continues))
-        }
-    }
-
     /// Sends `error` as the call's final reply.
     func send(_ error: VarlinkError) async throws {
         let reply = try oneway ? nil : OutgoingReply.framed(error)

@@ -1,3 +1,4 @@
+import CompactJSON
 import Foundation
 import NIOPosix
 import Testing
@@ -65,6 +66,42 @@ import Varlink
                 replies.append(reply)
             }
             #expect(replies == [parameters, parameters])
+            await connection.close()
+        }
+    }
+
+    /// A reply type that only a `JSONReader` can read: `JSONDecoder` would fail on it.
+    struct ReadSum: Decodable, JSONReadable, Sendable {
+        let sum: Int
+
+        init(from decoder: any Decoder) throws {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "only read"))
+        }
+
+        init(reading json: inout JSONReader) throws(JSONReadError) {
+            var sum: Int?
+            try json.readObject { key, json throws(JSONReadError) in
+                switch key {
+                case "sum": sum = try json.readInt()
+                default: try json.skipValue()
+                }
+            }
+            guard let sum else { throw json.error("no sum") }
+            self.sum = sum
+        }
+    }
+
+    @Test func readableRepliesAreReadWithoutJSONDecoderAndErrorsStillArrive() async throws {
+        try await withServer([TestInterface()]) { socketPath in
+            let connection = try await VarlinkConnection.connect(socketPath: socketPath)
+            let reply = try await connection.call("org.example.test.Add", parameters: ["a": 2, "b": 3] as JSONValue, returning: ReadSum.self)
+            #expect(reply.sum == 5)
+            await #expect(throws: VarlinkError.invalidParameter("b")) {
+                try await connection.call("org.example.test.Add", parameters: ["a": 1] as JSONValue, returning: ReadSum.self)
+            }
+            await #expect(throws: VarlinkConnectionError.self) {
+                try await connection.call("org.example.test.Echo", parameters: ["other": 1] as JSONValue, returning: ReadSum.self)
+            }
             await connection.close()
         }
     }

@@ -1,3 +1,4 @@
+import CompactJSON
 import Foundation
 import Logging
 import NIOCore
@@ -95,15 +96,26 @@ final class TestInterface: VarlinkInterface {
 
     struct Failure: Error {}
 
+    /// Parameters that only a `JSONWriter` can send: `JSONEncoder` would fail on them.
+    struct PreEncoded: Encodable, JSONWritable, Sendable {
+        let json: [UInt8]
+
+        func write(to writer: inout JSONWriter) { writer.encoded(json) }
+
+        func encode(to encoder: any Encoder) throws {
+            throw EncodingError.invalidValue(json, .init(codingPath: [], debugDescription: "only written"))
+        }
+    }
+
     func handle(_ call: VarlinkCall, context: VarlinkCallContext, replies: VarlinkReplyWriter) async throws {
         report.yield(.started(call.methodName))
         switch call.methodName {
         case "Echo":
             try await replies.send(call.parameters)
         case "EchoRaw":
-            let json = Array(call.parameters.description.utf8)
-            try await replies.send(jsonParameters: json, continues: call.more)
-            if call.more { try await replies.send(jsonParameters: json) }
+            let json = PreEncoded(json: Array(call.parameters.description.utf8))
+            try await replies.send(json, continues: call.more)
+            if call.more { try await replies.send(json) }
         case "Add":
             struct Operands: Decodable { let a, b: Int }
             let operands = try call.decodeParameters(Operands.self)

@@ -57,16 +57,7 @@ struct LibraryInterface: VarlinkInterface {
                                              pageSize: parameters.pageSize ?? 500,
                                              includeResources: parameters.includeResources ?? false)
             : AssetPage(count: 0, assets: [], token: try await database.currentToken())
-        // A page is hundreds of assets: written directly, it costs a fraction of what JSONEncoder would.
-        var json = JSONWriter(capacity: 600 * page.assets.count + 128)
-        json.beginObject()
-        json.key("count"); json.int(page.count)
-        json.key("assets"); json.beginArray()
-        for asset in page.assets { asset.write(to: &json) }
-        json.endArray()
-        json.key("token"); json.string(page.token.description)
-        json.endObject()
-        try await replies.send(jsonParameters: json.bytes)
+        try await replies.send(AssetFetchResult(count: page.count, assets: page.assets, token: page.token.description))
     }
 
     private func fetchCollections(_ parameters: FetchCollectionsParameters, status: AuthorizationStatus,

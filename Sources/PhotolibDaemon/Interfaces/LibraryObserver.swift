@@ -30,8 +30,8 @@ struct LibraryObserver {
         let snapshot = database.observedResults.snapshot(named.map(\.query))
         observation.add(named, since: snapshot.generation)
         var lastToken = token(snapshot.generation)
-        try await replies.send(ObserveReply(
-            token: lastToken.description, previousToken: nil, objects: nil,
+        try await replies.send(LibraryChangeEvent(
+            token: lastToken.description, previousToken: nil,
             results: named.map { FetchResultChange.full(name: $0.name, ids: snapshot.ids[$0.query] ?? [], incremental: nil) },
             observerId: observation.id
         ), continues: true)
@@ -68,8 +68,8 @@ struct LibraryObserver {
                 delivered = change.generation
                 if parameters.onlyRelevant == true, results.isEmpty { continue }
                 let changeToken = token(change.generation)
-                try await replies.send(ObserveReply(token: changeToken.description, previousToken: lastToken.description,
-                                                    objects: change.objects, results: results), continues: true)
+                try await replies.send(LibraryChangeEvent(token: changeToken.description, previousToken: lastToken.description,
+                                                          objects: change.objects, results: results), continues: true)
                 lastToken = changeToken
             }
         }
@@ -81,8 +81,8 @@ struct LibraryObserver {
         let snapshot = database.observedResults.snapshot(named.map(\.query))
         guard snapshot.generation > delivered else { return }
         let reloadToken = token(snapshot.generation)
-        try await replies.send(ObserveReply(
-            token: reloadToken.description, previousToken: lastToken.description, objects: nil,
+        try await replies.send(LibraryChangeEvent(
+            token: reloadToken.description, previousToken: lastToken.description,
             results: named.map { FetchResultChange.full(name: $0.name, ids: snapshot.ids[$0.query] ?? []) }
         ), continues: true)
         Self.returnFreedMemory(afterSending: snapshot.ids)
@@ -145,12 +145,4 @@ struct ObservationUpdater {
     }
 }
 
-struct ObserveReply: Encodable, Sendable {
-    var token: String
-    var previousToken: String?
-    var objects: [ObjectChange]?
-    var results: [FetchResultChange]
-    /// Sent in the first reply only: names the stream in `UpdateObservation` calls.
-    var observerId: String? = nil
-}
 

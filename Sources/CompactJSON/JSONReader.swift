@@ -1,0 +1,373 @@
+/// A value that reads itself from JSON with a `JSONReader`, for replies too large to go through
+/// `JSONDecoder` cheaply. It must read what its `Decodable` conformance reads, to the same value.
+public protocol JSONReadable {
+    init(reading json: inout JSONReader) throws(JSONReadError)
+}
+
+/// Why JSON could not be read, and the byte offset where that was noticed.
+public struct JSONReadError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var reason: String
+    public var offset: Int
+
+    public init(_ reason: String, at offset: Int) {
+        self.reason = reason
+        self.offset = offset
+    }
+
+    public var description: String { "\(reason) (at byte \(offset))" }
+}
+
+/// An object member's key, valid while its member is read; compares with string literals in a `switch`.
+public struct JSONKey: CustomStringConvertible {
+    @usableFromInline let bytes: UnsafeRawBufferPointer
+
+    @usableFromInline init(bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    @inlinable public static func ~= (pattern: StaticString, key: JSONKey) -> Bool {
+        pattern.utf8CodeUnitCount == key.bytes.count
+            && UnsafeRawBufferPointer(start: pattern.utf8Start, count: pattern.utf8CodeUnitCount).elementsEqual(key.bytes)
+    }
+
+    public var description: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// Reads JSON (RFC 8259) straight from bytes, one value at a time, in the order the text holds them.
+///
+/// A reader exists only inside `read(_:from:)` and its siblings, which check that nothing but whitespace
+/// follows the value.
+public struct JSONReader {
+    @usableFromInline let bytes: UnsafeRawBufferPointer
+    @usableFromInline var index = 0
+
+    private init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    /// Reads one whole JSON text with `body`.
+    public static func read<Value>(
+        _ bytes: UnsafeRawBufferPointer, with body: (inout JSONReader) throws(JSONReadError) -> Value
+    ) throws(JSONReadError) -> Value {
+        var reader = JSONReader(bytes)
+        let value = try body(&reader)
+        reader.skipWhitespace()
+        guard reader.index == bytes.count else { throw reader.error("unexpected text after the JSON value") }
+        return value
+    }
+
+    /// Reads one whole JSON text as a `Value`.
+    public static func read<Value: JSONReadable>(_ type: Value.Type, from bytes: UnsafeRawBufferPointer) throws(JSONReadError) -> Value {
+        try read(bytes) { json throws(JSONReadError) in try Value(reading: &json) }
+    }
+
+    // MARK: Structure
+
+    /// Reads an object, calling `member` with each key; `member` must read or skip the value.
+    @inlinable
+    public mutating func readObject(_ member: (JSONKey, inout JSONReader) throws(JSONReadError) -> Void) throws(JSONReadError) {
+        try expect(UInt8(ascii: "{"))
+        skipWhitespace()
+        if consume(UInt8(ascii: "}")) { return }
+        repeat {
+            skipWhitespace()
+            let key = try readStringBytes()
+            skipWhitespace()
+            try expect(UInt8(ascii: ":"))
+            if let bytes = key.bytes {
+                try member(JSONKey(bytes: bytes), &self)
+            } else {
+                var escaped = key.escaped!
+                do {
+                    try escaped.withUTF8 { utf8 in try member(JSONKey(bytes: UnsafeRawBufferPointer(utf8)), &self) }
+                } catch {
+                    throw error as! JSONReadError  // `withUTF8` rethrows untyped; `member` throws only this type
+                }
+            }
+            skipWhitespace()
+        } while consume(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "}"))
+    }
+
+    /// A string's raw bytes, or its text when it holds escapes.
+    @usableFromInline
+    mutating func readStringBytes() throws(JSONReadError) -> (bytes: UnsafeRawBufferPointer?, escaped: String?) {
+        try expect(UInt8(ascii: "\""))
+        let start = index
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 {
+            index += 1
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+            index += 1
+            return (UnsafeRawBufferPointer(rebasing: bytes[start..<index - 1]), nil)
+        }
+        index = start - 1
+        return (nil, try readString())
+    }
+
+    /// Reads an array, calling `element` for each of its values.
+    @inlinable
+    public mutating func readArray(_ element: (inout JSONReader) throws(JSONReadError) -> Void) throws(JSONReadError) {
+        try expect(UInt8(ascii: "["))
+        skipWhitespace()
+        if consume(UInt8(ascii: "]")) { return }
+        repeat {
+            try element(&self)
+            skipWhitespace()
+        } while consume(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "]"))
+    }
+
+    /// Reads an array whose elements `element` reads.
+    @inlinable
+    public mutating func readArray<Element>(of element: (inout JSONReader) throws(JSONReadError) -> Element) throws(JSONReadError) -> [Element] {
+        var elements: [Element] = []
+        try readArray { json throws(JSONReadError) in elements.append(try element(&json)) }
+        return elements
+    }
+
+    /// Reads an array of readable values.
+    @inlinable
+    public mutating func readArray<Element: JSONReadable>(of type: Element.Type) throws(JSONReadError) -> [Element] {
+        try readArray { json throws(JSONReadError) in try Element(reading: &json) }
+    }
+
+    /// Reads `null` as nil, anything else with `read`.
+    @inlinable
+    public mutating func readOptional<Value>(_ read: (inout JSONReader) throws(JSONReadError) -> Value) throws(JSONReadError) -> Value? {
+        if try readNull() { return nil }
+        return try read(&self)
+    }
+
+    /// Consumes a `null` and says whether there was one.
+    @inlinable
+    public mutating func readNull() throws(JSONReadError) -> Bool {
+        skipWhitespace()
+        guard peek == UInt8(ascii: "n") else { return false }
+        try expectLiteral("null")
+        return true
+    }
+
+    /// Reads `read`; if it fails, skips the value instead. Returns the outcome and the value's bytes.
+    public mutating func attempt<Value>(
+        _ read: (inout JSONReader) throws(JSONReadError) -> Value
+    ) throws(JSONReadError) -> (outcome: Result<Value, JSONReadError>, bytes: UnsafeRawBufferPointer) {
+        skipWhitespace()
+        let start = index
+        let outcome: Result<Value, JSONReadError>
+        do {
+            outcome = .success(try read(&self))
+        } catch {
+            outcome = .failure(error)
+            index = start
+            try skipValue()
+        }
+        return (outcome, UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+    }
+
+    /// Skips one value of any kind, checking its syntax.
+    public mutating func skipValue() throws(JSONReadError) {
+        skipWhitespace()
+        switch peek {
+        case UInt8(ascii: "{"): try readObject { _, json throws(JSONReadError) in try json.skipValue() }
+        case UInt8(ascii: "["): try readArray { json throws(JSONReadError) in try json.skipValue() }
+        case UInt8(ascii: "\""): _ = try readString()
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): _ = try readBool()
+        case UInt8(ascii: "n"): _ = try readNull()
+        default: _ = try readDouble()
+        }
+    }
+
+    // MARK: Scalars
+
+    public mutating func readBool() throws(JSONReadError) -> Bool {
+        skipWhitespace()
+        if peek == UInt8(ascii: "t") {
+            try expectLiteral("true")
+            return true
+        }
+        guard peek == UInt8(ascii: "f") else { throw error("expected true or false") }
+        try expectLiteral("false")
+        return false
+    }
+
+    /// Reads an integer; a number with a fraction or exponent is accepted when its value is whole.
+    public mutating func readInt() throws(JSONReadError) -> Int {
+        skipWhitespace()
+        let start = index
+        let negative = consume(UInt8(ascii: "-"))
+        var value = 0
+        var digits = 0
+        while let byte = peek, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+            let digit = Int(byte - UInt8(ascii: "0"))
+            let (shifted, overflowShift) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowAdd) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            guard !overflowShift, !overflowAdd else { throw error("integer out of range", at: start) }
+            value = next
+            digits += 1
+            index += 1
+        }
+        guard digits > 0 else { throw error("expected a number", at: start) }
+        guard let byte = peek, byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") else {
+            return value
+        }
+        index = start
+        let number = try readDouble()
+        guard let whole = Int(exactly: number) else { throw error("expected an integer", at: start) }
+        return whole
+    }
+
+    public mutating func readDouble() throws(JSONReadError) -> Double {
+        skipWhitespace()
+        let start = index
+        while let byte = peek, Self.isNumberByte(byte) { index += 1 }
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        guard let first = text.utf8.first, first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")),
+              let value = Double(text), value.isFinite
+        else { throw error("expected a number", at: start) }
+        return value
+    }
+
+    public mutating func readString() throws(JSONReadError) -> String {
+        skipWhitespace()
+        try expect(UInt8(ascii: "\""))
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                defer { index += 1 }
+                return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            guard byte >= 0x20 else { throw error("control character in a string") }
+            index += 1
+        }
+        return try readEscapedString(from: start)
+    }
+
+    /// Reads a string and parses its UTF-8 with `parse` without making a `String` first (unless it holds escapes).
+    @inlinable
+    public mutating func readString<Value>(parsing parse: (UnsafeRawBufferPointer) -> Value?) throws(JSONReadError) -> Value? {
+        skipWhitespace()
+        let string = try readStringBytes()
+        if let bytes = string.bytes { return parse(bytes) }
+        var escaped = string.escaped!
+        return escaped.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Reads a string whose raw value has the given wire names.
+    @inlinable
+    public mutating func read<Value: RawRepresentable>(_ type: Value.Type) throws(JSONReadError) -> Value where Value.RawValue == String {
+        let start = index
+        let name = try readString()
+        guard let value = Value(rawValue: name) else { throw error("unknown value \"\(name)\"", at: start) }
+        return value
+    }
+
+    // MARK: Bytes
+
+    @inlinable var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    @inlinable mutating func consume(_ byte: UInt8) -> Bool {
+        guard peek == byte else { return false }
+        index += 1
+        return true
+    }
+
+    @inlinable mutating func expect(_ byte: UInt8) throws(JSONReadError) {
+        skipWhitespace()
+        guard consume(byte) else { throw error("expected \"\(Character(Unicode.Scalar(byte)))\"") }
+    }
+
+    @usableFromInline mutating func expectLiteral(_ literal: StaticString) throws(JSONReadError) {
+        let count = literal.utf8CodeUnitCount
+        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: count)
+        guard index + count <= bytes.count, bytes[index..<index + count].elementsEqual(expected)
+        else { throw error("expected \(literal)") }
+        index += count
+    }
+
+    @inlinable mutating func skipWhitespace() {
+        while let byte = peek, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
+    }
+
+    private static func isNumberByte(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
+            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+    }
+
+    /// The slow path of `readString`: the string holds escapes; `start` is just after its opening quote.
+    private mutating func readEscapedString(from start: Int) throws(JSONReadError) -> String {
+        var utf8 = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                return String(decoding: utf8, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                guard let escaped = peek else { break }
+                index += 1
+                switch escaped {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escaped)
+                case UInt8(ascii: "b"): utf8.append(0x08)
+                case UInt8(ascii: "f"): utf8.append(0x0C)
+                case UInt8(ascii: "n"): utf8.append(0x0A)
+                case UInt8(ascii: "r"): utf8.append(0x0D)
+                case UInt8(ascii: "t"): utf8.append(0x09)
+                case UInt8(ascii: "u"): utf8.append(contentsOf: String(try readUnicodeEscape()).utf8)
+                default: throw error("invalid escape in a string", at: index - 2)
+                }
+            case 0..<0x20:
+                throw error("control character in a string", at: index - 1)
+            default:
+                utf8.append(byte)
+            }
+        }
+        throw error("unterminated string", at: start - 1)
+    }
+
+    /// Reads the four hex digits after `\u` (and a low surrogate's escape after a high one).
+    private mutating func readUnicodeEscape() throws(JSONReadError) -> Character {
+        let start = index - 2
+        let first = try readHexQuad()
+        if (0xD800..<0xDC00).contains(first) {
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                return "\u{FFFD}"
+            }
+            index += 2
+            let second = try readHexQuad()
+            guard (0xDC00..<0xE000).contains(second) else { throw error("invalid surrogate pair", at: start) }
+            let scalar = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
+            return Character(Unicode.Scalar(scalar) ?? "\u{FFFD}")
+        }
+        return Character(Unicode.Scalar(first) ?? "\u{FFFD}")
+    }
+
+    private mutating func readHexQuad() throws(JSONReadError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error("incomplete \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw error("invalid \\u escape")
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    /// An error at the reader's position, for a value that has the right syntax but the wrong content.
+    public func error(_ reason: String) -> JSONReadError {
+        JSONReadError(reason, at: index)
+    }
+
+    @usableFromInline func error(_ reason: String, at offset: Int) -> JSONReadError {
+        JSONReadError(reason, at: offset)
+    }
+}

@@ -1,0 +1,145 @@
+import CompactJSON
+
+extension Asset: JSONWritable {
+    /// Writes the asset as its `Codable` conformance does, but without `JSONEncoder`'s overhead.
+    public func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("id"); json.string(id)
+        json.key("mediaType"); json.string(mediaType.rawValue)
+        json.key("mediaSubtypes"); json.beginArray()
+        for name in mediaSubtypes.wireNames { json.string(name) }
+        json.endArray()
+        json.key("pixelWidth"); json.int(pixelWidth)
+        json.key("pixelHeight"); json.int(pixelHeight)
+        json.key("creationDate"); json.optional(creationDate) { $0.string($1.rfc3339) }
+        json.key("creationDateSource"); json.optional(creationDateSource) { $0.string($1.rawValue) }
+        json.key("modificationDate"); json.optional(modificationDate) { $0.string($1.rfc3339) }
+        json.key("addedDate"); json.string(addedDate.rfc3339)
+        json.key("location"); json.optional(location) { json, location in
+            json.beginObject()
+            json.key("latitude"); json.double(location.latitude)
+            json.key("longitude"); json.double(location.longitude)
+            if let altitude = location.altitude { json.key("altitude"); json.double(altitude) }
+            json.endObject()
+        }
+        json.key("duration"); json.double(duration)
+        json.key("isFavorite"); json.bool(isFavorite)
+        json.key("isHidden"); json.bool(isHidden)
+        json.key("isTrashed"); json.bool(isTrashed)
+        json.key("burstIdentifier"); json.optional(burstIdentifier) { $0.string($1) }
+        json.key("originalFilename"); json.string(originalFilename)
+        json.key("fileSize"); json.int(fileSize)
+        json.key("orientation"); json.int(orientation)
+        if let resources {
+            json.key("resources"); json.beginArray()
+            for resource in resources {
+                json.beginObject()
+                json.key("type"); json.string(resource.type.rawValue)
+                json.key("originalFilename"); json.string(resource.originalFilename)
+                json.key("mimeType"); json.string(resource.mimeType)
+                json.key("fileSize"); json.int(resource.fileSize)
+                if let path = resource.path { json.key("path"); json.string(path) }
+                json.endObject()
+            }
+            json.endArray()
+        }
+        json.endObject()
+    }
+}
+
+extension Asset: JSONReadable {
+    /// Reads the asset as its `Decodable` conformance does, but without `JSONDecoder`'s overhead.
+    public init(reading json: inout JSONReader) throws(JSONReadError) {
+        var id: String?, mediaType: MediaType?, pixelWidth: Int?, pixelHeight: Int?, addedDate: Timestamp?
+        var isFavorite: Bool?, isHidden: Bool?, isTrashed: Bool?, originalFilename: String?, fileSize: Int64?
+        var mediaSubtypes: MediaSubtypes = [], creationDate: Timestamp?, creationDateSource: CreationDateSource?
+        var modificationDate: Timestamp?, location: Location?, duration = 0.0, burstIdentifier: String?
+        var orientation = 1, resources: [AssetResource]?, hasAdjustments = false
+        try json.readObject { key, json throws(JSONReadError) in
+            switch key {
+            case "id": id = try json.readString()
+            case "mediaType": mediaType = try json.read(MediaType.self)
+            case "mediaSubtypes": mediaSubtypes = try json.readOptional(MediaSubtypes.init(reading:)) ?? []
+            case "pixelWidth": pixelWidth = try json.readInt()
+            case "pixelHeight": pixelHeight = try json.readInt()
+            case "creationDate": creationDate = try json.readOptional(Timestamp.init(reading:))
+            case "creationDateSource": creationDateSource = try json.readOptional { json throws(JSONReadError) in try json.read(CreationDateSource.self) }
+            case "modificationDate": modificationDate = try json.readOptional(Timestamp.init(reading:))
+            case "addedDate": addedDate = try Timestamp(reading: &json)
+            case "location": location = try json.readOptional(Location.init(reading:))
+            case "duration": duration = try json.readOptional { json throws(JSONReadError) in try json.readDouble() } ?? 0
+            case "isFavorite": isFavorite = try json.readBool()
+            case "isHidden": isHidden = try json.readBool()
+            case "isTrashed": isTrashed = try json.readBool()
+            case "burstIdentifier": burstIdentifier = try json.readOptional { json throws(JSONReadError) in try json.readString() }
+            case "originalFilename": originalFilename = try json.readString()
+            case "fileSize": fileSize = Int64(try json.readInt())
+            case "orientation": orientation = try json.readOptional { json throws(JSONReadError) in try json.readInt() } ?? 1
+            case "resources": resources = try json.readOptional { json throws(JSONReadError) in try json.readArray(of: AssetResource.self) }
+            case "hasAdjustments": hasAdjustments = try json.readOptional { json throws(JSONReadError) in try json.readBool() } ?? false
+            default: try json.skipValue()
+            }
+        }
+        guard let id, let mediaType, let pixelWidth, let pixelHeight, let addedDate, let isFavorite, let isHidden,
+              let isTrashed, let originalFilename, let fileSize
+        else { throw json.error("an asset lacks one of its required keys") }
+        self.init(id: id, mediaType: mediaType, mediaSubtypes: mediaSubtypes, pixelWidth: pixelWidth, pixelHeight: pixelHeight,
+                  creationDate: creationDate, creationDateSource: creationDateSource, modificationDate: modificationDate,
+                  addedDate: addedDate, location: location, duration: duration, isFavorite: isFavorite, isHidden: isHidden,
+                  isTrashed: isTrashed, burstIdentifier: burstIdentifier, originalFilename: originalFilename,
+                  fileSize: fileSize, orientation: orientation, resources: resources)
+        self.hasAdjustments = hasAdjustments
+    }
+}
+
+extension AssetResource: JSONReadable {
+    public init(reading json: inout JSONReader) throws(JSONReadError) {
+        var type: ResourceType?, originalFilename: String?, mimeType: String?, fileSize: Int64?, path: String?
+        try json.readObject { key, json throws(JSONReadError) in
+            switch key {
+            case "type": type = try json.read(ResourceType.self)
+            case "originalFilename": originalFilename = try json.readString()
+            case "mimeType": mimeType = try json.readString()
+            case "fileSize": fileSize = Int64(try json.readInt())
+            case "path": path = try json.readOptional { json throws(JSONReadError) in try json.readString() }
+            default: try json.skipValue()
+            }
+        }
+        guard let type, let originalFilename, let mimeType, let fileSize else {
+            throw json.error("a resource lacks one of its required keys")
+        }
+        self.init(type: type, originalFilename: originalFilename, mimeType: mimeType, fileSize: fileSize, path: path)
+    }
+}
+
+extension Location: JSONReadable {
+    public init(reading json: inout JSONReader) throws(JSONReadError) {
+        var latitude: Double?, longitude: Double?, altitude: Double?
+        try json.readObject { key, json throws(JSONReadError) in
+            switch key {
+            case "latitude": latitude = try json.readDouble()
+            case "longitude": longitude = try json.readDouble()
+            case "altitude": altitude = try json.readOptional { json throws(JSONReadError) in try json.readDouble() }
+            default: try json.skipValue()
+            }
+        }
+        guard let latitude, let longitude else { throw json.error("a location lacks its latitude or longitude") }
+        self.init(latitude: latitude, longitude: longitude, altitude: altitude)
+    }
+}
+
+extension MediaSubtypes: JSONReadable {
+    public init(reading json: inout JSONReader) throws(JSONReadError) {
+        var names: [String] = []
+        try json.readArray { json throws(JSONReadError) in names.append(try json.readString()) }
+        guard let set = MediaSubtypes(wireNames: names) else { throw json.error("unknown media subtype in \(names)") }
+        self = set
+    }
+}
+
+extension Timestamp: JSONReadable {
+    public init(reading json: inout JSONReader) throws(JSONReadError) {
+        guard let parsed = try json.readString(parsing: Timestamp.parse(rfc3339:)) else { throw json.error("not an RFC 3339 date") }
+        self = parsed
+    }
+}

@@ -1,0 +1,78 @@
+import CompactJSON
+import Foundation
+import Testing
+
+struct JSONReaderTests {
+    private func read<Value>(_ text: String, _ body: (inout JSONReader) throws(JSONReadError) -> Value) throws -> Value {
+        try Data(text.utf8).withUnsafeBytes { bytes in try JSONReader.read(bytes, with: body) }
+    }
+
+    private func readString(_ text: String) throws -> String {
+        try read(text) { json throws(JSONReadError) in try json.readString() }
+    }
+
+    @Test func readsStringsAsJSONDecoderDoes() throws {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("aZ09 \"\\/\n\r\t\u{8}\u{C}\u{1}\u{1F}é漢🙂\u{7F}\u{2028}")
+        for _ in 0..<300 {
+            let text = String((0..<Int.random(in: 0...24, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            let encoded = String(decoding: try JSONEncoder().encode([text]), as: UTF8.self)
+            let read = try read(encoded) { json throws(JSONReadError) in try json.readArray { json throws(JSONReadError) in try json.readString() } }
+            #expect(read == [text], "\(encoded)")
+        }
+    }
+
+    @Test func decodesEscapesAndSurrogatePairs() throws {
+        #expect(try readString(#""a\u00e9\ud83d\ude42\/\b""#) == "aé🙂/\u{8}")
+        #expect(try readString(#""\ud83d x""#) == "\u{FFFD} x")
+        #expect(throws: JSONReadError.self) { try readString(#""\ud83d\u0041""#) }
+        #expect(throws: JSONReadError.self) { try readString(#""\x""#) }
+        #expect(throws: JSONReadError.self) { try readString(#""\u12""#) }
+        #expect(throws: JSONReadError.self) { try readString("\"tab\there\"") }
+        #expect(throws: JSONReadError.self) { try readString(#""open"#) }
+    }
+
+    @Test func readsNumbers() throws {
+        let ints = try read("[0, -7, 9223372036854775807, -9223372036854775808, 1e3, 2.0]") { json throws(JSONReadError) in
+            try json.readArray { json throws(JSONReadError) in try json.readInt() }
+        }
+        #expect(ints == [0, -7, .max, .min, 1000, 2])
+        let doubles = try read("[0.5, -1.25e-3, 3, 1E2]") { json throws(JSONReadError) in
+            try json.readArray { json throws(JSONReadError) in try json.readDouble() }
+        }
+        #expect(doubles == [0.5, -0.00125, 3, 100])
+        for bad in ["9223372036854775808", "1.5", "-", "", "x", "1e999"] {
+            #expect(throws: JSONReadError.self, "\(bad)") { try read(bad) { json throws(JSONReadError) in try json.readInt() } }
+        }
+    }
+
+    @Test func readsObjectsSkippingUnknownMembers() throws {
+        let text = #" { "\u0061" : 1 , "skip": {"x": [true, false, null, "s", -1.5e2, {}]}, "b": null, "c": "z" } "#
+        var seen: [String: String] = [:]
+        try read(text) { json throws(JSONReadError) in
+            try json.readObject { key, json throws(JSONReadError) in
+                switch key {
+                case "a": seen[key.description] = String(try json.readInt())
+                case "b": seen[key.description] = try json.readOptional { json throws(JSONReadError) in try json.readString() } ?? "nil"
+                case "c": seen[key.description] = try json.readString()
+                default: try json.skipValue()
+                }
+            }
+        }
+        #expect(seen == ["a": "1", "b": "nil", "c": "z"])
+    }
+
+    @Test(arguments: [#"{"a":1"#, #"{"a" 1}"#, #"{"a":1,}"#, "[1,]", "[1 2]", "tru", "nul", #"{"a":1} x"#, "{1:2}", "[01x]"])
+    func refusesMalformedText(_ text: String) {
+        #expect(throws: JSONReadError.self) { try read(text) { json throws(JSONReadError) in try json.skipValue() } }
+    }
+
+    @Test func attemptKeepsTheBytesOfAValueItCouldNotRead() throws {
+        let (failed, text) = try read(#"{"code": 42}"#) { json throws(JSONReadError) in
+            let (outcome, bytes) = try json.attempt { json throws(JSONReadError) in try json.readString() }
+            return ((try? outcome.get()) == nil, String(decoding: bytes, as: UTF8.self))
+        }
+        #expect(failed)
+        #expect(text == #"{"code": 42}"#)
+    }
+}
