@@ -1,3 +1,5 @@
+import CompactJSON
+
 /// One sort key and direction, as in `NSSortDescriptor`.
 public struct SortDescriptor: Sendable, Hashable, Codable {
     public var key: String
@@ -71,5 +73,32 @@ public struct CollectionQuery: Sendable, Hashable, Codable {
         self.predicate = predicate
         self.sort = sort
         self.limit = limit
+    }
+}
+
+extension AssetQuery: JSONWritable {
+    /// Writes what the `Encodable` conformance writes (absent fields omitted), without `JSONEncoder`'s cost per id.
+    public func write(to json: inout JSONWriter) {
+        json.beginObject()
+        if let collection { json.key("collection"); json.string(collection) }
+        if let ids { json.key("ids"); json.array(ids) { $0.string($1) } }
+        if let mediaTypes { json.key("mediaTypes"); json.array(mediaTypes) { $0.string($1.rawValue) } }
+        if let burstIdentifier { json.key("burstIdentifier"); json.string(burstIdentifier) }
+        if let predicate { json.key("predicate"); json.string(predicate) }
+        if let sort {
+            json.key("sort")
+            json.array(sort) { json, descriptor in
+                json.beginObject()
+                json.key("key"); json.string(descriptor.key)
+                json.key("ascending"); json.bool(descriptor.ascending)
+                json.endObject()
+            }
+        }
+        for (key, flag) in [("includeHidden", includeHidden), ("includeTrashed", includeTrashed),
+                            ("includeAllBurstAssets", includeAllBurstAssets)] {
+            if let flag { json.key(key); json.bool(flag) }
+        }
+        if let limit { json.key("limit"); json.int(limit) }
+        json.endObject()
     }
 }

@@ -1,3 +1,4 @@
+import CompactJSON
 import PhotoModel
 
 /// `Library.FetchAssets`: one page of the assets `query` selects (all when nil).
@@ -12,6 +13,18 @@ public struct FetchAssetsParameters: Sendable, Hashable, Codable {
         self.offset = offset
         self.pageSize = pageSize
         self.includeResources = includeResources
+    }
+}
+
+extension FetchAssetsParameters: JSONWritable {
+    /// Writes what the `Encodable` conformance writes; a page of ids is written without `JSONEncoder`.
+    public func write(to json: inout JSONWriter) {
+        json.beginObject()
+        if let query { json.key("query"); query.write(to: &json) }
+        if let offset { json.key("offset"); json.int(offset) }
+        if let pageSize { json.key("pageSize"); json.int(pageSize) }
+        if let includeResources { json.key("includeResources"); json.bool(includeResources) }
+        json.endObject()
     }
 }
 

@@ -124,10 +124,21 @@ struct OutgoingCall<Parameters: Encodable>: Encodable {
     let more: Bool?
 
     /// One framed call message.
+    /// Parameters that write themselves skip `JSONEncoder`.
     static func framed(method: String, parameters: Parameters, more: Bool) throws -> ByteBuffer {
-        let call = OutgoingCall(method: method, parameters: parameters, more: more ? true : nil)
         var buffer = ByteBuffer()
-        buffer.writeVarlinkMessage(json: try JSONEncoder.varlink.encode(call))
+        if let writable = parameters as? any JSONWritable {
+            var json = JSONWriter()
+            json.beginObject()
+            json.key("method"); json.string(method)
+            json.key("parameters"); writable.write(to: &json)
+            if more { json.key("more"); json.bool(true) }
+            json.endObject()
+            buffer.writeVarlinkMessage(json: json.bytes)
+        } else {
+            let call = OutgoingCall(method: method, parameters: parameters, more: more ? true : nil)
+            buffer.writeVarlinkMessage(json: try JSONEncoder.varlink.encode(call))
+        }
         return buffer
     }
 }

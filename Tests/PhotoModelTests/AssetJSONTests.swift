@@ -64,4 +64,20 @@ struct AssetJSONTests {
             #expect(try data.withUnsafeBytes { try JSONReader.read(FetchResultChange.self, from: $0) } == change)
         }
     }
+
+    @Test func writesQueriesAsTheCodableConformanceDoes() throws {
+        let queries = [
+            AssetQuery(),
+            AssetQuery(collection: "c", ids: ["a", "b\"q"], mediaTypes: [.image, .video], burstIdentifier: "b",
+                       predicate: "pixelWidth > 10", sort: [SortDescriptor(key: "creationDate", ascending: false)],
+                       includeHidden: true, includeTrashed: false, includeAllBurstAssets: true, limit: 7),
+        ]
+        for query in queries {
+            var writer = JSONWriter()
+            query.write(to: &writer)
+            let written = try JSONSerialization.jsonObject(with: Data(writer.bytes)) as? NSDictionary
+            let encoded = try JSONSerialization.jsonObject(with: JSONEncoder().encode(query)) as? NSDictionary
+            #expect(written == encoded)
+        }
+    }
 }
