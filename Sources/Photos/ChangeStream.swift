@@ -91,7 +91,7 @@ final class ChangeStream: @unchecked Sendable {
                         try await library.updateObservation(observerId, collectionQueries: [registration.name: collections])
                     }
                 }
-                let loaded = lock.withLock {
+                let (loaded, droppedMeanwhile) = lock.withLock {
                     registration.identifiers = Identifiers(update.results.first?.ids ?? [])
                     registration.generation = ChangeToken(update.token)?.generation ?? -1
                     for (changeGeneration, change) in registration.early where changeGeneration > registration.generation {
@@ -99,8 +99,9 @@ final class ChangeStream: @unchecked Sendable {
                         registration.generation = changeGeneration
                     }
                     registration.early = []
-                    return (registration.identifiers!, registration.generation)
+                    return ((registration.identifiers!, registration.generation), registrations[registration.name] !== registration)
                 }
+                if droppedMeanwhile { await stopFollowing(registration.name, observerId: observerId) }
                 // The reply's text and strings are freed by now; without a trim the allocator keeps their pages,
                 // and a large result would cost the program several times its packed identifiers.
                 if loaded.0.count >= 100_000 { malloc_trim(0) }
@@ -117,13 +118,18 @@ final class ChangeStream: @unchecked Sendable {
     /// Stops following a query no fetch result holds any more.
     func unfollow(_ registration: ResultRegistration) {
         let observerId: String? = lock.withLock {
-            registrations.removeValue(forKey: registration.name) == nil ? nil : self.observerId
+            // A result dropped before the daemon answered its fetch is dropped by `follow` once the answer is in.
+            guard registrations.removeValue(forKey: registration.name) != nil, registration.identifiers != nil else { return nil }
+            return self.observerId
         }
         guard let observerId else { return }
-        ClientExecutor.start {
-            _ = try? await LibraryClient.shared.callAsync { library throws(PhotoLibraryError) in
-                try await library.updateObservation(observerId, removing: [registration.name])
-            }
+        ClientExecutor.start { await self.stopFollowing(registration.name, observerId: observerId) }
+    }
+
+    /// Asks the daemon to drop the query registered as `name`.
+    private func stopFollowing(_ name: String, observerId: String) async {
+        _ = try? await LibraryClient.shared.callAsync { library throws(PhotoLibraryError) in
+            try await library.updateObservation(observerId, removing: [name])
         }
     }
 
