@@ -6,22 +6,14 @@ extension Asset: JSONWritable {
         json.beginObject()
         json.key("id"); json.string(id)
         json.key("mediaType"); json.string(mediaType.rawValue)
-        json.key("mediaSubtypes"); json.beginArray()
-        for name in mediaSubtypes.wireNames { json.string(name) }
-        json.endArray()
+        json.key("mediaSubtypes"); json.array(mediaSubtypes.wireNames) { $0.string($1) }
         json.key("pixelWidth"); json.int(pixelWidth)
         json.key("pixelHeight"); json.int(pixelHeight)
         json.key("creationDate"); json.optional(creationDate) { $0.string($1.rfc3339) }
         json.key("creationDateSource"); json.optional(creationDateSource) { $0.string($1.rawValue) }
         json.key("modificationDate"); json.optional(modificationDate) { $0.string($1.rfc3339) }
         json.key("addedDate"); json.string(addedDate.rfc3339)
-        json.key("location"); json.optional(location) { json, location in
-            json.beginObject()
-            json.key("latitude"); json.double(location.latitude)
-            json.key("longitude"); json.double(location.longitude)
-            if let altitude = location.altitude { json.key("altitude"); json.double(altitude) }
-            json.endObject()
-        }
+        json.key("location"); json.optional(location) { $1.write(to: &$0) }
         json.key("duration"); json.double(duration)
         json.key("isFavorite"); json.bool(isFavorite)
         json.key("isHidden"); json.bool(isHidden)
@@ -30,19 +22,7 @@ extension Asset: JSONWritable {
         json.key("originalFilename"); json.string(originalFilename)
         json.key("fileSize"); json.int(fileSize)
         json.key("orientation"); json.int(orientation)
-        if let resources {
-            json.key("resources"); json.beginArray()
-            for resource in resources {
-                json.beginObject()
-                json.key("type"); json.string(resource.type.rawValue)
-                json.key("originalFilename"); json.string(resource.originalFilename)
-                json.key("mimeType"); json.string(resource.mimeType)
-                json.key("fileSize"); json.int(resource.fileSize)
-                if let path = resource.path { json.key("path"); json.string(path) }
-                json.endObject()
-            }
-            json.endArray()
-        }
+        if let resources { json.key("resources"); json.array(resources) { $1.write(to: &$0) } }
         json.endObject()
     }
 }
@@ -92,7 +72,17 @@ extension Asset: JSONReadable {
     }
 }
 
-extension AssetResource: JSONReadable {
+extension AssetResource: JSONWritable, JSONReadable {
+    public func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("type"); json.string(type.rawValue)
+        json.key("originalFilename"); json.string(originalFilename)
+        json.key("mimeType"); json.string(mimeType)
+        json.key("fileSize"); json.int(fileSize)
+        if let path { json.key("path"); json.string(path) }
+        json.endObject()
+    }
+
     public init(reading json: inout JSONReader) throws(JSONReadError) {
         var type: ResourceType?, originalFilename: String?, mimeType: String?, fileSize: Int64?, path: String?
         try json.readObject { key, json throws(JSONReadError) in
@@ -112,7 +102,15 @@ extension AssetResource: JSONReadable {
     }
 }
 
-extension Location: JSONReadable {
+extension Location: JSONWritable, JSONReadable {
+    public func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("latitude"); json.double(latitude)
+        json.key("longitude"); json.double(longitude)
+        if let altitude { json.key("altitude"); json.double(altitude) }
+        json.endObject()
+    }
+
     public init(reading json: inout JSONReader) throws(JSONReadError) {
         var latitude: Double?, longitude: Double?, altitude: Double?
         try json.readObject { key, json throws(JSONReadError) in

@@ -168,7 +168,14 @@ extension FetchResultChange: JSONReadable {
     }
 }
 
-extension FetchResultMove: JSONReadable {
+extension FetchResultMove: JSONWritable, JSONReadable {
+    public func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("from"); json.int(from)
+        json.key("to"); json.int(to)
+        json.endObject()
+    }
+
     public init(reading json: inout JSONReader) throws(JSONReadError) {
         var from: Int?, to: Int?
         try json.readObject { key, json throws(JSONReadError) in
@@ -190,24 +197,20 @@ extension FetchResultChange: JSONWritable {
         json.key("name"); json.string(name)
         json.key("count"); json.int(count)
         if let hasIncrementalChanges { json.key("hasIncrementalChanges"); json.bool(hasIncrementalChanges) }
-        let lists: [(String, [Int]?, [String]?)] = [
-            ("removedIndexes", removedIndexes, nil), ("insertedIndexes", insertedIndexes, nil), ("insertedIds", nil, insertedIds),
-            ("changedIndexes", changedIndexes, nil), ("changedIds", nil, changedIds), ("changedIndexesBefore", changedIndexesBefore, nil),
-        ]
-        for (key, indexes, identifiers) in lists {
-            if let indexes { json.key(key); json.array(indexes) { $0.int($1) } }
-            if let identifiers { json.key(key); json.array(identifiers) { $0.string($1) } }
+        func indexes(_ key: String, _ values: [Int]?) {
+            if let values { json.key(key); json.array(values) { $0.int($1) } }
         }
-        if let moves {
-            json.key("moves")
-            json.array(moves) { json, move in
-                json.beginObject()
-                json.key("from"); json.int(move.from)
-                json.key("to"); json.int(move.to)
-                json.endObject()
-            }
+        func identifiers(_ key: String, _ values: [String]?) {
+            if let values { json.key(key); json.array(values) { $0.string($1) } }
         }
-        if let ids { json.key("ids"); json.array(ids) { $0.string($1) } }
+        indexes("removedIndexes", removedIndexes)
+        indexes("insertedIndexes", insertedIndexes)
+        identifiers("insertedIds", insertedIds)
+        indexes("changedIndexes", changedIndexes)
+        identifiers("changedIds", changedIds)
+        indexes("changedIndexesBefore", changedIndexesBefore)
+        if let moves { json.key("moves"); json.array(moves) { $1.write(to: &$0) } }
+        identifiers("ids", ids)
         json.endObject()
     }
 }

@@ -1,3 +1,4 @@
+import CompactJSON
 import NIOCore
 
 /// The framing failed: the peer sent more bytes than one message may have without ending it.
@@ -59,5 +60,14 @@ extension ByteBuffer {
         reserveCapacity(minimumWritableBytes: json.count + 1)
         writeBytes(json)
         writeInteger(UInt8(0))
+    }
+
+    /// One framed message whose JSON `write` produces.
+    static func varlinkMessage(_ write: (inout JSONWriter) -> Void) -> ByteBuffer {
+        var json = JSONWriter()
+        write(&json)
+        var buffer = ByteBuffer()
+        buffer.writeVarlinkMessage(json: json.bytes)
+        return buffer
     }
 }

@@ -80,27 +80,17 @@ struct OutgoingReply<Parameters: Encodable>: Encodable {
     let continues: Bool?
     let error: String?
 
-    /// One framed reply message.
-    /// Parameters that write themselves skip `JSONEncoder`.
+    /// One framed reply message; parameters that write themselves skip `JSONEncoder`.
     static func framed(_ parameters: Parameters, continues: Bool) throws -> ByteBuffer {
         if let writable = parameters as? any JSONWritable {
-            var json = JSONWriter()
-            writable.write(to: &json)
-            return framed(jsonParameters: json.bytes, continues: continues)
+            return .varlinkMessage { json in
+                json.beginObject()
+                json.key("parameters"); writable.write(to: &json)
+                if continues { json.key("continues"); json.bool(true) }
+                json.endObject()
+            }
         }
         return try OutgoingReply(parameters: parameters, continues: continues ? true : nil, error: nil).framed()
-    }
-
-    /// One framed reply around parameters that are already a JSON object.
-    static func framed(jsonParameters json: [UInt8], continues: Bool) -> ByteBuffer {
-        let head = #"{"parameters":"#.utf8, tail = (continues ? #","continues":true}"# : "}").utf8
-        var buffer = ByteBuffer()
-        buffer.reserveCapacity(head.count + json.count + tail.count + 1)
-        buffer.writeBytes(head)
-        buffer.writeBytes(json)
-        buffer.writeBytes(tail)
-        buffer.writeInteger(UInt8(0))
-        return buffer
     }
 
     private func framed() throws -> ByteBuffer {
@@ -123,22 +113,20 @@ struct OutgoingCall<Parameters: Encodable>: Encodable {
     let parameters: Parameters
     let more: Bool?
 
-    /// One framed call message.
-    /// Parameters that write themselves skip `JSONEncoder`.
+    /// One framed call message; parameters that write themselves skip `JSONEncoder`.
     static func framed(method: String, parameters: Parameters, more: Bool) throws -> ByteBuffer {
-        var buffer = ByteBuffer()
         if let writable = parameters as? any JSONWritable {
-            var json = JSONWriter()
-            json.beginObject()
-            json.key("method"); json.string(method)
-            json.key("parameters"); writable.write(to: &json)
-            if more { json.key("more"); json.bool(true) }
-            json.endObject()
-            buffer.writeVarlinkMessage(json: json.bytes)
-        } else {
-            let call = OutgoingCall(method: method, parameters: parameters, more: more ? true : nil)
-            buffer.writeVarlinkMessage(json: try JSONEncoder.varlink.encode(call))
+            return .varlinkMessage { json in
+                json.beginObject()
+                json.key("method"); json.string(method)
+                json.key("parameters"); writable.write(to: &json)
+                if more { json.key("more"); json.bool(true) }
+                json.endObject()
+            }
         }
+        let call = OutgoingCall(method: method, parameters: parameters, more: more ? true : nil)
+        var buffer = ByteBuffer()
+        buffer.writeVarlinkMessage(json: try JSONEncoder.varlink.encode(call))
         return buffer
     }
 }

@@ -27,15 +27,12 @@ struct LibraryObserver {
         try await database.track(named.map(\.query))
         defer { database.observedResults.release(observation.removeAll()) }
 
-        let snapshot = database.observedResults.snapshot(named.map(\.query))
+        let snapshot = Self.fullResults(of: named, in: database, incremental: nil)
         observation.add(named, since: snapshot.generation)
         var lastToken = token(snapshot.generation)
-        try await replies.send(LibraryChangeEvent(
-            token: lastToken.description, previousToken: nil,
-            results: named.map { FetchResultChange.full(name: $0.name, ids: snapshot.ids[$0.query] ?? [], incremental: nil) },
-            observerId: observation.id
-        ), continues: true)
-        Self.returnFreedMemory(afterSending: snapshot.ids)
+        try await replies.send(LibraryChangeEvent(token: lastToken.description, previousToken: nil, results: snapshot.results,
+                                                  observerId: observation.id), continues: true)
+        Self.returnFreedMemory(afterSending: snapshot.results)
 
         var delivered = snapshot.generation
         for await _ in wakeUps {
@@ -77,24 +74,29 @@ struct LibraryObserver {
 
     /// Sends every result's full ids at the newest state, for a reader that fell behind.
     private func sendReload(since lastToken: inout ChangeToken, delivered: inout Int64) async throws {
-        let named = observation.current
-        let snapshot = database.observedResults.snapshot(named.map(\.query))
+        let snapshot = Self.fullResults(of: observation.current.map { ($0.name, $0.query) }, in: database, incremental: false)
         guard snapshot.generation > delivered else { return }
         let reloadToken = token(snapshot.generation)
-        try await replies.send(LibraryChangeEvent(
-            token: reloadToken.description, previousToken: lastToken.description,
-            results: named.map { FetchResultChange.full(name: $0.name, ids: snapshot.ids[$0.query] ?? []) }
-        ), continues: true)
-        Self.returnFreedMemory(afterSending: snapshot.ids)
+        try await replies.send(LibraryChangeEvent(token: reloadToken.description, previousToken: lastToken.description,
+                                                  results: snapshot.results), continues: true)
+        Self.returnFreedMemory(afterSending: snapshot.results)
         lastToken = reloadToken
         delivered = snapshot.generation
     }
 
     /// Gives the memory of a large reply's text back to the system once it is sent; without this the
     /// allocator keeps the daemon's resident size at its peak (hundreds of MB after a million-id snapshot).
-    static func returnFreedMemory(afterSending ids: [ObservedQuery: [String]]) {
-        guard ids.values.reduce(0, { $0 + $1.count }) >= 100_000 else { return }
+    static func returnFreedMemory(afterSending results: [FetchResultChange]) {
+        guard results.reduce(0, { $0 + ($1.ids?.count ?? 0) }) >= 100_000 else { return }
         malloc_trim(0)
+    }
+
+    /// The full results of `named` at the newest generation (`incremental` as `FetchResultChange.full` takes it).
+    static func fullResults(of named: [(name: String, query: ObservedQuery)], in database: LibraryDatabase,
+                            incremental: Bool?) -> (generation: Int64, results: [FetchResultChange]) {
+        let snapshot = database.observedResults.snapshot(named.map(\.query))
+        let results = named.map { FetchResultChange.full(name: $0.name, ids: snapshot.ids[$0.query] ?? [], incremental: incremental) }
+        return (snapshot.generation, results)
     }
 
     /// The observer's first queries by name, sorted; none for a caller that may not read.
@@ -135,14 +137,12 @@ struct ObservationUpdater {
         try observation.checkNewNames(assetQueries: assetQueries, collectionQueries: collectionQueries)
         let named = LibraryObserver.named(assetQueries: assetQueries, collectionQueries: collectionQueries)
         try await database.track(named.map(\.query))
-        let snapshot = database.observedResults.snapshot(named.map(\.query))
+        let snapshot = LibraryObserver.fullResults(of: named, in: database, incremental: nil)
         observation.add(named, since: snapshot.generation)
         try await replies.send(ObservationUpdate(
             token: ChangeToken(libraryId: database.libraryId, generation: snapshot.generation).description,
-            results: named.map { FetchResultChange.full(name: $0.name, ids: snapshot.ids[$0.query] ?? [], incremental: nil) }
+            results: snapshot.results
         ))
-        LibraryObserver.returnFreedMemory(afterSending: snapshot.ids)
+        LibraryObserver.returnFreedMemory(afterSending: snapshot.results)
     }
 }
-
-
