@@ -25,9 +25,11 @@ public struct JSONKey: CustomStringConvertible {
         self.bytes = bytes
     }
 
-    @inlinable public static func ~= (pattern: StaticString, key: JSONKey) -> Bool {
-        pattern.utf8CodeUnitCount == key.bytes.count
-            && UnsafeRawBufferPointer(start: pattern.utf8Start, count: pattern.utf8CodeUnitCount).elementsEqual(key.bytes)
+    @inlinable @inline(__always) public static func ~= (pattern: StaticString, key: JSONKey) -> Bool {
+        guard pattern.utf8CodeUnitCount == key.bytes.count else { return false }
+        let literal = pattern.utf8Start
+        for offset in 0..<key.bytes.count where literal[offset] != key.bytes[offset] { return false }
+        return true
     }
 
     public var description: String { String(decoding: bytes, as: UTF8.self) }
@@ -94,9 +96,7 @@ public struct JSONReader {
     mutating func readStringBytes() throws(JSONReadError) -> (bytes: UnsafeRawBufferPointer?, escaped: String?) {
         try expect(UInt8(ascii: "\""))
         let start = index
-        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 {
-            index += 1
-        }
+        skipPlainStringBytes()
         if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
             index += 1
             return (UnsafeRawBufferPointer(rebasing: bytes[start..<index - 1]), nil)
@@ -221,6 +221,7 @@ public struct JSONReader {
         skipWhitespace()
         let start = index
         while let byte = peek, Self.isNumberByte(byte) { index += 1 }
+        if let exact = Self.exactDecimal(UnsafeRawBufferPointer(rebasing: bytes[start..<index])) { return exact }
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let first = text.utf8.first, first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")),
               let value = Double(text), value.isFinite
@@ -228,10 +229,38 @@ public struct JSONReader {
         return value
     }
 
+    /// The value of a plain decimal (`-12.375`: no exponent, at most 15 digits) computed exactly, as
+    /// Clinger's fast path does: both the digits and the power of ten are exact doubles, so one division
+    /// rounds correctly. Nil for any other text, which `Double(_:)` then reads.
+    static func exactDecimal(_ text: UnsafeRawBufferPointer) -> Double? {
+        var index = 0, digits: Int64 = 0, digitCount = 0, fractionDigits = 0, seenPoint = false
+        let negative = text.first == UInt8(ascii: "-")
+        if negative { index = 1 }
+        guard index < text.count, text[index] != UInt8(ascii: "0") || text.count == index + 1 || text[index + 1] == UInt8(ascii: ".")
+        else { return nil }
+        while index < text.count {
+            let byte = text[index]
+            index += 1
+            if byte == UInt8(ascii: "."), !seenPoint, digitCount > 0 {
+                seenPoint = true
+                continue
+            }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digitCount < 15 else { return nil }
+            digits = digits * 10 + Int64(byte - UInt8(ascii: "0"))
+            digitCount += 1
+            if seenPoint { fractionDigits += 1 }
+        }
+        guard digitCount > 0, !seenPoint || fractionDigits > 0 else { return nil }
+        let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+        let magnitude = Double(digits) / powersOfTen[fractionDigits]
+        return negative ? -magnitude : magnitude
+    }
+
     public mutating func readString() throws(JSONReadError) -> String {
         skipWhitespace()
         try expect(UInt8(ascii: "\""))
         let start = index
+        skipPlainStringBytes()
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -266,29 +295,52 @@ public struct JSONReader {
 
     // MARK: Bytes
 
-    @inlinable var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+    @inlinable @inline(__always) var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
 
-    @inlinable mutating func consume(_ byte: UInt8) -> Bool {
+    @inlinable @inline(__always) mutating func consume(_ byte: UInt8) -> Bool {
         guard peek == byte else { return false }
         index += 1
         return true
     }
 
-    @inlinable mutating func expect(_ byte: UInt8) throws(JSONReadError) {
+    @inlinable @inline(__always) mutating func expect(_ byte: UInt8) throws(JSONReadError) {
         skipWhitespace()
-        guard consume(byte) else { throw error("expected \"\(Character(Unicode.Scalar(byte)))\"") }
+        guard consume(byte) else { throw expected(byte) }
+    }
+
+    @usableFromInline func expected(_ byte: UInt8) -> JSONReadError {
+        error("expected \"\(Character(Unicode.Scalar(byte)))\"")
     }
 
     @usableFromInline mutating func expectLiteral(_ literal: StaticString) throws(JSONReadError) {
         let count = literal.utf8CodeUnitCount
-        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: count)
-        guard index + count <= bytes.count, bytes[index..<index + count].elementsEqual(expected)
-        else { throw error("expected \(literal)") }
+        guard index + count <= bytes.count else { throw error("expected \(literal)") }
+        for offset in 0..<count where bytes[index + offset] != literal.utf8Start[offset] { throw error("expected \(literal)") }
         index += count
     }
 
-    @inlinable mutating func skipWhitespace() {
+    @inlinable @inline(__always) mutating func skipWhitespace() {
         while let byte = peek, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
+    }
+
+    /// Moves past the bytes of a string that need no decoding (no quote, backslash or control character),
+    /// eight at a time while it can.
+    @usableFromInline mutating func skipPlainStringBytes() {
+        if let base = bytes.baseAddress {
+            let ones: UInt64 = 0x0101_0101_0101_0101, highBits: UInt64 = 0x8080_8080_8080_8080
+            while index + 8 <= bytes.count {
+                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                // A high bit marks a byte below 0x20, or one equal to `"` or `\` (zero after the exclusive or).
+                let control = (word &- 0x20 &* ones) & ~word & highBits
+                let quote = (word ^ (0x22 &* ones)), backslash = (word ^ (0x5C &* ones))
+                let special = control | ((quote &- ones) & ~quote & highBits) | ((backslash &- ones) & ~backslash & highBits)
+                guard special == 0 else { break }
+                index += 8
+            }
+        }
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 {
+            index += 1
+        }
     }
 
     private static func isNumberByte(_ byte: UInt8) -> Bool {

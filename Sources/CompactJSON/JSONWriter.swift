@@ -31,11 +31,12 @@ public struct JSONWriter {
         needsComma = true
     }
 
-    /// Writes an object member's key; the value follows.
-    public mutating func key(_ name: String) {
+    /// Writes an object member's key, a literal that needs no escapes; the value follows.
+    public mutating func key(_ name: StaticString) {
         separate()
-        appendQuoted(name)
-        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
         needsComma = false
     }
 
@@ -47,7 +48,20 @@ public struct JSONWriter {
 
     public mutating func int<Integer: BinaryInteger>(_ value: Integer) {
         separate()
-        bytes.append(contentsOf: String(value).utf8)
+        if let value = Int64(exactly: value) {
+            appendDecimal(value)
+        } else {
+            bytes.append(contentsOf: String(value).utf8)
+        }
+        needsComma = true
+    }
+
+    /// Writes a string whose UTF-8 `append` adds to the output: text that needs no escapes, such as a date.
+    public mutating func unescapedString(_ append: (inout [UInt8]) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        append(&bytes)
+        bytes.append(UInt8(ascii: "\""))
         needsComma = true
     }
 
@@ -96,6 +110,18 @@ public struct JSONWriter {
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends an integer's digits without making a `String`.
+    private mutating func appendDecimal(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        let magnitude = value.magnitude
+        var power: UInt64 = 1
+        while power <= magnitude / 10 { power *= 10 }
+        while power > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude / power % 10))
+            power /= 10
+        }
     }
 
     private mutating func appendEscape(of byte: UInt8) {

@@ -11,6 +11,8 @@ struct AssetSelection {
     /// The ORDER BY terms; the last one makes the order total.
     var orderTerms: [(expression: String, ascending: Bool)] = []
     var limit: Int?
+    /// The most assets the result can hold, when the query bounds it (a list of ids, a fetch limit).
+    var sizeBound: Int?
     /// The smart album whose tally counts the whole result: set for a default fetch of the library or of a smart
     /// album kept by a fixed rule, so that counting a million assets is one row read.
     var tally: CollectionSubtype?
@@ -64,6 +66,7 @@ struct AssetSelection {
         if let ids = query.ids {
             guard ids.count <= 30_000 else { throw .invalidParameter("query.ids") }
             add(ids.isEmpty ? "0" : "asset.id IN (\(databaseQuestionMarks(count: ids.count)))", StatementArguments(ids))
+            sizeBound = ids.count
         }
         if let mediaTypes = query.mediaTypes {
             let values = Set(mediaTypes.map(\.photoKitValue)).sorted()
@@ -93,6 +96,7 @@ struct AssetSelection {
         if let limit = query.limit {
             guard limit >= 0 else { throw .invalidParameter("query.limit") }
             self.limit = limit
+            sizeBound = Swift.min(sizeBound ?? limit, limit)
         }
         let departuresFromDefault: [Bool] = [
             query.ids != nil, query.mediaTypes != nil, query.burstIdentifier != nil, query.predicate != nil, query.limit != nil,
@@ -124,6 +128,14 @@ struct AssetSelection {
         let sql = limit.map { "SELECT count(*) FROM (SELECT 1 FROM \(from)\(whereClause) LIMIT \($0))" }
             ?? "SELECT count(*) FROM \(from)\(whereClause)"
         return try Int.fetchOne(db, sql: sql, arguments: arguments)!
+    }
+
+    /// The size of the whole result, known without counting when a first page holds all of it: it came out
+    /// shorter than asked for, or as large as the result can be.
+    func count(ofFirstPage rows: Int, pageSize: Int, offset: Int) -> Int? {
+        guard offset == 0 else { return nil }
+        let asked = limit.map { Swift.min($0, pageSize) } ?? pageSize
+        return rows < asked || rows == sizeBound ? rows : nil
     }
 
     /// SQL selecting `columns` for the positions `[offset, offset + count)` of the result, in order.

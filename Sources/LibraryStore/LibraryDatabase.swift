@@ -56,11 +56,12 @@ public struct LibraryDatabase: Sendable {
         let now = Date()
         return try await writer.read { db in
             let selection = try AssetSelection.compiling(query, now: now, in: db)
-            let count = try selection.count(db)
-            var assets = try Row.fetchAll(
+            // A cursor reads each row in place, without copying it first.
+            var assets = try Array(Row.fetchCursor(
                 db, sql: selection.pageSQL(columns: AssetRows.selection, offset: offset, count: pageSize),
                 arguments: selection.arguments
-            ).map(AssetRows.asset(from:))
+            ).map(AssetRows.asset(from:)))
+            let count = try selection.count(ofFirstPage: assets.count, pageSize: pageSize, offset: offset) ?? selection.count(db)
             if includeResources {
                 let resources = try AssetRows.resources(of: assets.map(\.id), in: db)
                 for index in assets.indices { assets[index].resources = resources[assets[index].id] ?? [] }

@@ -9,10 +9,10 @@ extension Asset: JSONWritable {
         json.key("mediaSubtypes"); json.array(mediaSubtypes.wireNames) { $0.string($1) }
         json.key("pixelWidth"); json.int(pixelWidth)
         json.key("pixelHeight"); json.int(pixelHeight)
-        json.key("creationDate"); json.optional(creationDate) { $0.string($1.rfc3339) }
+        json.key("creationDate"); json.optional(creationDate) { $1.write(to: &$0) }
         json.key("creationDateSource"); json.optional(creationDateSource) { $0.string($1.rawValue) }
-        json.key("modificationDate"); json.optional(modificationDate) { $0.string($1.rfc3339) }
-        json.key("addedDate"); json.string(addedDate.rfc3339)
+        json.key("modificationDate"); json.optional(modificationDate) { $1.write(to: &$0) }
+        json.key("addedDate"); addedDate.write(to: &json)
         json.key("location"); json.optional(location) { $1.write(to: &$0) }
         json.key("duration"); json.double(duration)
         json.key("isFavorite"); json.bool(isFavorite)
@@ -135,7 +135,11 @@ extension MediaSubtypes: JSONReadable {
     }
 }
 
-extension Timestamp: JSONReadable {
+extension Timestamp: JSONReadable, JSONWritable {
+    public func write(to json: inout JSONWriter) {
+        json.unescapedString(appendRFC3339(to:))
+    }
+
     public init(reading json: inout JSONReader) throws(JSONReadError) {
         guard let parsed = try json.readString(parsing: Timestamp.parse(rfc3339:)) else { throw json.error("not an RFC 3339 date") }
         self = parsed

@@ -197,10 +197,10 @@ extension FetchResultChange: JSONWritable {
         json.key("name"); json.string(name)
         json.key("count"); json.int(count)
         if let hasIncrementalChanges { json.key("hasIncrementalChanges"); json.bool(hasIncrementalChanges) }
-        func indexes(_ key: String, _ values: [Int]?) {
+        func indexes(_ key: StaticString, _ values: [Int]?) {
             if let values { json.key(key); json.array(values) { $0.int($1) } }
         }
-        func identifiers(_ key: String, _ values: [String]?) {
+        func identifiers(_ key: StaticString, _ values: [String]?) {
             if let values { json.key(key); json.array(values) { $0.string($1) } }
         }
         indexes("removedIndexes", removedIndexes)

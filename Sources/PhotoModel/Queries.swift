@@ -94,11 +94,52 @@ extension AssetQuery: JSONWritable {
                 json.endObject()
             }
         }
-        for (key, flag) in [("includeHidden", includeHidden), ("includeTrashed", includeTrashed),
-                            ("includeAllBurstAssets", includeAllBurstAssets)] {
+        let flags: [(StaticString, Bool?)] = [("includeHidden", includeHidden), ("includeTrashed", includeTrashed),
+                                              ("includeAllBurstAssets", includeAllBurstAssets)]
+        for (key, flag) in flags {
             if let flag { json.key(key); json.bool(flag) }
         }
         if let limit { json.key("limit"); json.int(limit) }
         json.endObject()
+    }
+}
+
+extension SortDescriptor: JSONReadable {
+    public init(reading json: inout JSONReader) throws(JSONReadError) {
+        var key: String?, ascending: Bool?
+        try json.readObject { name, json throws(JSONReadError) in
+            switch name {
+            case "key": key = try json.readString()
+            case "ascending": ascending = try json.readOptional { json throws(JSONReadError) in try json.readBool() }
+            default: try json.skipValue()
+            }
+        }
+        guard let key else { throw json.error("a sort descriptor lacks its key") }
+        self.init(key: key, ascending: ascending ?? true)
+    }
+}
+
+extension AssetQuery: JSONReadable {
+    /// Reads what the `Decodable` conformance reads (null is absent), without `JSONDecoder`'s cost per id.
+    public init(reading json: inout JSONReader) throws(JSONReadError) {
+        self.init()
+        try json.readObject { key, json throws(JSONReadError) in
+            func optional<Value>(_ read: (inout JSONReader) throws(JSONReadError) -> Value) throws(JSONReadError) -> Value? {
+                try json.readOptional(read)
+            }
+            switch key {
+            case "collection": collection = try optional { json throws(JSONReadError) in try json.readString() }
+            case "ids": ids = try optional { json throws(JSONReadError) in try json.readArray(of: { json throws(JSONReadError) in try json.readString() }) }
+            case "mediaTypes": mediaTypes = try optional { json throws(JSONReadError) in try json.readArray(of: { json throws(JSONReadError) in try json.read(MediaType.self) }) }
+            case "burstIdentifier": burstIdentifier = try optional { json throws(JSONReadError) in try json.readString() }
+            case "predicate": predicate = try optional { json throws(JSONReadError) in try json.readString() }
+            case "sort": sort = try optional { json throws(JSONReadError) in try json.readArray(of: SortDescriptor.self) }
+            case "includeHidden": includeHidden = try optional { json throws(JSONReadError) in try json.readBool() }
+            case "includeTrashed": includeTrashed = try optional { json throws(JSONReadError) in try json.readBool() }
+            case "includeAllBurstAssets": includeAllBurstAssets = try optional { json throws(JSONReadError) in try json.readBool() }
+            case "limit": limit = try optional { json throws(JSONReadError) in try json.readInt() }
+            default: try json.skipValue()
+            }
+        }
     }
 }

@@ -33,14 +33,22 @@ public struct Timestamp: Sendable, Hashable, Comparable {
 
     /// RFC 3339 text with a numeric offset, e.g. `2024-01-31T10:15:00.250+01:00`.
     public var rfc3339: String {
-        let local = localComponents
         var bytes: [UInt8] = []
         bytes.reserveCapacity(29)
+        appendRFC3339(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the `rfc3339` text's UTF-8 to `bytes`.
+    public func appendRFC3339(to bytes: inout [UInt8]) {
+        let local = localComponents
         Self.appendDate(local, to: &bytes)
-        for (separator, value) in [(UInt8(ascii: "T"), local.hour), (UInt8(ascii: ":"), local.minute), (UInt8(ascii: ":"), local.second)] {
-            bytes.append(separator)
-            Self.appendDecimal(value, width: 2, to: &bytes)
-        }
+        bytes.append(UInt8(ascii: "T"))
+        Self.appendDecimal(local.hour, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        Self.appendDecimal(local.minute, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        Self.appendDecimal(local.second, width: 2, to: &bytes)
         if local.milliseconds > 0 {
             bytes.append(UInt8(ascii: "."))
             Self.appendDecimal(local.milliseconds, width: 3, to: &bytes)
@@ -50,7 +58,6 @@ public struct Timestamp: Sendable, Hashable, Comparable {
         Self.appendDecimal(offset / 3_600, width: 2, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
         Self.appendDecimal(offset % 3_600 / 60, width: 2, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Parses RFC 3339 (`T` or space separator, optional fraction, `Z` or `±HH:MM`); nil if malformed.
@@ -73,10 +80,13 @@ public struct Timestamp: Sendable, Hashable, Comparable {
             index += digits
             return value
         }
-        func expect(_ characters: String) -> Bool {
-            guard index < bytes.count, characters.utf8.contains(bytes[index]) else { return false }
-            index += 1
-            return true
+        func expect(_ accepted: StaticString) -> Bool {
+            guard index < bytes.count else { return false }
+            for offset in 0..<accepted.utf8CodeUnitCount where accepted.utf8Start[offset] == bytes[index] {
+                index += 1
+                return true
+            }
+            return false
         }
         guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
               expect("Tt "), let hour = number(2), expect(":"), let minute = number(2), expect(":"),

@@ -78,3 +78,74 @@ public struct ImportFilesReply: Sendable, Hashable, Codable {
         self.files = files
     }
 }
+
+/// `Import.Status`: the importer's counters.
+public struct ImportStatus: Sendable, Hashable, Codable {
+    public var queued = 0
+    public var processing = 0
+    public var imported = 0
+    public var failed = 0
+    /// Configured import sources.
+    public var sources = 0
+    /// The most recent failure, if any.
+    public var lastError: String?
+    /// The latest failed files, newest last.
+    public var recentFailures: [FailedImport] = []
+    /// Sources polled because the kernel's inotify watch limit was reached.
+    public var pollingSources: [String] = []
+    /// Sources whose folder is missing or unmounted.
+    public var offlineSources: [String] = []
+
+    public init() {}
+}
+
+/// A file the daemon could not import, and why.
+public struct FailedImport: Sendable, Hashable, Codable {
+    public var path: String
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+}
+
+/// One import source, as `Import.ListSources` reports it.
+public struct ImportSource: Sendable, Hashable, Codable {
+    public var path: String
+    public var mode: SourceMode
+    public var recursive: Bool
+    /// Whether the daemon is watching the folder right now.
+    public var watching: Bool
+    public var assetCount: Int
+    /// Why the folder is not watched, if it is not.
+    public var error: String?
+    /// "starting", "reconciling", "watching", "polling" or "offline".
+    public var state: String
+    /// Assets whose files are unreachable while the folder is missing or unmounted.
+    public var offlineAssetCount: Int
+    /// Whether the config file defines the source (else it was added with `AddSource` and can be removed).
+    public var isConfigured: Bool
+
+    public init(path: String, mode: SourceMode, recursive: Bool, watching: Bool, assetCount: Int, error: String?,
+                state: String, offlineAssetCount: Int, isConfigured: Bool) {
+        self.path = path
+        self.mode = mode
+        self.recursive = recursive
+        self.watching = watching
+        self.assetCount = assetCount
+        self.error = error
+        self.state = state
+        self.offlineAssetCount = offlineAssetCount
+        self.isConfigured = isConfigured
+    }
+}
+
+/// `Import.ListSources`.
+public struct ListSourcesReply: Sendable, Hashable, Codable {
+    public var sources: [ImportSource]
+
+    public init(sources: [ImportSource]) {
+        self.sources = sources
+    }
+}

@@ -28,6 +28,22 @@ extension FetchAssetsParameters: JSONWritable {
     }
 }
 
+extension FetchAssetsParameters: JSONReadable {
+    /// Reads what the `Decodable` conformance reads; the daemon reads a page of ids without `JSONDecoder`.
+    public init(reading json: inout JSONReader) throws(JSONReadError) {
+        self.init()
+        try json.readObject { key, json throws(JSONReadError) in
+            switch key {
+            case "query": query = try json.readOptional(AssetQuery.init(reading:))
+            case "offset": offset = try json.readOptional { json throws(JSONReadError) in try json.readInt() }
+            case "pageSize": pageSize = try json.readOptional { json throws(JSONReadError) in try json.readInt() }
+            case "includeResources": includeResources = try json.readOptional { json throws(JSONReadError) in try json.readBool() }
+            default: try json.skipValue()
+            }
+        }
+    }
+}
+
 /// `Library.FetchCollections`.
 public struct FetchCollectionsParameters: Sendable, Hashable, Codable {
     public var query: CollectionQuery?

@@ -17,6 +17,10 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
     let wantsIncrementalChangeDetails: Bool
     private let lock = NSLock()
     private var objectsById: [String: ObjectType] = [:]
+    /// Batches being made, by batch number: a batch read ahead is waited for rather than asked for twice.
+    private var batchesInFlight: [Int: Pending<Void>] = [:]
+    /// The batch last made on demand, to tell which way the program reads.
+    private var lastBatchRead = -1
 
     private init(contents: Pending<(Identifiers, Int64)>, registration: ResultRegistration?, wantsIncrementalChangeDetails: Bool) {
         self.contents = contents
@@ -70,13 +74,44 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
     public var lastObject: ObjectType? { identifiers.isEmpty ? nil : object(at: identifiers.count - 1) }
 
     /// The object at `index`; an index out of range is a precondition failure, as in PhotoKit.
+    ///
+    /// Objects are made a batch at a time; the next batch in the direction the program reads is asked for
+    /// while the program works through this one, so reading a result in order waits for the daemon once.
     public func object(at index: Int) -> ObjectType {
+        let identifiers = self.identifiers
         precondition(identifiers.indices.contains(index), "index \(index) beyond bounds [0 .. \(identifiers.count - 1)]")
         let identifier = identifiers[index]
         if let object = lock.withLock({ objectsById[identifier] }) { return object }
-        let batchStart = index / Self.batchSize * Self.batchSize
-        load(Array(identifiers[batchStart..<min(batchStart + Self.batchSize, identifiers.count)]))
+        let batch = index / Self.batchSize
+        let making = startMaking(batch: batch, of: identifiers)
+        let step = lock.withLock {
+            defer { lastBatchRead = batch }
+            return batch < lastBatchRead ? -1 : 1
+        }
+        startMaking(batch: batch + step, of: identifiers)
+        try? making?.get()
         return lock.withLock { objectsById[identifier] } ?? Self.missing(identifier)
+    }
+
+    /// Starts making the objects of a batch that are not made yet; the work, or nil when there is none.
+    @discardableResult
+    private func startMaking(batch: Int, of identifiers: Identifiers) -> Pending<Void>? {
+        let start = batch * Self.batchSize
+        guard start >= 0, start < identifiers.count else { return nil }
+        return lock.withLock {
+            if let making = batchesInFlight[batch] { return making }
+            let wanted = identifiers[start..<min(start + Self.batchSize, identifiers.count)].filter { objectsById[$0] == nil }
+            guard !wanted.isEmpty else { return nil }
+            let making = ClientExecutor.run { [self] in
+                let made = await makeObjects(wanted)
+                lock.withLock {
+                    objectsById.merge(made) { _, new in new }
+                    batchesInFlight[batch] = nil
+                }
+            }
+            batchesInFlight[batch] = making
+            return making
+        }
     }
 
     public subscript(index: Int) -> ObjectType { object(at: index) }
@@ -141,25 +176,27 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
     /// Makes the objects of these identifiers that are not made yet, in one call.
     private func load(_ wanted: [String]) {
         let missing = lock.withLock { wanted.filter { objectsById[$0] == nil } }
-        guard !missing.isEmpty else { return }
-        let made: [String: ObjectType]
+        guard !missing.isEmpty, let made = try? ClientExecutor.wait({ await self.makeObjects(missing) }) else { return }
+        lock.withLock { objectsById.merge(made) { _, new in new } }
+    }
+
+    /// The objects of these identifiers, read from the daemon; none when it cannot be read (the error is logged).
+    private func makeObjects(_ identifiers: [String]) async -> [String: ObjectType] {
         do {
             if ObjectType.self == PHAsset.self {
-                let assets = try LibraryClient.shared.call { library throws(PhotoLibraryError) in
-                    try await library.assets(withIds: missing)
+                let assets = try await LibraryClient.shared.callAsync { library throws(PhotoLibraryError) in
+                    try await library.assets(withIds: identifiers)
                 }
-                made = assets.mapValues { PHAsset($0) as! ObjectType }
-            } else {
-                let collections = try LibraryClient.shared.call { library throws(PhotoLibraryError) in
-                    try await library.collections(withIds: missing)
-                }
-                made = collections.compactMapValues { PHCollection.make($0) as? ObjectType }
+                return assets.mapValues { PHAsset($0) as! ObjectType }
             }
+            let collections = try await LibraryClient.shared.callAsync { library throws(PhotoLibraryError) in
+                try await library.collections(withIds: identifiers)
+            }
+            return collections.compactMapValues { PHCollection.make($0) as? ObjectType }
         } catch {
             PhotosLog.report("objects of a fetch result could not be read", error)
-            return
+            return [:]
         }
-        lock.withLock { objectsById.merge(made) { _, new in new } }
     }
 
     /// An object for an identifier the library no longer has: deleted since the fetch.

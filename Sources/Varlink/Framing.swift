@@ -1,4 +1,5 @@
 import CompactJSON
+import Foundation
 import NIOCore
 
 /// The framing failed: the peer sent more bytes than one message may have without ending it.
@@ -24,15 +25,18 @@ struct VarlinkFrameDecoder: ByteToMessageDecoder {
     }
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        let unsearched = buffer.readableBytesView.dropFirst(searchedBytes)
-        guard let terminator = unsearched.firstIndex(of: 0) else {
+        let found: Int? = buffer.withUnsafeReadableBytes { bytes in
+            guard let start = bytes.baseAddress, bytes.count > searchedBytes else { return nil }
+            return memchr(start + searchedBytes, 0, bytes.count - searchedBytes).map { UnsafeRawPointer($0) - start }
+        }
+        guard let terminatorOffset = found else {
             searchedBytes = buffer.readableBytes
             if searchedBytes > maximumMessageSize {
                 throw VarlinkFramingError.messageTooLarge(limit: maximumMessageSize)
             }
             return .needMoreData
         }
-        let length = terminator - buffer.readerIndex
+        let length = terminatorOffset
         searchedBytes = 0
         if length > maximumMessageSize {
             throw VarlinkFramingError.messageTooLarge(limit: maximumMessageSize)

@@ -9,10 +9,43 @@ import NIOCore
 /// Decoding checks each field's type, so a type error names the offending field.
 struct CallHeader: Decodable {
     let method: String
+    /// The message has a `parameters` object (not null).
     let hasParameters: Bool
+    /// Where that object lies in the message, when the header was read in one pass.
+    let parametersLocation: Range<Int>?
     let more: Bool
     let oneway: Bool
     let upgrade: Bool
+
+    /// Reads a well-formed call in one pass; nil for anything else, which `init(from:)` then explains.
+    init?(reading message: UnsafeRawBufferPointer) {
+        var method: String?, parameters: Range<Int>?, more = false, oneway = false, upgrade = false
+        do {
+            try JSONReader.read(message) { json throws(JSONReadError) in
+                try json.readObject { key, json throws(JSONReadError) in
+                    switch key {
+                    case "method": method = try json.readString()
+                    case "parameters":
+                        let (outcome, bytes) = try json.attempt { json throws(JSONReadError) in
+                            try json.readOptional { json throws(JSONReadError) in try json.readObject { _, json throws(JSONReadError) in try json.skipValue() } }
+                        }
+                        guard try outcome.get() != nil else { parameters = nil; return }
+                        let start = bytes.baseAddress! - message.baseAddress!
+                        parameters = start..<start + bytes.count
+                    case "more": more = try json.readOptional { json throws(JSONReadError) in try json.readBool() } ?? false
+                    case "oneway": oneway = try json.readOptional { json throws(JSONReadError) in try json.readBool() } ?? false
+                    case "upgrade": upgrade = try json.readOptional { json throws(JSONReadError) in try json.readBool() } ?? false
+                    default: try json.skipValue()
+                    }
+                }
+            }
+        } catch {
+            return nil
+        }
+        guard let method else { return nil }
+        (self.method, hasParameters, parametersLocation) = (method, parameters != nil, parameters)
+        (self.more, self.oneway, self.upgrade) = (more, oneway, upgrade)
+    }
 
     private enum CodingKeys: String, CodingKey {
         case method, parameters, more, oneway, upgrade
@@ -26,6 +59,7 @@ struct CallHeader: Decodable {
         init?(intValue: Int) { nil }
     }
 
+    /// Decodes the header with `JSONDecoder`, whose errors name the field at fault.
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         method = try container.decode(String.self, forKey: .method)
@@ -33,6 +67,7 @@ struct CallHeader: Decodable {
         if hasParameters {
             _ = try container.nestedContainer(keyedBy: MemberKey.self, forKey: .parameters)
         }
+        parametersLocation = nil
         more = try container.decodeIfPresent(Bool.self, forKey: .more) ?? false
         oneway = try container.decodeIfPresent(Bool.self, forKey: .oneway) ?? false
         upgrade = try container.decodeIfPresent(Bool.self, forKey: .upgrade) ?? false
@@ -51,7 +86,8 @@ enum ReceivedMessage: Sendable {
     init(frame: ByteBuffer) {
         let message = Data(frame.readableBytesView)
         do {
-            let header = try JSONDecoder().decode(CallHeader.self, from: message)
+            let header = try message.withUnsafeBytes(CallHeader.init(reading:))
+                ?? JSONDecoder().decode(CallHeader.self, from: message)
             self = header.upgrade
                 ? .invalidCall(.invalidParameter("upgrade"))
                 : .call(VarlinkCall(header: header, message: message))

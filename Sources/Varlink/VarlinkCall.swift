@@ -1,3 +1,4 @@
+import CompactJSON
 import Foundation
 
 /// One incoming call.
@@ -10,6 +11,8 @@ public struct VarlinkCall: Sendable {
     public let oneway: Bool
     /// Whether the message has a non-null `parameters` member.
     private let hasParameters: Bool
+    /// Where that member's object lies in `message`, when known.
+    private let parametersLocation: Range<Int>?
     /// The whole call message, JSON text, from which parameters are decoded on demand.
     private let message: Data
 
@@ -18,6 +21,7 @@ public struct VarlinkCall: Sendable {
         self.more = header.more
         self.oneway = header.oneway
         self.hasParameters = header.hasParameters
+        self.parametersLocation = header.parametersLocation
         self.message = message
     }
 
@@ -33,12 +37,16 @@ public struct VarlinkCall: Sendable {
         return String(method[method.index(after: dot)...])
     }
 
-    /// Decodes `parameters` (absent or null counts as `{}`) into `P` with a default `JSONDecoder`.
+    /// Decodes `parameters` (absent or null counts as `{}`) into `P`: in one pass when `P` is `JSONReadable`
+    /// and reads them, with a default `JSONDecoder` otherwise.
     ///
     /// A decoding failure becomes `VarlinkError.invalidParameter(path)`, where `path` names the offending
     /// parameter with dots (`query.limit`, `changes.2.op`), or is `parameters` when the whole value has the
     /// wrong shape. A `VarlinkError` thrown by `P`'s own `init(from:)` passes through unchanged.
     public func decodeParameters<P: Decodable>(_ type: P.Type = P.self) throws(VarlinkError) -> P {
+        if let readable = P.self as? any JSONReadable.Type, let read = readParameters(as: readable) {
+            return read as! P
+        }
         do {
             if hasParameters {
                 return try JSONDecoder().decode(ParametersMember<P>.self, from: message).parameters
@@ -57,6 +65,17 @@ public struct VarlinkCall: Sendable {
             throw .invalidParameter(names.isEmpty ? "parameters" : names.joined(separator: "."))
         } catch {
             throw .invalidParameter("parameters")
+        }
+    }
+
+    /// The parameters read by `readable`; nil when they do not read, and `JSONDecoder` is to say why.
+    private func readParameters(as readable: any JSONReadable.Type) -> (any JSONReadable)? {
+        message.withUnsafeBytes { message in
+            let bytes = parametersLocation.map { UnsafeRawBufferPointer(rebasing: message[$0]) }
+            guard hasParameters == (bytes != nil) else { return nil }
+            return Data.emptyJSONObject.withUnsafeBytes { empty in
+                try? JSONReader.read(bytes ?? empty) { json throws(JSONReadError) in try readable.init(reading: &json) }
+            }
         }
     }
 

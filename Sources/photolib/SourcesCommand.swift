@@ -27,9 +27,8 @@ struct SourcesCommand: AsyncParsableCommand {
             }
             var table = TextTable(header: ["MODE", "STATE", "ASSETS", "PATH"])
             for source in sources {
-                let state = source.state ?? (source.watching ? "watching" : "not watching")
-                let offline = (source.offlineAssetCount ?? 0) > 0 ? " (\(source.offlineAssetCount!) offline)" : ""
-                table.append([source.mode.rawValue + (source.recursive ? "" : ", top only"), state,
+                let offline = source.offlineAssetCount > 0 ? " (\(source.offlineAssetCount) offline)" : ""
+                table.append([source.mode.rawValue + (source.recursive ? "" : ", top only"), source.state,
                               "\(source.assetCount)\(offline)", source.path + (source.error.map { ": \($0)" } ?? "")])
             }
             table.print()

@@ -46,6 +46,21 @@ struct JSONReaderTests {
         }
     }
 
+    @Test func readsDecimalsToTheSameDoubleAsTheStandardLibrary() throws {
+        var generator = SystemRandomNumberGenerator()
+        var texts = ["0", "-0", "0.0", "48.85", "-33.8568", "151.2153", "123456789012345", "0.000000000000001", "9.999999999999999",
+                     "1234567890123456", "1.2.3", "--1"]
+        for _ in 0..<2_000 {
+            let value = Double.random(in: -1_000_000...1_000_000, using: &generator)
+            texts.append(String(format: "%.\(Int.random(in: 0...9, using: &generator))f", value))
+            texts.append(value.description)
+        }
+        for text in texts {
+            let read = try? read(text) { json throws(JSONReadError) in try json.readDouble() }
+            #expect(read?.bitPattern == Double(text)?.bitPattern, "\(text)")
+        }
+    }
+
     @Test func readsObjectsSkippingUnknownMembers() throws {
         let text = #" { "\u0061" : 1 , "skip": {"x": [true, false, null, "s", -1.5e2, {}]}, "b": null, "c": "z" } "#
         var seen: [String: String] = [:]

@@ -10,4 +10,12 @@ struct JSONWriterTests {
         writer.endObject()
         #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"list":[1,null,null],"flag":false}"#)
     }
+
+    @Test func writesIntegersAsTheirDecimalText() {
+        let values: [Int64] = [0, 7, -7, 10, 99, 100, 1_000_000, .max, .min]
+        var writer = JSONWriter()
+        writer.array(values) { $0.int($1) }
+        writer.int(UInt64.max)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == "[" + values.map(String.init).joined(separator: ",") + "],\(UInt64.max)")
+    }
 }

@@ -65,14 +65,31 @@ struct AssetJSONTests {
         }
     }
 
+    static let queries = [
+        AssetQuery(),
+        AssetQuery(collection: "c", ids: ["a", "b\"q"], mediaTypes: [.image, .video], burstIdentifier: "b",
+                   predicate: "pixelWidth > 10", sort: [SortDescriptor(key: "creationDate", ascending: false)],
+                   includeHidden: true, includeTrashed: false, includeAllBurstAssets: true, limit: 7),
+    ]
+
+    @Test func readsQueriesAsTheCodableConformanceDoes() throws {
+        var texts = try Self.queries.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        texts += [#"{"ids":null,"limit":null,"sort":[{"key":"k"}],"other":[1]}"#, #"{"sort":[{"key":"k","ascending":null}]}"#]
+        for text in texts {
+            let data = Data(text.utf8)
+            let read = try data.withUnsafeBytes { try JSONReader.read(AssetQuery.self, from: $0) }
+            #expect(read == (try JSONDecoder().decode(AssetQuery.self, from: data)), "\(text)")
+        }
+        // What the decoder refuses, the reader refuses too (the daemon then lets the decoder name the field).
+        for text in [#"{"ids":[1]}"#, #"{"mediaTypes":["hologram"]}"#, #"{"limit":1.5}"#, #"{"sort":[{}]}"#, #"{"includeHidden":"yes"}"#, "[]"] {
+            let data = Data(text.utf8)
+            #expect(throws: JSONReadError.self, "\(text)") { try data.withUnsafeBytes { try JSONReader.read(AssetQuery.self, from: $0) } }
+            #expect(throws: DecodingError.self, "\(text)") { try JSONDecoder().decode(AssetQuery.self, from: data) }
+        }
+    }
+
     @Test func writesQueriesAsTheCodableConformanceDoes() throws {
-        let queries = [
-            AssetQuery(),
-            AssetQuery(collection: "c", ids: ["a", "b\"q"], mediaTypes: [.image, .video], burstIdentifier: "b",
-                       predicate: "pixelWidth > 10", sort: [SortDescriptor(key: "creationDate", ascending: false)],
-                       includeHidden: true, includeTrashed: false, includeAllBurstAssets: true, limit: 7),
-        ]
-        for query in queries {
+        for query in Self.queries {
             var writer = JSONWriter()
             query.write(to: &writer)
             let written = try JSONSerialization.jsonObject(with: Data(writer.bytes)) as? NSDictionary

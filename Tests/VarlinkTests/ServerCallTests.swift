@@ -114,6 +114,23 @@ import Glibc
         }
     }
 
+    @Test func readableParametersAreReadWithoutJSONDecoder() async throws {
+        try await withServer([TestInterface()]) { socketPath in
+            try await RawClient.withConnection(to: socketPath) { client in
+                try await client.send(
+                    #"{ "more": false, "parameters" : { "b": 3, "skip": [{"x": null}], "a": 2 }, "method": "org.example.test.Sum" }"#,
+                    #"{"method":"org.example.test.Sum","parameters":{"a":2}}"#
+                )
+                #expect(try await client.receiveJSON() == ["parameters": ["sum": 5]])
+                // What the reader refuses goes to `JSONDecoder`, which explains it (here it refuses everything).
+                #expect(
+                    try await client.receiveJSON()
+                        == ["error": "org.varlink.service.InvalidParameter", "parameters": ["parameter": "parameters"]]
+                )
+            }
+        }
+    }
+
     @Test func absentOrNullParametersCountAsAnEmptyObject() async throws {
         try await withServer([TestInterface()]) { socketPath in
             try await RawClient.withConnection(to: socketPath) { client in

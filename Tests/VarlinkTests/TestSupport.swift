@@ -24,6 +24,7 @@ final class TestInterface: VarlinkInterface {
 
         method Echo(value: ?object) -> (value: ?object)
         method Add(a: int, b: int) -> (sum: int)
+        method Sum(a: int, b: int) -> (sum: int)
         method Query(query: (limit: int, filter: ?string), changes: [](op: string)) -> (count: int)
         method Count(n: int) -> (i: int)
         method Gate() -> ()
@@ -96,6 +97,28 @@ final class TestInterface: VarlinkInterface {
 
     struct Failure: Error {}
 
+    /// Parameters that only a `JSONReader` can read: `JSONDecoder` would fail on them.
+    struct ReadOperands: Decodable, JSONReadable {
+        let a, b: Int
+
+        init(from decoder: any Decoder) throws {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "only read"))
+        }
+
+        init(reading json: inout JSONReader) throws(JSONReadError) {
+            var a: Int?, b: Int?
+            try json.readObject { key, json throws(JSONReadError) in
+                switch key {
+                case "a": a = try json.readInt()
+                case "b": b = try json.readInt()
+                default: try json.skipValue()
+                }
+            }
+            guard let a, let b else { throw json.error("an operand is missing") }
+            (self.a, self.b) = (a, b)
+        }
+    }
+
     /// Parameters that only a `JSONWriter` can send: `JSONEncoder` would fail on them.
     struct PreEncoded: Encodable, JSONWritable, Sendable {
         let json: [UInt8]
@@ -119,6 +142,9 @@ final class TestInterface: VarlinkInterface {
         case "Add":
             struct Operands: Decodable { let a, b: Int }
             let operands = try call.decodeParameters(Operands.self)
+            try await replies.send(["sum": .int(operands.a + operands.b)] as JSONValue)
+        case "Sum":
+            let operands = try call.decodeParameters(ReadOperands.self)
             try await replies.send(["sum": .int(operands.a + operands.b)] as JSONValue)
         case "Query":
             let query = try call.decodeParameters(Query.self)

@@ -28,22 +28,6 @@ struct SourceError: Error, CustomStringConvertible {
     }
 }
 
-/// One source as `ListSources` reports it.
-struct SourceReply: Encodable, Sendable {
-    var path: String
-    var mode: SourceMode
-    var recursive: Bool
-    var watching: Bool
-    var assetCount: Int
-    var error: String?
-    /// "starting", "reconciling", "watching", "polling" or "offline".
-    var state: String
-    /// Assets whose files are unreachable because the folder is missing or unmounted.
-    var offlineAssetCount: Int
-    /// Whether the source comes from the config file (else it was added with AddSource and can be removed).
-    var isConfigured: Bool
-}
-
 /// The import sources (the config file's and those added at run time), each followed by a `SourceWatcher`,
 /// and the workers that ingest what they find.
 actor ImportSources: Service {
@@ -115,13 +99,13 @@ actor ImportSources: Service {
     }
 
     /// Every source with what it is doing and how many assets came from it.
-    func list() async throws -> [SourceReply] {
+    func list() async throws -> [ImportSource] {
         let counts = try await database.sourceAssetCounts()
         return order.compactMap { path in
             guard let source = running[path] else { return nil }
             let activity = source.watcher.activity
             let config = source.watcher.source
-            return SourceReply(path: path, mode: config.mode, recursive: config.recursive, watching: activity == .watching,
+            return ImportSource(path: path, mode: config.mode, recursive: config.recursive, watching: activity == .watching,
                                assetCount: counts[path]?.assets ?? 0, error: activity.problem, state: activity.name,
                                offlineAssetCount: counts[path]?.offline ?? 0, isConfigured: source.isConfigured)
         }

@@ -114,7 +114,3 @@ struct ImportInterface: VarlinkInterface {
         }
     }
 }
-
-struct ListSourcesReply: Encodable, Sendable {
-    var sources: [SourceReply]
-}
