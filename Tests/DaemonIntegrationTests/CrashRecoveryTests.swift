@@ -32,7 +32,7 @@ struct CrashRecoveryTests {
         }
         try await writer.value
 
-        let library = WatchedLibrary(daemon: daemon, connection: try await daemon.connect())
+        let library = try await WatchedLibrary(daemon: daemon)
         try await library.waitUntil(timeout: 300, "the drop folder is emptied") {
             guard filesUnder(drop.path).isEmpty else { return false }
             return try await library.assets().count >= fileCount
@@ -41,7 +41,7 @@ struct CrashRecoveryTests {
         #expect(assets.count == fileCount)
         var seen: [Int: Int] = [:]
         for asset in assets {
-            let path = try #require(asset["resources"]?[0]?["path"]?.stringValue)
+            let path = try #require(asset.resources?.first?.path)
             let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
             let marker = String(decoding: bytes.suffix(30), as: UTF8.self)
             let index = try #require(marker.components(separatedBy: "photolibd-variant-").last.flatMap { Int($0) })
@@ -51,8 +51,8 @@ struct CrashRecoveryTests {
         #expect(seen.count == fileCount && seen.values.allSatisfy { $0 == 1 })
         #expect(filesUnder(daemon.libraryPath + "/originals").count == fileCount)
         #expect(filesUnder(daemon.libraryPath + "/incoming").isEmpty)
-        #expect(try await library.status()["failed"]?.intValue == 0)
-        await library.connection.close()
+        #expect(try await library.status().failed == 0)
+        await library.client.close()
         try await daemon.stop()
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+import PhotoLibrary
 import TestSupport
-import Varlink
 
 /// AddSource, RemoveSource and ListSources, over varlink and through `photolib sources`.
 @Suite(.serialized)
@@ -18,30 +18,28 @@ struct ImportSourcesTests {
         try await library.waitUntil("the added source imports") { try await library.assets().count == 1 }
 
         let listed = try await library.sources()
-        #expect(listed.map { $0["path"]?.stringValue } == [configured.path, added.path])
-        #expect(listed.map { $0["mode"]?.stringValue } == ["copy", "reference"])
-        #expect(listed[1]["assetCount"]?.intValue == 1)
-        #expect(listed[0]["isConfigured"]?.boolValue == true && listed[1]["isConfigured"]?.boolValue == false)
+        #expect(listed.map(\.path) == [configured.path, added.path])
+        #expect(listed.map(\.mode) == [.copy, .reference])
+        #expect(listed[1].assetCount == 1)
+        #expect(listed[0].isConfigured && !listed[1].isConfigured)
         let table = try runTool(photolib, ["sources"] + socket).output
         #expect(table.contains(added.path) && table.contains("reference") && table.contains("watching"))
 
         library = try await library.restarted()
         try await library.waitUntil("both sources are back") { try await library.sources().count == 2 }
 
-        await #expect { try await library.connection.call("io.photolibd.Import.RemoveSource", parameters: ["path": .string(configured.path)]) } throws: {
-            ($0 as? VarlinkError)?.name == "io.photolibd.Import.InvalidSource"
+        /// The name of the daemon's error for what `body` asks, or nil when it succeeds.
+        func refusal(_ body: () async throws -> Void) async -> String? {
+            do { try await body() } catch { return (error as? PhotoLibraryError)?.varlinkError?.name }
+            return nil
         }
-        await #expect { try await library.connection.call("io.photolibd.Import.AddSource", parameters: ["path": "relative/dir", "mode": "copy"]) } throws: {
-            ($0 as? VarlinkError)?.name == "io.photolibd.Import.InvalidSource"
-        }
-        await #expect { try await library.connection.call("io.photolibd.Import.AddSource", parameters: ["path": .string(added.file("missing")), "mode": "copy"]) } throws: {
-            ($0 as? VarlinkError)?.name == "io.photolibd.Import.InvalidSource"
-        }
-        await #expect { try await library.connection.call("io.photolibd.Import.RemoveSource", parameters: ["path": "/nowhere"]) } throws: {
-            ($0 as? VarlinkError)?.name == "io.photolibd.Import.NotFound"
-        }
+        #expect(await refusal { try await library.client.removeSource(path: configured.path) } == "io.photolibd.Import.InvalidSource")
+        #expect(await refusal { try await library.client.addSource(path: "relative/dir", mode: .copy) } == "io.photolibd.Import.InvalidSource")
+        #expect(await refusal { try await library.client.addSource(path: added.file("missing"), mode: .copy) }
+            == "io.photolibd.Import.InvalidSource")
+        #expect(await refusal { try await library.client.removeSource(path: "/nowhere") } == "io.photolibd.Import.NotFound")
         try runTool(photolib, ["sources", "remove", added.path] + socket)
-        #expect(try await library.sources().map { $0["path"]?.stringValue } == [configured.path])
+        #expect(try await library.sources().map(\.path) == [configured.path])
         #expect(try await library.assets().count == 1)
     }
 
@@ -56,19 +54,19 @@ struct ImportSourcesTests {
         let daemon = try DaemonProcess(extraConfig: "[[source]]\npath = \"\(drop.path)\"\nmode = \"move\"\n",
                                        launcher: UserNamespace.launcher(inotifyWatchLimit: 3))
         try await daemon.start()
-        let library = WatchedLibrary(daemon: daemon, connection: try await daemon.connect())
+        let library = try await WatchedLibrary(daemon: daemon)
 
-        try await library.waitUntil("the source is polled") { try await library.sources().first?["state"] == "polling" }
+        try await library.waitUntil("the source is polled") { try await library.sources().first?.state == "polling" }
         let polled = try #require(try await library.sources().first)
-        #expect(polled["watching"] == false)
-        #expect(polled["error"]?.stringValue?.contains("watch limit") == true)
-        #expect(try await library.status()["pollingSources"] == [.string(drop.path)])
+        #expect(!polled.watching)
+        #expect(polled.error?.contains("watch limit") == true)
+        #expect(try await library.status().pollingSources == [drop.path])
         try MediaFixtures.jpegVariant(1).write(to: URL(fileURLWithPath: drop.file("d/polled.jpg")))
         try await library.waitUntil("polling imports a dropped file") { try await library.assets().count == 1 }
 
         for name in ["b", "c", "d"] { try FileManager.default.removeItem(atPath: drop.file(name)) }
-        try await library.waitUntil("the source is watched again") { try await library.sources().first?["watching"] == true }
-        #expect(try await library.status()["pollingSources"] == [])
+        try await library.waitUntil("the source is watched again") { try await library.sources().first?.watching == true }
+        #expect(try await library.status().pollingSources.isEmpty)
         try MediaFixtures.jpegVariant(2).write(to: URL(fileURLWithPath: drop.file("a/watched.jpg")))
         try await library.waitUntil("the watched source imports a dropped file") { try await library.assets().count == 2 }
         try await daemon.stop()

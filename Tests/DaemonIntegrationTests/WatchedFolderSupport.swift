@@ -1,49 +1,51 @@
 import Foundation
 import Glibc
+import PhotoLibrary
 import TestSupport
 import Varlink
 
-/// A daemon watching real folders, and what the watched-folder tests ask of it.
+/// A daemon watching real folders, and what the watched-folder tests ask of it through the typed client.
 struct WatchedLibrary {
     let daemon: DaemonProcess
-    let connection: VarlinkConnection
+    let client: PhotoLibrary
+
+    init(daemon: DaemonProcess) async throws {
+        self.daemon = daemon
+        client = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
+    }
 
     /// Starts a daemon with one `[[source]]` per `(path, mode)`.
     static func start(sources: [(path: String, mode: String)]) async throws -> WatchedLibrary {
         let tables = sources.map { "[[source]]\npath = \"\($0.path)\"\nmode = \"\($0.mode)\"\n" }.joined(separator: "\n")
         let daemon = try DaemonProcess(extraConfig: tables)
         try await daemon.start()
-        return WatchedLibrary(daemon: daemon, connection: try await daemon.connect())
+        return try await WatchedLibrary(daemon: daemon)
     }
 
     /// Restarts the daemon on the same library and reconnects.
     func restarted(afterKill: Bool = false) async throws -> WatchedLibrary {
-        await connection.close()
+        await client.close()
         if afterKill { try await daemon.kill9() } else { try await daemon.stop() }
         try await daemon.start()
-        return WatchedLibrary(daemon: daemon, connection: try await daemon.connect())
+        return try await WatchedLibrary(daemon: daemon)
     }
 
-    func status() async throws -> JSONValue {
-        try await connection.call("io.photolibd.Import.Status", parameters: .object([:]))
+    func status() async throws -> ImportStatus {
+        try await client.importStatus()
     }
 
-    func sources() async throws -> [JSONValue] {
-        try await connection.call("io.photolibd.Import.ListSources", parameters: .object([:]))["sources"]?.arrayValue ?? []
+    func sources() async throws -> [ImportSource] {
+        try await client.listSources()
     }
 
     /// Every asset (trashed ones too when asked), with resources.
-    func assets(includeTrashed: Bool = false) async throws -> [JSONValue] {
-        var assets: [JSONValue] = []
-        while true {
-            let page = try await connection.call("io.photolibd.Library.FetchAssets", parameters: .object([
-                "query": .object(["includeTrashed": .bool(includeTrashed)]), "includeResources": true,
-                "offset": .int(assets.count), "pageSize": 500,
-            ]))
-            let batch = page["assets"]?.arrayValue ?? []
-            assets += batch
-            if batch.isEmpty || assets.count >= (page["count"]?.intValue ?? 0) { return assets }
-        }
+    func assets(includeTrashed: Bool = false) async throws -> [Asset] {
+        try await client.fetchAllAssets(matching: AssetQuery(includeTrashed: includeTrashed), includeResources: true).assets
+    }
+
+    /// The asset named `originalFilename` among `assets`.
+    func asset(named originalFilename: String, includeTrashed: Bool = false) async throws -> Asset? {
+        try await assets(includeTrashed: includeTrashed).first { $0.originalFilename == originalFilename }
     }
 
     /// Waits (up to `timeout` seconds) until the importer is idle and `condition` holds; a test fails rather than hangs.
@@ -51,7 +53,7 @@ struct WatchedLibrary {
                    _ condition: () async throws -> Bool) async throws {
         let idleAndDone = try await eventually(timeout: .seconds(timeout)) {
             let status = try await status()
-            guard status["queued"]?.intValue == 0, status["processing"]?.intValue == 0 else { return false }
+            guard status.queued == 0, status.processing == 0 else { return false }
             return try await condition()
         }
         if idleAndDone { return }
@@ -99,26 +101,21 @@ enum MediaFixtures {
 
 /// Reads an Observe stream, collecting the ids of inserted assets.
 struct InsertionCollector {
-    private var replies: AsyncThrowingStream<JSONValue, any Error>.AsyncIterator
+    private var events: AsyncThrowingStream<LibraryChangeEvent, any Error>.AsyncIterator
     private(set) var inserted: [String] = []
-    private(set) var changed: [JSONValue] = []
 
     /// Starts observing the user library on a connection of its own.
-    static func start(_ daemon: DaemonProcess) async throws -> (InsertionCollector, VarlinkConnection) {
-        let connection = try await daemon.connect()
-        var replies = connection.stream("io.photolibd.Library.Observe", parameters: JSONValue.object([:]),
-                                        returning: JSONValue.self).makeAsyncIterator()
-        _ = try await replies.next()
-        return (InsertionCollector(replies: replies), connection)
+    static func start(_ daemon: DaemonProcess) async throws -> (InsertionCollector, PhotoLibrary) {
+        let client = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
+        var events = client.observe().makeAsyncIterator()
+        _ = try await events.next()
+        return (InsertionCollector(events: events), client)
     }
 
-    /// Reads replies until `count` assets were inserted in all.
+    /// Reads events until `count` assets were inserted in all.
     mutating func readInsertions(until count: Int) async throws {
-        while inserted.count < count, let reply = try await replies.next() {
-            for object in reply["objects"]?.arrayValue ?? [] where object["kind"]?.stringValue == "asset" {
-                if object["change"]?.stringValue == "inserted" { inserted.append(object["id"]?.stringValue ?? "") }
-                if object["change"]?.stringValue == "changed" { changed.append(object) }
-            }
+        while inserted.count < count, let event = try await events.next() {
+            inserted += event.objects.filter { $0.kind == .asset && $0.change == .inserted }.map(\.id)
         }
     }
 }

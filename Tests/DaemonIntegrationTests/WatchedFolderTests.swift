@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 import Testing
+import PhotoLibrary
 import TestSupport
-import Varlink
 
 /// Drop folders and watched sources, with the real daemon, inotify, libvips and ffprobe.
 @Suite(.serialized)
@@ -10,7 +10,7 @@ struct WatchedFolderTests {
     @Test func filesDroppedWithCpMvAndSlowWritesBecomeOneAssetEachWithAnInsertion() async throws {
         let drop = try TemporaryDirectory(), staging = try TemporaryDirectory()
         let library = try await WatchedLibrary.start(sources: [(drop.path, "move")])
-        var (observer, observerConnection) = try await InsertionCollector.start(library.daemon)
+        var (observer, observerClient) = try await InsertionCollector.start(library.daemon)
 
         let copied = try MediaFixtures.writeVariants(0..<150, in: staging.path, prefix: "copied")
         try runTool("/bin/cp", copied + [drop.path])
@@ -41,15 +41,15 @@ struct WatchedFolderTests {
         try await library.waitUntil("the drop folder is empty") { filesUnder(drop.path).isEmpty }
         let assets = try await library.assets()
         #expect(assets.count == 320)
-        #expect(Set(assets.compactMap { $0["id"]?.stringValue }) == Set(observer.inserted))
-        #expect(assets.allSatisfy { $0["creationDate"]?.stringValue == "2021-06-15T12:00:00+02:00" })
-        #expect(assets.allSatisfy { $0["pixelWidth"]?.intValue == 64 && $0["pixelHeight"]?.intValue == 48 })
-        let storedPaths = assets.compactMap { $0["resources"]?[0]?["path"]?.stringValue }
+        #expect(Set(assets.map(\.id)) == Set(observer.inserted))
+        #expect(assets.allSatisfy { $0.creationDate?.rfc3339 == "2021-06-15T12:00:00+02:00" })
+        #expect(assets.allSatisfy { $0.pixelWidth == 64 && $0.pixelHeight == 48 })
+        let storedPaths = assets.compactMap { $0.resources?.first?.path }
         #expect(storedPaths.allSatisfy { $0.hasPrefix(library.daemon.libraryPath + "/originals/2021/06/") })
         #expect(Set(filesUnder(library.daemon.libraryPath + "/originals")) == Set(storedPaths))
-        let originalNames = Set(assets.compactMap { $0["originalFilename"]?.stringValue })
+        let originalNames = Set(assets.map(\.originalFilename))
         #expect(originalNames.contains("copied-0.jpg") && originalNames.contains("moved-299.jpg") && originalNames.contains("slow-319.jpg"))
-        await observerConnection.close()
+        await observerClient.close()
     }
 
     @Test func temporaryAndHiddenNamesWaitUntilRenamed() async throws {
@@ -60,11 +60,11 @@ struct WatchedFolderTests {
         }
         try MediaFixtures.jpegVariant(1000).write(to: URL(fileURLWithPath: drop.file("sentinel.jpg")))
         try await library.waitUntil("the sentinel is imported") { try await library.assets().count == 1 }
-        #expect(try await library.assets().map { $0["originalFilename"]?.stringValue } == ["sentinel.jpg"])
+        #expect(try await library.assets().map { $0.originalFilename } == ["sentinel.jpg"])
 
         try FileManager.default.moveItem(atPath: drop.file("download.jpg.part"), toPath: drop.file("download.jpg"))
         try await library.waitUntil("the renamed download is imported") { try await library.assets().count == 2 }
-        #expect(Set(try await library.assets().compactMap { $0["originalFilename"]?.stringValue }) == ["sentinel.jpg", "download.jpg"])
+        #expect(Set(try await library.assets().map(\.originalFilename)) == ["sentinel.jpg", "download.jpg"])
     }
 
     @Test func badFilesAreReportedStayInTheDropFolderAndNeverStallTheDaemon() async throws {
@@ -93,23 +93,22 @@ struct WatchedFolderTests {
         let failing = ["empty.jpg", "truncated.jpg", "notes.jpg", "bomb.png", "fake.mov"].map(drop.file)
         try await library.waitUntil("the good files are imported and the bad ones reported") {
             let status = try await library.status()
-            let reported = Set(status["recentFailures"]?.arrayValue?.compactMap { $0["path"]?.stringValue } ?? [])
+            let reported = Set(status.recentFailures.map(\.path))
             return reported.isSuperset(of: failing) && reported.contains(invalidName)
                 && !FileManager.default.fileExists(atPath: longName) && !FileManager.default.fileExists(atPath: newlineName)
         }
         let status = try await library.status()
-        for failure in status["recentFailures"]?.arrayValue ?? [] {
-            #expect(failure["reason"]?.stringValue?.isEmpty == false)
+        for failure in status.recentFailures {
+            #expect(!failure.reason.isEmpty)
         }
-        #expect(status["recentFailures"]?.arrayValue?.first { $0["path"]?.stringValue == drop.file("bomb.png") }?["reason"]?
-            .stringValue?.contains("above the limit") == true)
+        #expect(status.recentFailures.first { $0.path == drop.file("bomb.png") }?.reason.contains("above the limit") == true)
         #expect(try runTool("/bin/ls", ["-b", drop.path]).output.contains("bad-\\377\\376.jpg"))
         for path in failing + [drop.file("link.jpg"), drop.file("pipe.jpg")] {
             #expect(FileManager.default.fileExists(atPath: path) || (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil)
         }
         if hasDevice { #expect(FileManager.default.fileExists(atPath: drop.file("device.jpg"))) }
         #expect(FileManager.default.fileExists(atPath: outside.file("secret.jpg")))
-        let names = Set(try await library.assets().compactMap { $0["originalFilename"]?.stringValue })
+        let names = Set(try await library.assets().map(\.originalFilename))
         #expect(names.isSuperset(of: ["line\nbreak.jpg", (longName as NSString).lastPathComponent]))
         #expect(!names.contains("link.jpg") && !names.contains("secret.jpg") && !names.contains("pipe.jpg"))
         #expect(library.daemon.isRunning)
@@ -123,11 +122,11 @@ struct WatchedFolderTests {
         try runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", daemon.libraryPath])
         defer { _ = try? runTool("/bin/umount", ["-l", daemon.libraryPath]) }
         try await daemon.start()
-        let library = WatchedLibrary(daemon: daemon, connection: try await daemon.connect())
+        let library = try await WatchedLibrary(daemon: daemon)
         let big = drop.file("big.jpg")
         try (MediaFixtures.datedJPEG + Data(repeating: 7, count: 2_000_000)).write(to: URL(fileURLWithPath: big))
         try await library.waitUntil("the big file is reported") {
-            try await library.status()["recentFailures"]?.arrayValue?.contains { $0["path"]?.stringValue == big } == true
+            try await library.status().recentFailures.contains { $0.path == big }
         }
         #expect(FileManager.default.fileExists(atPath: big))
         try MediaFixtures.jpegVariant(9).write(to: URL(fileURLWithPath: drop.file("small.jpg")))
@@ -140,7 +139,7 @@ struct WatchedFolderTests {
     @Test func rawFilesAndLivePhotoMoviesJoinTheStillOfTheirName() async throws {
         let folder = try TemporaryDirectory(), staging = try TemporaryDirectory()
         let library = try await WatchedLibrary.start(sources: [(folder.path, "copy")])
-        var (observer, observerConnection) = try await InsertionCollector.start(library.daemon)
+        var (observer, observerClient) = try await InsertionCollector.start(library.daemon)
         try MediaFixtures.jpegVariant(1).write(to: URL(fileURLWithPath: staging.file("IMG_0001.JPG")))
         try Data("raw sensor data 1".utf8).write(to: URL(fileURLWithPath: staging.file("IMG_0001.CR2")))
         try MediaFixtures.jpegVariant(2).write(to: URL(fileURLWithPath: staging.file("IMG_0002.JPG")))
@@ -149,15 +148,15 @@ struct WatchedFolderTests {
                                 staging.file("IMG_0002.MOV"), folder.path])
         try await observer.readInsertions(until: 2)
         try await library.waitUntil("both pairs are complete") {
-            try await library.assets().allSatisfy { $0["resources"]?.arrayValue?.count == 2 }
+            try await library.assets().allSatisfy { $0.resources?.count == 2 }
         }
         var assets = try await library.assets()
         #expect(assets.count == 2)
-        let raw = try #require(assets.first { $0["originalFilename"]?.stringValue == "IMG_0001.JPG" })
-        #expect(raw["resources"]?.arrayValue?.map { $0["type"]?.stringValue } == ["photo", "alternatePhoto"])
-        let live = try #require(assets.first { $0["originalFilename"]?.stringValue == "IMG_0002.JPG" })
-        #expect(live["mediaSubtypes"]?.arrayValue?.contains("photoLive") == true)
-        #expect(live["resources"]?.arrayValue?.map { $0["type"]?.stringValue } == ["photo", "pairedVideo"])
+        let raw = try #require(assets.first { $0.originalFilename == "IMG_0001.JPG" })
+        #expect(raw.resources?.map(\.type.rawValue) == ["photo", "alternatePhoto"])
+        let live = try #require(assets.first { $0.originalFilename == "IMG_0002.JPG" })
+        #expect(live.mediaSubtypes.contains(.photoLive))
+        #expect(live.resources?.map(\.type.rawValue) == ["photo", "pairedVideo"])
 
         // A RAW first, its JPEG later: one asset, the JPEG becomes its photo, reported as a change.
         try Data("raw sensor data 3".utf8).write(to: URL(fileURLWithPath: folder.file("DSC_0003.NEF")))
@@ -165,15 +164,15 @@ struct WatchedFolderTests {
         let rawOnly = observer.inserted[2]
         try MediaFixtures.jpegVariant(3).write(to: URL(fileURLWithPath: folder.file("DSC_0003.JPG")))
         try await library.waitUntil("the late JPEG joins") {
-            try await library.assets().first { $0["id"]?.stringValue == rawOnly }?["resources"]?.arrayValue?.count == 2
+            try await library.assets().first { $0.id == rawOnly }?.resources?.count == 2
         }
         assets = try await library.assets()
         #expect(assets.count == 3)
-        let joined = try #require(assets.first { $0["id"]?.stringValue == rawOnly })
-        #expect(joined["originalFilename"]?.stringValue == "DSC_0003.JPG")
-        #expect(joined["pixelWidth"]?.intValue == 64)
-        #expect(joined["resources"]?.arrayValue?.map { $0["type"]?.stringValue } == ["photo", "alternatePhoto"])
-        await observerConnection.close()
+        let joined = try #require(assets.first { $0.id == rawOnly })
+        #expect(joined.originalFilename == "DSC_0003.JPG")
+        #expect(joined.pixelWidth == 64)
+        #expect(joined.resources?.map(\.type.rawValue) == ["photo", "alternatePhoto"])
+        await observerClient.close()
     }
 
     @Test func videosAudioAndNamedDatesGetTheirMetadata() async throws {
@@ -185,18 +184,18 @@ struct WatchedFolderTests {
         try ImageFixtures.image(at: named, width: 20, height: 10)
         try await library.waitUntil("three assets") { try await library.assets().count == 3 }
         let assets = try await library.assets()
-        let video = try #require(assets.first { $0["originalFilename"]?.stringValue == "fast.mp4" })
-        #expect(video["mediaType"]?.stringValue == "video")
-        #expect(video["mediaSubtypes"]?.arrayValue?.contains("videoHighFrameRate") == true)
-        #expect(video["pixelWidth"]?.intValue == 96 && video["pixelHeight"]?.intValue == 64)
-        #expect(abs((video["duration"]?.doubleValue ?? 0) - 1) < 0.1)
-        let audio = try #require(assets.first { $0["originalFilename"]?.stringValue == "tone.wav" })
-        #expect(audio["mediaType"]?.stringValue == "audio")
-        #expect(abs((audio["duration"]?.doubleValue ?? 0) - 1) < 0.1)
-        let photo = try #require(assets.first { $0["originalFilename"]?.stringValue == "IMG_20240131_101500.png" })
-        #expect(photo["creationDate"]?.stringValue?.hasPrefix("2024-01-31T10:15:00") == true)
-        #expect(photo["creationDateSource"]?.stringValue == "fileName")
-        #expect(photo["resources"]?[0]?["path"]?.stringValue == named)
+        let video = try #require(assets.first { $0.originalFilename == "fast.mp4" })
+        #expect(video.mediaType.rawValue == "video")
+        #expect(video.mediaSubtypes.contains(.videoHighFrameRate))
+        #expect(video.pixelWidth == 96 && video.pixelHeight == 64)
+        #expect(abs(video.duration - 1) < 0.1)
+        let audio = try #require(assets.first { $0.originalFilename == "tone.wav" })
+        #expect(audio.mediaType.rawValue == "audio")
+        #expect(abs(audio.duration - 1) < 0.1)
+        let photo = try #require(assets.first { $0.originalFilename == "IMG_20240131_101500.png" })
+        #expect(photo.creationDate?.rfc3339.hasPrefix("2024-01-31T10:15:00") == true)
+        #expect(photo.creationDateSource == .fileName)
+        #expect(photo.resources?.first?.path == named)
     }
 
     /// Writes a PNG declaring `width`×`height` pixels with a one-byte IDAT and IEND (Python computes the CRCs).
