@@ -1,4 +1,5 @@
 import Foundation
+import PhotoLibrary
 import Testing
 import TestSupport
 import Varlink
@@ -22,32 +23,29 @@ struct ImportTests {
             "-DateTimeOriginal=2022:07:04 21:00:00", "-OffsetTimeOriginal=-06:00",
             "-GPSLatitude=39.7392", "-GPSLatitudeRef=N", "-GPSLongitude=104.9903", "-GPSLongitudeRef=W",
         ])
-        let connection = try await daemon.connect()
-        let reply = try await connection.call("io.photolibd.Import.ImportFiles", parameters: .object([
-            "paths": .array([paris, sydney, denver].map(JSONValue.string)),
-        ]))
-        let files = try #require(reply["files"]?.arrayValue)
-        #expect(files.map { $0["status"]?.stringValue } == ["imported", "imported", "imported"])
+        let library = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
+        let imported = try await library.importFiles([paris, sydney, denver])
+        #expect(imported.files.map(\.status) == [.imported, .imported, .imported])
 
-        let fetched = try await connection.call("io.photolibd.Library.FetchAssets", parameters: .object(["query": .object([:])]))
-        #expect(fetched["count"]?.intValue == 3)
-        let assets = try #require(fetched["assets"]?.arrayValue)
+        let fetched = try await library.fetchAssets()
+        #expect(fetched.count == 3)
+        let assets = fetched.assets
         // Default order: creationDate ascending.
-        #expect(assets.map { $0["originalFilename"]?.stringValue } == ["denver.jpg", "sydney.jpg", "paris.jpg"])
+        #expect(assets.map { $0.originalFilename } == ["denver.jpg", "sydney.jpg", "paris.jpg"])
         let denverAsset = assets[0], sydneyAsset = assets[1], parisAsset = assets[2]
-        #expect(parisAsset["pixelWidth"]?.intValue == 400 && parisAsset["pixelHeight"]?.intValue == 300)
-        #expect(sydneyAsset["pixelWidth"]?.intValue == 200 && sydneyAsset["pixelHeight"]?.intValue == 300)
-        #expect(sydneyAsset["orientation"]?.intValue == 6)
-        #expect(parisAsset["creationDate"]?.stringValue == "2024-01-31T10:15:00+01:00")
-        #expect(sydneyAsset["creationDate"]?.stringValue == "2023-12-25T18:30:05+11:00")
-        #expect(denverAsset["creationDate"]?.stringValue == "2022-07-04T21:00:00-06:00")
-        #expect(abs((parisAsset["location"]?["latitude"]?.doubleValue ?? 0) - 48.8584) < 1e-4)
-        #expect(abs((sydneyAsset["location"]?["latitude"]?.doubleValue ?? 0) + 33.8568) < 1e-4)
-        #expect(abs((sydneyAsset["location"]?["altitude"]?.doubleValue ?? 0) - 12) < 1e-6)
-        #expect(abs((denverAsset["location"]?["longitude"]?.doubleValue ?? 0) + 104.9903) < 1e-4)
-        #expect(parisAsset["mediaType"]?.stringValue == "image")
-        #expect(parisAsset["fileSize"]?.intValue == Int(try FileManager.default.attributesOfItem(atPath: paris)[.size] as! UInt64))
-        await connection.close()
+        #expect(parisAsset.pixelWidth == 400 && parisAsset.pixelHeight == 300)
+        #expect(sydneyAsset.pixelWidth == 200 && sydneyAsset.pixelHeight == 300)
+        #expect(sydneyAsset.orientation == 6)
+        #expect(parisAsset.creationDate?.rfc3339 == "2024-01-31T10:15:00+01:00")
+        #expect(sydneyAsset.creationDate?.rfc3339 == "2023-12-25T18:30:05+11:00")
+        #expect(denverAsset.creationDate?.rfc3339 == "2022-07-04T21:00:00-06:00")
+        #expect(abs((parisAsset.location?.latitude ?? 0) - 48.8584) < 1e-4)
+        #expect(abs((sydneyAsset.location?.latitude ?? 0) + 33.8568) < 1e-4)
+        #expect(abs((sydneyAsset.location?.altitude ?? 0) - 12) < 1e-6)
+        #expect(abs((denverAsset.location?.longitude ?? 0) + 104.9903) < 1e-4)
+        #expect(parisAsset.mediaType.rawValue == "image")
+        #expect(parisAsset.fileSize == Int64(try FileManager.default.attributesOfItem(atPath: paris)[.size] as! UInt64))
+        await library.close()
         try await daemon.stop()
     }
 
@@ -61,20 +59,15 @@ struct ImportTests {
         let tokyo = try ImageFixtures.image(at: photos.file("tokyo.jpg"), exif: dated + ["-GPSTimeStamp=12:29:30"])
         let delhi = try ImageFixtures.image(at: photos.file("delhi.jpg"), width: 90, exif: dated + ["-GPSTimeStamp=16:01:10"])
         let stale = try ImageFixtures.image(at: photos.file("stale.jpg"), width: 70, exif: dated + ["-GPSTimeStamp=12:52:30"])
-        let connection = try await daemon.connect()
-        _ = try await connection.call("io.photolibd.Import.ImportFiles", parameters: .object([
-            "paths": .array([tokyo, delhi, stale].map(JSONValue.string)),
-        ]))
-        let fetched = try await connection.call("io.photolibd.Library.FetchAssets", parameters: .object(["query": .object([:])]))
-        let byName = Dictionary(uniqueKeysWithValues: try #require(fetched["assets"]?.arrayValue).map {
-            ($0["originalFilename"]?.stringValue ?? "", $0)
-        })
-        #expect(byName["tokyo.jpg"]?["creationDate"] == "2024-07-01T21:30:00+09:00")
-        #expect(byName["tokyo.jpg"]?["creationDateSource"] == "exifWithGPSOffset")
-        #expect(byName["delhi.jpg"]?["creationDate"] == "2024-07-01T21:30:00+05:30")
-        #expect(byName["stale.jpg"]?["creationDate"]?.stringValue?.hasPrefix("2024-07-01T21:30:00") == true)
-        #expect(byName["stale.jpg"]?["creationDateSource"] == "exifWithoutOffset")
-        await connection.close()
+        let library = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
+        _ = try await library.importFiles([tokyo, delhi, stale])
+        let byName = Dictionary(uniqueKeysWithValues: try await library.fetchAssets().assets.map { ($0.originalFilename, $0) })
+        #expect(byName["tokyo.jpg"]?.creationDate?.rfc3339 == "2024-07-01T21:30:00+09:00")
+        #expect(byName["tokyo.jpg"]?.creationDateSource == .exifWithGPSOffset)
+        #expect(byName["delhi.jpg"]?.creationDate?.rfc3339 == "2024-07-01T21:30:00+05:30")
+        #expect(byName["stale.jpg"]?.creationDate?.rfc3339.hasPrefix("2024-07-01T21:30:00") == true)
+        #expect(byName["stale.jpg"]?.creationDateSource == .exifWithoutOffset)
+        await library.close()
         try await daemon.stop()
     }
 
@@ -83,19 +76,16 @@ struct ImportTests {
         try await daemon.start()
         let photos = try TemporaryDirectory()
         let photo = try ImageFixtures.image(at: photos.file("IMG_0001.jpg"), exif: ["-DateTimeOriginal=2021:03:04 05:06:07"])
-        let connection = try await daemon.connect()
-        _ = try await connection.call("io.photolibd.Import.ImportFiles", parameters: .object(["paths": .array([.string(photo)])]))
-        let fetched = try await connection.call("io.photolibd.Library.FetchAssets", parameters: .object([
-            "query": .object([:]), "includeResources": .bool(true),
-        ]))
-        let resource = try #require(fetched["assets"]?[0]?["resources"]?[0])
-        let storedPath = try #require(resource["path"]?.stringValue)
+        let library = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
+        _ = try await library.importFiles([photo])
+        let resource = try #require(try await library.fetchAssets(includeResources: true).assets.first?.resources?.first)
+        let storedPath = try #require(resource.path)
         #expect(storedPath.hasPrefix(daemon.libraryPath + "/originals/2021/03/"))
-        #expect(resource["type"]?.stringValue == "photo")
-        #expect(resource["mimeType"]?.stringValue == "image/jpeg")
+        #expect(resource.type == .photo)
+        #expect(resource.mimeType == "image/jpeg")
         #expect(FileManager.default.contentsEqual(atPath: storedPath, andPath: photo))
         #expect(FileManager.default.fileExists(atPath: photo))
-        await connection.close()
+        await library.close()
     }
 
     @Test func badFilesAreReportedAndNothingIsLost() async throws {
@@ -114,25 +104,20 @@ struct ImportTests {
         try goodBytes.prefix(20).write(to: URL(fileURLWithPath: truncated))
         let missing = files.file("missing.jpg")
 
-        let connection = try await daemon.connect()
-        let reply = try await connection.call("io.photolibd.Import.ImportFiles", parameters: .object([
-            "paths": .array([empty, text, document, truncated, missing, good, good].map(JSONValue.string)),
-        ]))
-        let statuses = try #require(reply["files"]?.arrayValue).map { $0["status"]?.stringValue ?? "" }
-        #expect(statuses == ["failed", "failed", "unsupported", "failed", "failed", "imported", "duplicate"])
-        let reasons = try #require(reply["files"]?.arrayValue).compactMap { $0["error"]?.stringValue }
-        #expect(reasons.allSatisfy { !$0.isEmpty })
+        let library = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
+        let imported = try await library.importFiles([empty, text, document, truncated, missing, good, good])
+        #expect(imported.files.map(\.status) == [.failed, .failed, .unsupported, .failed, .failed, .imported, .duplicate])
+        #expect(imported.files.compactMap(\.error).allSatisfy { !$0.isEmpty })
         for path in [empty, text, document, truncated, good] {
             #expect(FileManager.default.fileExists(atPath: path))
         }
-        let status = try await connection.call("io.photolibd.Import.Status", parameters: .object([:]))
-        #expect(status["imported"]?.intValue == 1)
-        #expect(status["failed"]?.intValue == 4)
-        #expect(status["lastError"]?.stringValue?.contains("missing.jpg") == true)
-        let fetched = try await connection.call("io.photolibd.Library.FetchAssets", parameters: .object(["query": .object([:])]))
-        #expect(fetched["count"]?.intValue == 1)
+        let status = try await library.importStatus()
+        #expect(status.imported == 1)
+        #expect(status.failed == 4)
+        #expect(status.lastError?.contains("missing.jpg") == true)
+        #expect(try await library.fetchAssets().count == 1)
         #expect(daemon.isRunning)
-        await connection.close()
+        await library.close()
     }
 
     @Test func progressStreamsWithMore() async throws {
@@ -188,11 +173,10 @@ struct ImportTests {
 
         let added = try asNobody(["sources", "add", files.file("private"), "--mode", "reference"])
         #expect(added.status != 0 && added.errors.contains("the calling user cannot read this folder"))
-        let connection = try await daemon.connect()
-        let fetched = try await connection.call("io.photolibd.Library.FetchAssets", parameters: .object(["query": .object([:])]))
-        #expect(fetched["assets"]?.arrayValue?.map { $0["originalFilename"] } == ["shared.jpg"])
-        #expect(try await connection.call("io.photolibd.Import.ListSources", parameters: [:])["sources"] == [])
-        await connection.close()
+        let library = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
+        #expect(try await library.fetchAssets().assets.map(\.originalFilename) == ["shared.jpg"])
+        #expect(try await library.listSources().isEmpty)
+        await library.close()
         try await daemon.stop()
     }
 }

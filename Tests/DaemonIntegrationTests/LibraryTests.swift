@@ -1,11 +1,13 @@
 import Foundation
+import PhotoLibrary
 import Testing
 import TestSupport
 import Varlink
 
-/// A running daemon with a few imported photos.
+/// A running daemon with a few imported photos, and a typed client and a raw connection to it.
 struct PopulatedDaemon {
     let daemon: DaemonProcess
+    let client: PhotoLibrary
     let connection: VarlinkConnection
     let assetIds: [String]
     let photos: TemporaryDirectory
@@ -17,13 +19,15 @@ struct PopulatedDaemon {
         let paths = try (0..<photoCount).map {
             try ImageFixtures.image(at: photos.file("photo\($0).jpg"), exif: ["-DateTimeOriginal=2024:02:0\($0 + 1) 12:00:00"])
         }
-        let connection = try await daemon.connect()
-        let reply = try await connection.call("io.photolibd.Import.ImportFiles", parameters: .object([
-            "paths": .array(paths.map(JSONValue.string)),
-        ]))
-        let ids = try #require(reply["files"]?.arrayValue).compactMap { $0["assetId"]?.stringValue }
+        let client = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
+        let ids = try await client.importFiles(paths).files.compactMap(\.assetId)
         try #require(ids.count == photoCount)
-        return PopulatedDaemon(daemon: daemon, connection: connection, assetIds: ids, photos: photos)
+        return PopulatedDaemon(daemon: daemon, client: client, connection: try await daemon.connect(), assetIds: ids, photos: photos)
+    }
+
+    /// The ids of the assets `query` selects, in order.
+    func fetchIds(_ query: AssetQuery) async throws -> [String] {
+        try await client.fetchAllAssets(matching: query).assets.map(\.id)
     }
 
     func call(_ method: String, _ parameters: [String: JSONValue]) async throws -> JSONValue {
@@ -44,32 +48,33 @@ struct LibraryTests {
     @Test func albumsKeepTheirOrderAndPlaceholdersResolve() async throws {
         let library = try await PopulatedDaemon.make()
         let ids = library.assetIds
-        let reply = try await library.performChanges([
-            ["op": "createAlbum", "title": "Trip", "placeholder": "@trip"],
-            ["op": "addAssets", "target": "@trip", "ids": .array([ids[2], ids[0]].map(JSONValue.string))],
-        ])
-        let album = try #require(reply["created"]?["@trip"]?.stringValue)
-        #expect(try await library.fetchIds(["collection": .string(album)]) == [ids[2], ids[0]])
-        _ = try await library.performChanges([["op": "removeAssets", "target": .string(album), "ids": [.string(ids[2])]]])
-        #expect(try await library.fetchIds(["collection": .string(album)]) == [ids[0]])
+        var changes = PhotoLibrary.ChangeBuilder()
+        let trip = changes.createAlbum(title: "Trip")
+        changes.addAssets([ids[2], ids[0]], to: trip)
+        let album = try #require(try await library.client.performChanges(changes).created[trip])
+        #expect(try await library.fetchIds(AssetQuery(collection: album)) == [ids[2], ids[0]])
+        changes = PhotoLibrary.ChangeBuilder()
+        changes.removeAssets([ids[2]], from: album)
+        _ = try await library.client.performChanges(changes)
+        #expect(try await library.fetchIds(AssetQuery(collection: album)) == [ids[0]])
 
-        let albums = try await library.call("FetchCollections", ["query": ["kind": "album"]])
-        #expect(albums["collections"]?[0]?["title"]?.stringValue == "Trip")
-        #expect(albums["collections"]?[0]?["assetCount"]?.intValue == 1)
-        #expect(albums["collections"]?[0]?["subtype"]?.stringValue == "albumRegular")
+        let albums = try await library.client.fetchCollections(matching: CollectionQuery(kind: .album)).collections
+        #expect(albums.map(\.title) == ["Trip"])
+        #expect(albums.first?.assetCount == 1)
+        #expect(albums.first?.subtype == .albumRegular)
     }
 
     @Test func smartAlbumsCountFavoritesAndTheLibrary() async throws {
         let library = try await PopulatedDaemon.make()
-        _ = try await library.performChanges([["op": "updateAsset", "target": .string(library.assetIds[1]), "isFavorite": true]])
-        let smart = try await library.call("FetchCollections", ["query": ["kind": "smartAlbum"]])
-        let bySubtype = Dictionary(uniqueKeysWithValues: (smart["collections"]?.arrayValue ?? []).map {
-            ($0["subtype"]?.stringValue ?? "", $0)
-        })
-        #expect(bySubtype["smartAlbumUserLibrary"]?["assetCount"]?.intValue == 3)
-        #expect(bySubtype["smartAlbumFavorites"]?["assetCount"]?.intValue == 1)
-        let favorites = try #require(bySubtype["smartAlbumFavorites"]?["id"]?.stringValue)
-        #expect(try await library.fetchIds(["collection": .string(favorites)]) == [library.assetIds[1]])
+        var changes = PhotoLibrary.ChangeBuilder()
+        changes.setFavorite(true, for: [library.assetIds[1]])
+        _ = try await library.client.performChanges(changes)
+        let smart = try await library.client.fetchCollections(matching: CollectionQuery(kind: .smartAlbum)).collections
+        let bySubtype = Dictionary(uniqueKeysWithValues: smart.map { ($0.subtype, $0) })
+        #expect(bySubtype[.smartAlbumUserLibrary]?.assetCount == 3)
+        #expect(bySubtype[.smartAlbumFavorites]?.assetCount == 1)
+        let favorites = try #require(bySubtype[.smartAlbumFavorites]?.id)
+        #expect(try await library.fetchIds(AssetQuery(collection: favorites)) == [library.assetIds[1]])
     }
 
     @Test func aFailedCallChangesNothingAndNamesTheProblem() async throws {
@@ -94,71 +99,77 @@ struct LibraryTests {
     @Test func hiddenTrashedAndRestoredAssets() async throws {
         let library = try await PopulatedDaemon.make()
         let ids = library.assetIds
-        _ = try await library.performChanges([
-            ["op": "updateAsset", "target": .string(ids[0]), "isHidden": true],
-            ["op": "deleteAssets", "ids": [.string(ids[1])]],
-        ])
-        #expect(try await library.fetchIds() == [ids[2]])
-        #expect(try await library.fetchIds(["includeHidden": true]) == [ids[0], ids[2]])
-        #expect(try await library.fetchIds(["includeHidden": true, "includeTrashed": true]) == ids)
-        let trashed = try await library.call("FetchAssets", ["query": ["ids": [.string(ids[1])], "includeTrashed": true]])
-        #expect(trashed["assets"]?[0]?["isTrashed"] == true)
-        _ = try await library.performChanges([["op": "restoreAssets", "ids": [.string(ids[1])]]])
-        #expect(try await library.fetchIds() == [ids[1], ids[2]])
+        var changes = PhotoLibrary.ChangeBuilder()
+        changes.setHidden(true, for: [ids[0]])
+        changes.deleteAssets([ids[1]])
+        _ = try await library.client.performChanges(changes)
+        #expect(try await library.fetchIds(AssetQuery()) == [ids[2]])
+        #expect(try await library.fetchIds(AssetQuery(includeHidden: true)) == [ids[0], ids[2]])
+        #expect(try await library.fetchIds(AssetQuery(includeHidden: true, includeTrashed: true)) == ids)
+        let trashed = try await library.client.fetchAssets(matching: AssetQuery(ids: [ids[1]], includeTrashed: true)).assets
+        #expect(trashed.map(\.isTrashed) == [true])
+        changes = PhotoLibrary.ChangeBuilder()
+        changes.restoreAssets([ids[1]])
+        _ = try await library.client.performChanges(changes)
+        #expect(try await library.fetchIds(AssetQuery()) == [ids[1], ids[2]])
     }
 
     @Test func pagingSortingAndLimits() async throws {
         let library = try await PopulatedDaemon.make(photoCount: 5)
-        let page = try await library.call("FetchAssets", [
-            "query": ["sort": [["key": "creationDate", "ascending": false]], "limit": 4],
-            "offset": 1, "pageSize": 2,
-        ])
-        #expect(page["count"] == 4)
-        #expect(page["assets"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == [library.assetIds[3], library.assetIds[2]])
-        #expect(try await library.fetchIds(["mediaTypes": ["video"]]).isEmpty)
+        let page = try await library.client.fetchAssets(
+            matching: AssetQuery(sort: [SortDescriptor(key: "creationDate", ascending: false)], limit: 4), offset: 1, pageSize: 2)
+        #expect(page.count == 4)
+        #expect(page.assets.map(\.id) == [library.assetIds[3], library.assetIds[2]])
+        #expect(try await library.fetchIds(AssetQuery(mediaTypes: [.video])).isEmpty)
     }
 
     @Test func aReturnedChangeSurvivesKill9() async throws {
         let library = try await PopulatedDaemon.make(photoCount: 1)
-        let reply = try await library.performChanges([
-            ["op": "updateAsset", "target": .string(library.assetIds[0]), "isFavorite": true],
-            ["op": "createAlbum", "title": "Kept", "placeholder": "@kept"],
-        ])
+        var changes = PhotoLibrary.ChangeBuilder()
+        changes.setFavorite(true, for: [library.assetIds[0]])
+        let kept = changes.createAlbum(title: "Kept")
+        let reply = try await library.client.performChanges(changes)
         try await library.daemon.kill9()
         try await library.daemon.start()
-        let connection = try await library.daemon.connect()
-        let asset = try await connection.call("io.photolibd.Library.FetchAssets", parameters: ["query": [:]])
-        #expect(asset["assets"]?[0]?["isFavorite"] == true)
-        #expect(asset["token"] == reply["token"])
-        let album = try #require(reply["created"]?["@kept"]?.stringValue)
-        let albums = try await connection.call("io.photolibd.Library.FetchCollections", parameters: ["query": ["ids": [.string(album)]]])
-        #expect(albums["collections"]?[0]?["title"] == "Kept")
-        await connection.close()
+        let client = try await PhotoLibrary.connect(socketPath: library.daemon.socketPath)
+        let assets = try await client.fetchAssets()
+        #expect(assets.assets.map(\.isFavorite) == [true])
+        #expect(assets.token == reply.token)
+        let album = try #require(reply.created[kept])
+        #expect(try await client.fetchCollections(matching: CollectionQuery(ids: [album])).collections.map(\.title) == ["Kept"])
+        await client.close()
     }
 
     @Test func theOwnUserIsAuthorized() async throws {
         let daemon = try DaemonProcess()
         try await daemon.start()
-        let connection = try await daemon.connect()
-        #expect(try await connection.call("io.photolibd.Library.AuthorizationStatus", parameters: [:])["status"] == "authorized")
-        await connection.close()
+        let client = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
+        #expect(try await client.authorizationStatus() == .authorized)
+        await client.close()
     }
 
     @Test func persistentChangesCatchAClientUp() async throws {
         let library = try await PopulatedDaemon.make(photoCount: 2)
-        let start = try #require(try await library.call("FetchAssets", ["query": [:]])["token"]?.stringValue)
-        let album = try await library.performChanges([["op": "createAlbum", "title": "Later", "placeholder": "@a"]])["created"]?["@a"]
-        _ = try await library.performChanges([["op": "updateAsset", "target": .string(library.assetIds[0]), "isFavorite": true]])
-        _ = try await library.performChanges([["op": "deleteAssets", "ids": [.string(library.assetIds[1])], "permanently": true]])
-        let first = try await library.call("FetchPersistentChanges", ["since": .string(start), "limit": 2])
-        #expect(first["hasMore"] == true)
-        #expect(first["changes"]?[0]?["insertedCollectionIds"] == [album!])
-        #expect(first["changes"]?[1]?["updatedAssetIds"] == [.string(library.assetIds[0])])
-        let rest = try await library.call("FetchPersistentChanges", ["since": first["token"]!])
-        #expect(rest["hasMore"] == false)
-        #expect(rest["changes"]?[0]?["deletedAssetIds"] == [.string(library.assetIds[1])])
-        await #expect { try await library.call("FetchPersistentChanges", ["since": "v1:another-library:3"]) } throws: {
-            ($0 as? VarlinkError)?.name == "io.photolibd.Library.TokenExpired"
+        let client = library.client
+        let start = try await client.fetchAssets().token
+        var changes = PhotoLibrary.ChangeBuilder()
+        let later = changes.createAlbum(title: "Later")
+        let album = try #require(try await client.performChanges(changes).created[later])
+        changes = PhotoLibrary.ChangeBuilder()
+        changes.setFavorite(true, for: [library.assetIds[0]])
+        _ = try await client.performChanges(changes)
+        changes = PhotoLibrary.ChangeBuilder()
+        changes.deleteAssets([library.assetIds[1]], permanently: true)
+        _ = try await client.performChanges(changes)
+        let first = try await client.fetchPersistentChanges(since: start, limit: 2)
+        #expect(first.hasMore)
+        #expect(first.changes.map(\.insertedCollectionIds) == [[album], []])
+        #expect(first.changes.map(\.updatedAssetIds) == [[], [library.assetIds[0]]])
+        let rest = try await client.fetchPersistentChanges(since: first.token)
+        #expect(!rest.hasMore)
+        #expect(rest.changes.map(\.deletedAssetIds) == [[library.assetIds[1]]])
+        await #expect { try await client.fetchPersistentChanges(since: "v1:another-library:3") } throws: {
+            ($0 as? PhotoLibraryError)?.varlinkError?.name == "io.photolibd.Library.TokenExpired"
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoLibrary
 import LibraryStore
 import PhotoModel
 import Testing
@@ -55,7 +56,8 @@ enum ModelLibrary {
             ], drafts: drafts).created
         let ids = Dictionary(uniqueKeysWithValues: assets.map { ($0.name, created["@" + $0.name]!) })
         try await daemon.start()
-        let library = PopulatedDaemon(daemon: daemon, connection: try await daemon.connect(),
+        let library = PopulatedDaemon(daemon: daemon, client: try await PhotoLibrary.connect(socketPath: daemon.socketPath),
+                                      connection: try await daemon.connect(),
                                       assetIds: assets.map { ids[$0.name]! }, photos: try TemporaryDirectory())
         return (library, ids)
     }
