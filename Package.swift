@@ -190,7 +190,7 @@ let package = Package(
         // held result (Benchmarks/photos.sh runs it).
         .executableTarget(
             name: "PhotosBenchmark",
-            dependencies: ["BenchmarkSupport", "Photos", "PhotoLibrary", "CMalloc"],
+            dependencies: ["BenchmarkSupport", "Photos", "PhotoLibrary", "CompactJSON", "CMalloc"],
             path: "Benchmarks/PhotosBenchmark"
         ),
 

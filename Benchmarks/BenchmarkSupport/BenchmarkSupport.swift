@@ -148,6 +148,18 @@ public final class RawVarlinkClient {
 
     /// Sends `message` (a JSON call) and returns the size of the reply once its last byte has arrived.
     public func call(_ message: String) throws -> Int {
+        try exchange(message) { _ in }
+    }
+
+    /// Sends `message` and returns the reply's JSON (without its NUL).
+    public func reply(to message: String) throws -> [UInt8] {
+        var reply: [UInt8] = []
+        _ = try exchange(message) { reply += $0 }
+        return Array(reply.dropLast())
+    }
+
+    /// Sends `message`, hands each chunk of the reply to `received` as it arrives, and returns the reply's size.
+    private func exchange(_ message: String, received: (UnsafeRawBufferPointer) -> Void) throws -> Int {
         let bytes = Array(message.utf8) + [0]
         guard bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count else {
             throw BenchmarkError("write failed")
@@ -156,6 +168,7 @@ public final class RawVarlinkClient {
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             guard count > 0 else { throw BenchmarkError("connection closed") }
+            buffer.withUnsafeBytes { received(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             total += count
             if buffer[count - 1] == 0 { return total }
         }
