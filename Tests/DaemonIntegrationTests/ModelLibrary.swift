@@ -63,43 +63,58 @@ enum ModelLibrary {
     }
 }
 
+/// Everything a client can see of a library, to compare before and after.
+struct LibraryContents: Equatable {
+    /// Every asset: hidden, trashed and burst frames too.
+    var assets: [Asset]
+    var collections: [AssetCollection]
+    /// Each album's assets and each folder's children, in order.
+    var contents: [String: [String]]
+}
+
 extension PopulatedDaemon {
-    /// Everything a client can see: every asset (hidden, trashed and burst frames too), every collection,
-    /// and each album's and folder's contents in order.
-    func everything() async throws -> JSONValue {
-        let assets = try await call("FetchAssets", [
-            "query": ["includeHidden": true, "includeTrashed": true, "includeAllBurstAssets": true], "pageSize": 10_000,
-        ])["assets"]
-        let collections = try await call("FetchCollections", ["query": [:], "pageSize": 10_000])["collections"]
-        var contents: [String: JSONValue] = [:]
-        for collection in collections?.arrayValue ?? [] {
-            guard let id = collection["id"]?.stringValue else { continue }
-            switch collection["kind"]?.stringValue {
-            case "album":
-                contents[id] = .array(try await fetchIds(["collection": .string(id), "includeHidden": true, "includeTrashed": true])
-                    .map(JSONValue.string))
-            case "folder":
-                contents[id] = try await call("FetchCollections", ["query": ["parent": .string(id)]])["collections"]
+    func everything() async throws -> LibraryContents {
+        let assets = try await client.fetchAllAssets(
+            matching: AssetQuery(includeHidden: true, includeTrashed: true, includeAllBurstAssets: true)).assets
+        let collections = try await self.collections(CollectionQuery())
+        var contents: [String: [String]] = [:]
+        for collection in collections {
+            switch collection.kind {
+            case .album:
+                contents[collection.id] = try await fetchIds(AssetQuery(collection: collection.id, includeHidden: true, includeTrashed: true))
+            case .folder:
+                contents[collection.id] = try await self.collections(CollectionQuery(parent: collection.id)).map(\.id)
             default:
                 break
             }
         }
-        return ["assets": assets ?? .null, "collections": collections ?? .null, "contents": .object(contents)]
+        return LibraryContents(assets: assets, collections: collections, contents: contents)
     }
 
     /// The library's change token.
-    func token() async throws -> JSONValue? {
-        try await call("FetchAssets", ["query": [:], "pageSize": 0])["token"]
+    func token() async throws -> String {
+        try await client.fetchAssets(pageSize: 0).token
     }
 
-    /// Calls PerformChanges expecting the varlink error `name` (with `index` when given), and checks that the
-    /// library, its token and everything in it are as they were.
-    func expectRefusal(_ changes: [[String: JSONValue]], _ name: String, index: Int? = nil, reason: String? = nil,
+    /// Every collection `query` selects, in order.
+    func collections(_ query: CollectionQuery) async throws -> [AssetCollection] {
+        try await client.fetchAllCollections(matching: query).collections
+    }
+
+    /// The titles of the collections `query` selects, in order.
+    func titles(_ query: CollectionQuery) async throws -> [String] {
+        try await collections(query).map(\.title)
+    }
+
+    /// Performs the changes, expecting the daemon's error `name` (with `index` and `reason` when given), and
+    /// checks that the library, its token and everything in it are as they were.
+    func expectRefusal(_ changes: PhotoLibrary.ChangeBuilder, _ name: String, index: Int? = nil, reason: String? = nil,
                        sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let token = try await token()
         let before = try await everything()
-        await #expect(sourceLocation: sourceLocation) { try await performChanges(changes) } throws: { error in
-            guard let error = error as? VarlinkError, error.name == "io.photolibd.Library." + name else { return false }
+        await #expect(sourceLocation: sourceLocation) { try await client.performChanges(changes) } throws: { error in
+            guard let error = (error as? PhotoLibraryError)?.varlinkError, error.name == "io.photolibd.Library." + name
+            else { return false }
             if let index, error.parameters["index"] != .int(index) { return false }
             if let reason, error.parameters["reason"] != .string(reason) { return false }
             return true
