@@ -1,4 +1,5 @@
 import Foundation
+import PhotoLibrary
 import Testing
 import TestSupport
 
@@ -33,7 +34,8 @@ struct LibraryCommandLineTests {
         lines = try photolib(library, ["albums"]).split(separator: "\n").map(String.init)
         let looseLine = try #require(lines.firstIndex { $0.hasPrefix(loose) })
         #expect(looseLine < (try #require(lines.firstIndex { $0.hasPrefix(trips) })))
-        #expect(try await library.call("FetchCollections", ["query": ["ids": [.string(loose)]]])["collections"]?[0]?["parentId"] == .null)
+        let moved = try #require(try await library.collections(CollectionQuery(ids: [loose])).first)
+        #expect(moved.parentId == nil)
     }
 
     @Test func assetsFilterWithAPredicateAndSortDescending() async throws {
@@ -66,6 +68,6 @@ struct LibraryCommandLineTests {
         smart = try photolib(library, ["smart"]).split(separator: "\n").map(String.init)
         #expect(smart.contains { $0.hasSuffix("Library") && $0.contains(" 10 ") && $0.contains("2023-12-31T23:00:00-05:00") })
         _ = try photolib(library, ["trash", "--permanently", plain])
-        #expect(try await library.fetchIds(["ids": [.string(plain)], "includeTrashed": true]).isEmpty)
+        #expect(try await library.fetchIds(AssetQuery(ids: [plain], includeTrashed: true)).isEmpty)
     }
 }

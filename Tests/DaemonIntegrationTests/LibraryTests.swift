@@ -26,7 +26,7 @@ struct PopulatedDaemon {
     }
 
     /// The ids of the assets `query` selects, in order.
-    func fetchIds(_ query: AssetQuery) async throws -> [String] {
+    func fetchIds(_ query: AssetQuery = AssetQuery()) async throws -> [String] {
         try await client.fetchAllAssets(matching: query).assets.map(\.id)
     }
 
@@ -34,13 +34,18 @@ struct PopulatedDaemon {
         try await connection.call("io.photolibd.Library.\(method)", parameters: .object(parameters))
     }
 
+    /// Performs the changes `build` asks for, in one transaction.
+    func change(_ build: (inout PhotoLibrary.ChangeBuilder) -> Void) async throws -> ChangeResult {
+        var changes = PhotoLibrary.ChangeBuilder()
+        build(&changes)
+        return try await client.performChanges(changes)
+    }
+
+    /// Sends a raw change list, as no typed client could write it (for tests of what the daemon refuses).
     func performChanges(_ changes: [[String: JSONValue]]) async throws -> JSONValue {
         try await call("PerformChanges", ["changes": .array(changes.map(JSONValue.object))])
     }
 
-    func fetchIds(_ query: [String: JSONValue] = [:]) async throws -> [String] {
-        try await call("FetchAssets", ["query": .object(query)])["assets"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
-    }
 }
 
 @Suite(.serialized)

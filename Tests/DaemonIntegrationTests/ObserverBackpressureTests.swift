@@ -37,7 +37,7 @@ struct ObserverBackpressureTests {
             }
             try await group.waitForAll()
         }
-        let final = try #require(try await library.call("FetchAssets", ["query": [:]])["token"]?.stringValue)
+        let final = try await library.token()
         while let reply = try await readerReplies.next() {
             for result in reply.results { readerHeld = result.applied(to: readerHeld) }
             if reply.token == final { break }
@@ -60,7 +60,7 @@ struct ObserverBackpressureTests {
         }
         #expect(sawReload)
         #expect(stalledCount < Self.changeCount)
-        let fresh = try await library.fetchIds(["sort": [["key": "isFavorite"]]])
+        let fresh = try await library.fetchIds(AssetQuery(sort: [SortDescriptor(key: "isFavorite")]))
         #expect(held == fresh)
         stalled.close()
         await reader.close()

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoLibrary
 import Testing
 import TestSupport
 import Varlink
@@ -6,7 +7,7 @@ import Varlink
 /// NSPredicate-format predicates and sorting over the socket; hostile predicates are refused, nothing else happens.
 @Suite(.serialized)
 struct PredicateTests {
-    private func names(_ library: PopulatedDaemon, _ assets: [String: String], _ query: [String: JSONValue]) async throws -> [String] {
+    private func names(_ library: PopulatedDaemon, _ assets: [String: String], _ query: AssetQuery) async throws -> [String] {
         try await library.fetchIds(query).map { id in assets.first { $0.value == id }!.key }
     }
 
@@ -26,27 +27,27 @@ struct PredicateTests {
     ])
     func predicatesSelectOverTheSocket(_ predicate: String, _ expected: [String]) async throws {
         let (library, assets) = try await ModelLibrary.make()
-        #expect(try await names(library, assets, ["predicate": .string(predicate)]) == expected)
-        #expect(try await library.fetchIds().count == 10)
+        #expect(try await names(library, assets, AssetQuery(predicate: predicate)) == expected)
+        #expect(try await library.fetchIds(AssetQuery()).count == 10)
     }
 
     @Test func sortsByAnyKeyAndLimits() async throws {
         let (library, assets) = try await ModelLibrary.make()
-        #expect(try await names(library, assets, [
-            "predicate": "mediaSubtypes != 0", "sort": [["key": "mediaSubtypes", "ascending": false]],
-        ]) == ["live", "screenshot", "taggedPanorama"])
-        #expect(try await names(library, assets, [
-            "sort": [["key": "pixelWidth", "ascending": false], ["key": "fileSize", "ascending": true]], "limit": 2,
-        ]) == ["panorama", "plain"])
-        #expect(try await names(library, assets, ["sort": [["key": "creationDate", "ascending": false]], "limit": 3])
+        #expect(try await names(library, assets, AssetQuery(
+            predicate: "mediaSubtypes != 0", sort: [SortDescriptor(key: "mediaSubtypes", ascending: false)]
+        )) == ["live", "screenshot", "taggedPanorama"])
+        #expect(try await names(library, assets, AssetQuery(
+            sort: [SortDescriptor(key: "pixelWidth", ascending: false), SortDescriptor(key: "fileSize")], limit: 2
+        )) == ["panorama", "plain"])
+        #expect(try await names(library, assets, AssetQuery(sort: [SortDescriptor(key: "creationDate", ascending: false)], limit: 3))
             == ["favorite", "burst1", "raw"])
-        #expect(try await names(library, assets, ["predicate": "fileSize >= 900", "sort": [["key": "originalFilename"]]])
+        #expect(try await names(library, assets, AssetQuery(predicate: "fileSize >= 900", sort: [SortDescriptor(key: "originalFilename")]))
             == ["burst1", "favorite"])
-        let limited = try await library.call("FetchAssets", ["query": ["limit": 4], "offset": 3, "pageSize": 10])
-        #expect(limited["count"] == 4)
-        #expect(limited["assets"]?.arrayValue?.count == 1)
-        await #expect { try await library.fetchIds(["sort": [["key": "secret"]]]) } throws: {
-            ($0 as? VarlinkError)?.name == "org.varlink.service.InvalidParameter"
+        let limited = try await library.client.fetchAssets(matching: AssetQuery(limit: 4), offset: 3, pageSize: 10)
+        #expect(limited.count == 4)
+        #expect(limited.assets.count == 1)
+        await #expect { try await library.fetchIds(AssetQuery(sort: [SortDescriptor(key: "secret")])) } throws: {
+            ($0 as? PhotoLibraryError)?.varlinkError?.name == "org.varlink.service.InvalidParameter"
         }
     }
 
@@ -75,12 +76,12 @@ struct PredicateTests {
             (String(repeating: "x", count: 1_000_001), "predicate longer than 1000000 characters at position 1000000"),
         ]
         for (predicate, reason) in refusals {
-            await #expect { try await library.fetchIds(["predicate": .string(predicate)]) } throws: { error in
-                guard let error = error as? VarlinkError else { return false }
+            await #expect { try await library.fetchIds(AssetQuery(predicate: predicate)) } throws: { error in
+                guard let error = (error as? PhotoLibraryError)?.varlinkError else { return false }
                 return error.name == "io.photolibd.Library.InvalidPredicate" && error.parameters["reason"] == .string(reason)
             }
         }
-        #expect(try await library.fetchIds(["predicate": "originalFilename == \"x'); DELETE FROM asset; --\""]).isEmpty)
+        #expect(try await library.fetchIds(AssetQuery(predicate: "originalFilename == \"x'); DELETE FROM asset; --\"")).isEmpty)
         #expect(try await library.everything() == before)
         #expect(try await library.token() == token)
         #expect(library.daemon.isRunning)
