@@ -12,94 +12,89 @@ struct ObservePropertyTests {
         let library = try await PopulatedDaemon.make(photoCount: 12)
         var generator = SystemRandomNumberGenerator()
         var assets = library.assetIds
-        let albums = try await library.performChanges([
-            ["op": "createFolder", "title": "Trips", "placeholder": "@folder"],
-            ["op": "createAlbum", "title": "One", "placeholder": "@one", "parent": "@folder"],
-            ["op": "createAlbum", "title": "Two", "placeholder": "@two", "parent": "@folder"],
-            ["op": "addAssets", "target": "@one", "ids": .array(assets.prefix(6).map(JSONValue.string))],
-        ])["created"]!
-        let albumIds = [albums["@one"]!, albums["@two"]!]
-        let folder = albums["@folder"]!
-        let smart = try await library.call("FetchCollections", ["query": ["kind": "smartAlbum"]])["collections"]!.arrayValue!
-        let favorites = smart.first { $0["subtype"] == "smartAlbumFavorites" }!["id"]!
-        let queries: [String: JSONValue] = [
-            "all": [:],
-            "hiddenToo": ["includeHidden": true],
-            "favorites": ["collection": favorites],
-            "albumOne": ["collection": albumIds[0]],
-            "albumTwo": ["collection": albumIds[1]],
-            "newestFirst": ["sort": [["key": "creationDate", "ascending": false]]],
-            "widest": ["sort": [["key": "pixelWidth", "ascending": false], ["key": "creationDate"]], "limit": 5],
+        var setUp = PhotoLibrary.ChangeBuilder()
+        let folderPlaceholder = setUp.createFolder(title: "Trips")
+        let one = setUp.createAlbum(title: "One", in: folderPlaceholder), two = setUp.createAlbum(title: "Two", in: folderPlaceholder)
+        setUp.addAssets(Array(assets.prefix(6)), to: one)
+        let created = try await library.client.performChanges(setUp).created
+        let albumIds = [created[one]!, created[two]!]
+        let folder = created[folderPlaceholder]!
+        let favorites = try #require(try await library.collections(CollectionQuery(subtype: .smartAlbumFavorites)).first?.id)
+        let queries: [String: AssetQuery] = [
+            "all": AssetQuery(),
+            "hiddenToo": AssetQuery(includeHidden: true),
+            "favorites": AssetQuery(collection: favorites),
+            "albumOne": AssetQuery(collection: albumIds[0]),
+            "albumTwo": AssetQuery(collection: albumIds[1]),
+            "newestFirst": AssetQuery(sort: [SortDescriptor(key: "creationDate", ascending: false)]),
+            "widest": AssetQuery(sort: [SortDescriptor(key: "pixelWidth", ascending: false), SortDescriptor(key: "creationDate")], limit: 5),
         ]
-        let observer = try await library.daemon.connect()
-        var replies = observer.stream("io.photolibd.Library.Observe", parameters: JSONValue.object([
-            "assetQueries": .object(queries),
-            "collectionQueries": ["albums": ["kind": "album"], "inFolder": ["parent": folder],
-                                  "topLevel": ["topLevelUserCollections": true]],
-        ]), returning: FetchReply.self).makeAsyncIterator()
+        let collectionQueries = ["albums": CollectionQuery(kind: .album), "inFolder": CollectionQuery(parent: folder),
+                                 "topLevel": CollectionQuery(topLevelUserCollections: true)]
+        let observer = try await PhotoLibrary.connect(socketPath: library.daemon.socketPath)
+        var events = observer.observe(assetQueries: queries, collectionQueries: collectionQueries).makeAsyncIterator()
         var held: [String: [String]] = [:]
-        for result in try #require(try await replies.next()).results { held[result.name] = result.ids ?? [] }
+        func apply(_ event: LibraryChangeEvent) {
+            for result in event.results { held[result.name] = result.applied(to: held[result.name] ?? []) }
+        }
+        for result in try #require(try await events.next()).results { held[result.name] = result.ids ?? [] }
 
         let photos = try TemporaryDirectory()
         var committed = 0
         for round in 0..<1_000 {
             if assets.isEmpty {
-                let path = try ImageFixtures.image(at: photos.file("refill\(round).jpg"))
-                assets.append(try #require(try await library.performChanges([["op": "createAsset", "path": .string(path),
-                                                                               "placeholder": "@refill"]])["created"]?["@refill"]?.stringValue))
-                _ = try await replies.next().map { reply in
-                    for result in reply.results { held[result.name] = result.applied(to: held[result.name] ?? []) }
-                }
+                var refill = PhotoLibrary.ChangeBuilder()
+                let placeholder = refill.createAsset(fromFile: try ImageFixtures.image(at: photos.file("refill\(round).jpg")))
+                assets.append(try #require(try await library.client.performChanges(refill).created[placeholder]))
+                apply(try #require(try await events.next()))
             }
             let asset = { assets.randomElement(using: &generator)! }
             let album = { albumIds.randomElement(using: &generator)! }
-            let index = { JSONValue.int(Int.random(in: 0..<4, using: &generator)) }
-            let change: [String: JSONValue]
+            let index = { Int.random(in: 0..<4, using: &generator) }
+            var change = PhotoLibrary.ChangeBuilder()
+            var newAsset: String?
             switch Int.random(in: 0..<15, using: &generator) {
-            case 10: change = ["op": "insertAssets", "target": album(), "ids": [.string(asset())], "indexes": [index()]]
-            case 11: change = ["op": "moveAssets", "target": album(), "indexes": [index()], "toIndex": index()]
-            case 12: change = ["op": "createAlbum", "title": .string("Nested \(round)"), "parent": folder]
-            case 13: change = ["op": "moveChildCollections", "target": folder, "indexes": [index()], "toIndex": index()]
-            case 14: change = ["op": "updateCollection", "target": album(), "title": .string("Renamed \(round)")]
-            case 0: change = ["op": "updateAsset", "target": .string(asset()), "isFavorite": .bool(Bool.random(using: &generator))]
-            case 1: change = ["op": "updateAsset", "target": .string(asset()), "isHidden": .bool(Bool.random(using: &generator))]
-            case 2: change = ["op": "updateAsset", "target": .string(asset()),
-                              "creationDate": .string("20\(10 + Int.random(in: 0..<15, using: &generator))-06-01T12:00:00+02:00")]
-            case 3: change = ["op": "deleteAssets", "ids": [.string(asset())]]
-            case 4: change = ["op": "restoreAssets", "ids": [.string(asset())]]
-            case 5: change = ["op": "addAssets", "target": albumIds.randomElement(using: &generator)!,
-                              "ids": [.string(asset()), .string(asset())]]
-            case 6: change = ["op": "removeAssets", "target": albumIds.randomElement(using: &generator)!, "ids": [.string(asset())]]
-            case 7: change = ["op": "createAlbum", "title": .string("Album \(round)")]
+            case 10: change.insertAssets([asset()], at: [index()], in: album())
+            case 11: change.moveAssets(at: [index()], to: index(), in: album())
+            case 12: _ = change.createAlbum(title: "Nested \(round)", in: folder)
+            case 13: change.moveChildCollections(at: [index()], to: index(), in: folder)
+            case 14: change.renameCollection(album(), to: "Renamed \(round)")
+            case 0: change.setFavorite(Bool.random(using: &generator), for: [asset()])
+            case 1: change.setHidden(Bool.random(using: &generator), for: [asset()])
+            case 2: change.setCreationDate(Timestamp(rfc3339: "20\(10 + Int.random(in: 0..<15, using: &generator))-06-01T12:00:00+02:00"),
+                                           for: asset())
+            case 3: change.deleteAssets([asset()])
+            case 4: change.restoreAssets([asset()])
+            case 5: change.addAssets([asset(), asset()], to: album())
+            case 6: change.removeAssets([asset()], from: album())
+            case 7: _ = change.createAlbum(title: "Album \(round)")
             case 8:
                 let path = try ImageFixtures.image(at: photos.file("new\(round).jpg"), width: Int.random(in: 16...64, using: &generator), height: 16)
-                change = ["op": "createAsset", "path": .string(path), "placeholder": "@new"]
+                newAsset = change.createAsset(fromFile: path)
             default:
                 let doomed = assets.remove(at: Int.random(in: 0..<assets.count, using: &generator))
-                change = ["op": "deleteAssets", "ids": [.string(doomed)], "permanently": true]
+                change.deleteAssets([doomed], permanently: true)
             }
-            let outcome: JSONValue
+            let outcome: ChangeResult
             do {
-                outcome = try await library.performChanges([change])
-            } catch let refused as VarlinkError where refused.name.hasPrefix("io.photolibd.Library.") {
+                outcome = try await library.client.performChanges(change)
+            } catch {
                 // A change the library refuses (e.g. adding a trashed asset to an album) commits nothing.
+                guard error.varlinkError?.name.hasPrefix("io.photolibd.Library.") == true else { throw error }
                 continue
             }
-            if let created = outcome["created"]?["@new"]?.stringValue { assets.append(created) }
-            let token = try #require(outcome["token"]?.stringValue)
+            if let newAsset, let created = outcome.created[newAsset] { assets.append(created) }
             committed += 1
-            let reply = try #require(try await replies.next())
-            #expect(reply.token == token)
-            for result in reply.results { held[result.name] = result.applied(to: held[result.name] ?? []) }
+            let event = try #require(try await events.next())
+            #expect(event.token == outcome.token)
+            apply(event)
             for (name, query) in queries {
-                let fresh = try await library.call("FetchAssets", ["query": query, "pageSize": 10_000])
-                #expect(fresh["token"]?.stringValue == token)
-                #expect(held[name] == fresh["assets"]?.arrayValue?.compactMap { $0["id"]?.stringValue }, "\(name) after \(change)")
+                let fresh = try await library.client.fetchAssets(matching: query, pageSize: 10_000)
+                #expect(fresh.token == outcome.token)
+                #expect(held[name] == fresh.assets.map(\.id), "\(name) after \(change.requests)")
             }
-            for (name, query) in ["albums": ["kind": "album"], "inFolder": ["parent": folder],
-                                  "topLevel": ["topLevelUserCollections": true]] as [String: JSONValue] {
-                let fresh = try await library.call("FetchCollections", ["query": query])
-                #expect(held[name] == fresh["collections"]?.arrayValue?.compactMap { $0["id"]?.stringValue }, "\(name) after \(change)")
+            for (name, query) in collectionQueries {
+                #expect(held[name] == (try await library.collections(query)).map(\.id), "\(name) after \(change.requests)")
             }
         }
         #expect(committed > 700, "only \(committed) of 1,000 random changes committed")
