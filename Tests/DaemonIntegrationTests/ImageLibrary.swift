@@ -1,54 +1,53 @@
 import Foundation
+import PhotoLibrary
 import Testing
 import TestSupport
 import Varlink
 
-/// A running daemon with photos imported by reference from a temporary folder, and calls of `io.photolibd.Images`.
+/// A running daemon with photos imported by reference from a temporary folder, asked for images through the typed client.
 struct ImageLibrary {
     let daemon: DaemonProcess
-    let connection: VarlinkConnection
+    let client: PhotoLibrary
     let photos: TemporaryDirectory
+
+    init(daemon: DaemonProcess, photos: TemporaryDirectory) async throws {
+        self.daemon = daemon
+        self.photos = photos
+        client = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
+    }
 
     static func start(extraConfig: String = "") async throws -> ImageLibrary {
         let daemon = try DaemonProcess(extraConfig: extraConfig)
         try await daemon.start()
-        return ImageLibrary(daemon: daemon, connection: try await daemon.connect(), photos: try TemporaryDirectory())
+        return try await ImageLibrary(daemon: daemon, photos: try TemporaryDirectory())
     }
 
     /// Imports the files in place and returns their asset ids, in order.
     func importByReference(_ paths: [String]) async throws -> [String] {
-        let reply = try await connection.call("io.photolibd.Import.ImportFiles", parameters: .object([
-            "paths": .array(paths.map(JSONValue.string)), "mode": "reference",
-        ]))
-        let files = try #require(reply["files"]?.arrayValue)
-        let ids = Dictionary(files.map { ($0["path"]?.stringValue ?? "", $0["assetId"]?.stringValue) }) { first, _ in first }
-        let imported = try paths.map { try #require(ids[$0] ?? nil, "\(reply)") }
+        let files = try await client.importFiles(paths, mode: .reference).files
+        let ids = Dictionary(files.map { ($0.path, $0.assetId) }) { first, _ in first }
+        let imported = try paths.map { try #require(ids[$0] ?? nil, "\(files)") }
         try #require(Set(imported).count == paths.count, "duplicates among \(paths)")
         return imported
     }
 
-    /// One `RequestImage` call without `more`: the final image.
-    func requestImage(_ assetId: String, _ options: [String: JSONValue] = [:]) async throws -> JSONValue {
-        try await connection.call("io.photolibd.Images.RequestImage",
-                                  parameters: .object(options.merging(["assetId": .string(assetId)]) { $1 }))
+    /// The final image.
+    func requestImage(_ assetId: String, _ options: ImageRequestOptions = ImageRequestOptions()) async throws -> ImageResult {
+        try await client.requestImage(for: assetId, options: options)
     }
 
-    /// Every reply of one `RequestImage` call with `more`.
-    func streamImage(_ assetId: String, _ options: [String: JSONValue] = [:]) async throws -> [JSONValue] {
-        var replies: [JSONValue] = []
-        for try await reply in connection.stream("io.photolibd.Images.RequestImage",
-                                                 parameters: JSONValue.object(options.merging(["assetId": .string(assetId)]) { $1 }),
-                                                 returning: JSONValue.self) {
-            replies.append(reply)
-        }
-        return replies
+    /// Every image of one request, as the daemon delivers them.
+    func streamImage(_ assetId: String, _ options: ImageRequestOptions = ImageRequestOptions()) async throws -> [ImageResult] {
+        var images: [ImageResult] = []
+        for try await image in client.images(for: assetId, options: options) { images.append(image) }
+        return images
     }
 
     /// Deletes assets for good.
     func purge(_ ids: [String]) async throws {
-        _ = try await connection.call("io.photolibd.Library.PerformChanges", parameters: .object([
-            "changes": [["op": "deleteAssets", "ids": .array(ids.map(JSONValue.string)), "permanently": true]],
-        ]))
+        var changes = PhotoLibrary.ChangeBuilder()
+        changes.deleteAssets(ids, permanently: true)
+        _ = try await client.performChanges(changes)
     }
 
     /// The rendition files in the cache.
@@ -67,21 +66,29 @@ struct ImageLibrary {
     }
 }
 
-extension JSONValue {
-    /// `width`×`height` of an image reply.
-    var size: (width: Int, height: Int)? {
-        guard let width = self["width"]?.intValue, let height = self["height"]?.intValue else { return nil }
-        return (width, height)
+extension ImageResult {
+    /// `width`×`height` of the image.
+    var size: (width: Int, height: Int) { (width, height) }
+}
+
+extension ImageRequestOptions {
+    /// Options for a `width`×`height` target.
+    static func target(_ width: Int, _ height: Int, contentMode: ContentMode = .aspectFit, resizeMode: ResizeMode = .fast,
+                       deliveryMode: DeliveryMode = .opportunistic, crop: Rect? = nil) -> ImageRequestOptions {
+        ImageRequestOptions(targetSize: ImageSize(width: width, height: height), contentMode: contentMode, resizeMode: resizeMode,
+                            deliveryMode: deliveryMode, normalizedCropRect: crop)
     }
 }
 
-/// The error a call failed with, with its name and parameters.
+/// The daemon's error a call failed with (through the typed client or a raw connection), with its name and parameters.
 func varlinkError(_ body: () async throws -> some Any) async -> VarlinkError? {
     do {
         _ = try await body()
         return nil
     } catch let error as VarlinkError {
         return error
+    } catch let error as PhotoLibraryError where error.varlinkError != nil {
+        return error.varlinkError
     } catch {
         Issue.record("expected a varlink error, got \(error)")
         return nil

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoLibrary
 import Testing
 import TestSupport
 import Varlink
@@ -21,34 +22,34 @@ struct ImageRequestTests {
         let ids = try await library.importByReference(expected.map(\.path))
         for (id, photo) in zip(ids, expected) {
             let whole = try await library.requestImage(id)
-            #expect(whole.size! == (photo.width, photo.height), "\(photo.path)")
-            let small = try await library.requestImage(id, ["targetWidth": 60, "targetHeight": 60, "resizeMode": "exact"])
-            #expect(small.size! == (photo.width / 2, photo.height / 2), "\(photo.path)")
+            #expect(whole.size == (photo.width, photo.height), "\(photo.path)")
+            let small = try await library.requestImage(id, .target(60, 60, resizeMode: .exact))
+            #expect(small.size == (photo.width / 2, photo.height / 2), "\(photo.path)")
             for reply in [whole, small] {
-                let path = try #require(reply["path"]?.stringValue)
+                let path = try #require(reply.path)
                 #expect(try MarkedPhotos.corners(of: path) == .upright, "\(photo.path)")
-                #expect(try ImageProbe.size(of: path) == reply.size!)
-                #expect(reply["mimeType"]?.stringValue == "image/jpeg" && reply["isDegraded"]?.boolValue == false)
+                #expect(try ImageProbe.size(of: path) == reply.size)
+                #expect(reply.mimeType == "image/jpeg" && reply.isDegraded == false)
             }
         }
     }
 
     @Test(arguments: [
-        ([:], 300, 200),
-        (["resizeMode": "none", "targetWidth": 100, "targetHeight": 100], 300, 200),
-        (["resizeMode": "exact", "targetWidth": 100, "targetHeight": 100], 100, 67),
-        (["resizeMode": "exact", "targetWidth": 100, "targetHeight": 100, "contentMode": "aspectFill"], 150, 100),
-        (["resizeMode": "exact", "targetWidth": 250, "targetHeight": 50], 75, 50),
-        (["resizeMode": "exact", "targetWidth": 600, "targetHeight": 600], 600, 400),
-        (["targetWidth": -1, "targetHeight": -1], 300, 200),
-    ] as [([String: JSONValue], Int, Int)])
-    func eachResizeModeGivesTheSizeTheContractPromises(options: [String: JSONValue], width: Int, height: Int) async throws {
+        (ImageRequestOptions(), 300, 200),
+        (.target(100, 100, resizeMode: .none), 300, 200),
+        (.target(100, 100, resizeMode: .exact), 100, 67),
+        (.target(100, 100, contentMode: .aspectFill, resizeMode: .exact), 150, 100),
+        (.target(250, 50, resizeMode: .exact), 75, 50),
+        (.target(600, 600, resizeMode: .exact), 600, 400),
+        (.target(-1, -1), 300, 200),
+    ] as [(ImageRequestOptions, Int, Int)])
+    func eachResizeModeGivesTheSizeTheContractPromises(options: ImageRequestOptions, width: Int, height: Int) async throws {
         let library = try await ImageLibrary.start()
         let photo = try MarkedPhotos.write(at: library.photos.file("photo.jpg"), width: 300, height: 200, orientation: 6)
         let id = try #require(try await library.importByReference([photo]).first)
         let reply = try await library.requestImage(id, options)
-        #expect(reply.size! == (width, height))
-        #expect(try MarkedPhotos.corners(of: #require(reply["path"]?.stringValue)) == .upright)
+        #expect(reply.size == (width, height))
+        #expect(try MarkedPhotos.corners(of: #require(reply.path)) == .upright)
     }
 
     @Test(arguments: ["aspectFit", "aspectFill"])
@@ -56,10 +57,8 @@ struct ImageRequestTests {
         let library = try await ImageLibrary.start()
         let photo = try MarkedPhotos.write(at: library.photos.file("photo.jpg"), width: 300, height: 200, orientation: 8)
         let id = try #require(try await library.importByReference([photo]).first)
-        let exact = try await library.requestImage(id, ["targetWidth": 100, "targetHeight": 100, "contentMode": .string(contentMode),
-                                                        "resizeMode": "exact"]).size!
-        let fast = try await library.requestImage(id, ["targetWidth": 100, "targetHeight": 100,
-                                                       "contentMode": .string(contentMode)]).size!
+        let exact = try await library.requestImage(id, .target(100, 100, contentMode: ImageContentMode(rawValue: contentMode)!, resizeMode: .exact)).size
+        let fast = try await library.requestImage(id, .target(100, 100, contentMode: ImageContentMode(rawValue: contentMode)!)).size
         #expect(fast.width >= exact.width && fast.height >= exact.height)
         #expect(min(fast.width, fast.height) <= 2 * min(exact.width, exact.height))
     }
@@ -68,12 +67,9 @@ struct ImageRequestTests {
         let library = try await ImageLibrary.start()
         let photo = try MarkedPhotos.write(at: library.photos.file("photo.jpg"), width: 300, height: 200, orientation: 5)
         let id = try #require(try await library.importByReference([photo]).first)
-        let reply = try await library.requestImage(id, [
-            "targetWidth": 120, "targetHeight": 120, "resizeMode": "exact",
-            "normalizedCropRect": ["x": 0.5, "y": 0, "width": 0.5, "height": 0.5],
-        ])
-        #expect(reply.size! == (120, 80))
-        let corners = try MarkedPhotos.corners(of: #require(reply["path"]?.stringValue))
+        let reply = try await library.requestImage(id, .target(120, 120, resizeMode: .exact, crop: ImageRequestOptions.Rect(x: 0.5, y: 0, width: 0.5, height: 0.5)))
+        #expect(reply.size == (120, 80))
+        let corners = try MarkedPhotos.corners(of: #require(reply.path))
         #expect(corners == MarkedPhotos.Corners(topLeft: .grey, topRight: .green, bottomLeft: .grey))
     }
 
@@ -85,20 +81,20 @@ struct ImageRequestTests {
         let photo = try MarkedPhotos.write(at: library.photos.file("camera.jpg"), width: 1600, height: 1200, orientation: 1,
                                            exif: ["-ThumbnailImage<=\(thumbnail)", "-Make=Camera"])
         let id = try #require(try await library.importByReference([photo]).first)
-        let options: [String: JSONValue] = ["targetWidth": 800, "targetHeight": 800, "resizeMode": "exact"]
+        let options: ImageRequestOptions = .target(800, 800, resizeMode: .exact)
 
         let first = try await library.streamImage(id, options)
-        #expect(first.map { $0["isDegraded"]?.boolValue } == [true, false])
-        #expect(Set(first.compactMap { $0["requestId"]?.stringValue }).count == 1)
-        let degraded = try #require(first.first?["path"]?.stringValue)
+        #expect(first.map { $0.isDegraded } == [true, false])
+        #expect(Set(first.compactMap { $0.requestId }).count == 1)
+        let degraded = try #require(first.first?.path)
         #expect(try MarkedPhotos.corners(of: degraded) == .upright)
         let final = try #require(first.last?.size)
         #expect(final == (800, 600))
 
         let again = try await library.streamImage(id, options)
-        #expect(again.map { $0["isDegraded"]?.boolValue } == [false])
-        #expect(again.first?["path"] == first.last?["path"])
-        #expect(again.first?["requestId"] != first.first?["requestId"])
+        #expect(again.map { $0.isDegraded } == [false])
+        #expect(again.first?.path == first.last?.path)
+        #expect(again.first?.requestId != first.first?.requestId)
     }
 
     @Test func highQualityAndPlainCallsGiveOneFinalImageAndFastMayGiveADegradedOne() async throws {
@@ -107,14 +103,12 @@ struct ImageRequestTests {
         let photo = try MarkedPhotos.write(at: library.photos.file("camera.jpg"), width: 1600, height: 1200, orientation: 1,
                                            exif: ["-ThumbnailImage<=\(thumbnail)"])
         let id = try #require(try await library.importByReference([photo]).first)
-        let highQuality = try await library.streamImage(id, ["targetWidth": 700, "targetHeight": 700, "resizeMode": "exact",
-                                                             "deliveryMode": "highQuality"])
-        #expect(highQuality.map { $0["isDegraded"]?.boolValue } == [false])
-        let plain = try await library.requestImage(id, ["targetWidth": 600, "targetHeight": 600, "resizeMode": "exact"])
-        #expect(plain["isDegraded"]?.boolValue == false && plain.size! == (600, 450))
-        let fast = try await library.streamImage(id, ["targetWidth": 500, "targetHeight": 500, "resizeMode": "exact",
-                                                      "deliveryMode": "fast"])
-        #expect(fast.count == 1 && fast[0]["isDegraded"]?.boolValue == true)
+        let highQuality = try await library.streamImage(id, .target(700, 700, resizeMode: .exact, deliveryMode: .highQuality))
+        #expect(highQuality.map { $0.isDegraded } == [false])
+        let plain = try await library.requestImage(id, .target(600, 600, resizeMode: .exact))
+        #expect(plain.isDegraded == false && plain.size == (600, 450))
+        let fast = try await library.streamImage(id, .target(500, 500, resizeMode: .exact, deliveryMode: .fast))
+        #expect(fast.count == 1 && fast[0].isDegraded == true)
     }
 
     @Test func identicalRequestsAtOnceGetTheSameImage() async throws {
@@ -124,12 +118,10 @@ struct ImageRequestTests {
         let paths = try await withThrowingTaskGroup(of: String?.self) { group in
             for _ in 0..<6 {
                 group.addTask {
-                    let connection = try await library.daemon.connect()
-                    let reply = try await connection.call("io.photolibd.Images.RequestImage", parameters: .object([
-                        "assetId": .string(id), "targetWidth": 900, "targetHeight": 900, "resizeMode": "exact",
-                    ]))
-                    await connection.close()
-                    return reply["path"]?.stringValue
+                    let client = try await PhotoLibrary.connect(socketPath: library.daemon.socketPath)
+                    let image = try await client.requestImage(for: id, options: .target(900, 900, resizeMode: .exact))
+                    await client.close()
+                    return image.path
                 }
             }
             return try await group.reduce(into: Set<String?>()) { $0.insert($1) }
@@ -154,13 +146,19 @@ struct ImageRequestTests {
             (["deliveryMode": "eventually"], "deliveryMode"),
             (["version": "edited"], "version"),
         ]
+        // Options no typed client could send: raw calls.
+        let connection = try await library.daemon.connect()
         for (options, parameter) in cases {
-            let error = await varlinkError { try await library.requestImage(id, options) }
+            let error = await varlinkError {
+                try await connection.call("io.photolibd.Images.RequestImage",
+                                          parameters: .object(options.merging(["assetId": .string(id)]) { $1 }))
+            }
             #expect(error == .invalidParameter(parameter), "\(options)")
         }
+        await connection.close()
         let missing = await varlinkError { try await library.requestImage("no-such-asset") }
         #expect(missing == VarlinkError("io.photolibd.Images.NotFound", parameters: ["id": "no-such-asset"]))
-        #expect(try await library.requestImage(id)["width"]?.intValue == 120)
+        #expect(try await library.requestImage(id).width == 120)
     }
 
     @Test func brokenTruncatedAndHugeFilesAreReportedAndTheDaemonKeepsServing() async throws {
@@ -174,15 +172,15 @@ struct ImageRequestTests {
         try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: paths[1]))
         try jpegDeclaring(width: 50_000, height: 50_000, basedOn: paths[3]).write(to: URL(fileURLWithPath: paths[2]))
 
-        let garbage = await varlinkError { try await library.requestImage(ids[0], ["targetWidth": 100, "targetHeight": 100]) }
+        let garbage = await varlinkError { try await library.requestImage(ids[0], .target(100, 100)) }
         #expect(garbage?.name == "io.photolibd.Images.ImageUnavailable" && garbage?.parameters["assetId"] == .string(ids[0]))
         #expect(garbage?.parameters["reason"]?.stringValue?.contains("not a known file format") == true, "\(String(describing: garbage))")
-        let truncated = try await library.requestImage(ids[1], ["targetWidth": 150, "targetHeight": 150, "resizeMode": "exact"])
-        #expect(truncated.size! == (150, 100))
-        let bomb = await varlinkError { try await library.requestImage(ids[2], ["targetWidth": 100, "targetHeight": 100]) }
+        let truncated = try await library.requestImage(ids[1], .target(150, 150, resizeMode: .exact))
+        #expect(truncated.size == (150, 100))
+        let bomb = await varlinkError { try await library.requestImage(ids[2], .target(100, 100)) }
         #expect(bomb?.name == "io.photolibd.Images.ImageUnavailable")
         #expect(bomb?.parameters["reason"]?.stringValue?.contains("50000x50000 pixels, above the limit") == true, "\(String(describing: bomb))")
-        #expect(try await library.requestImage(ids[3])["width"]?.intValue == 300)
+        #expect(try await library.requestImage(ids[3]).width == 300)
         #expect(library.daemon.isRunning)
     }
 
@@ -194,10 +192,8 @@ struct ImageRequestTests {
         let config = try String(contentsOfFile: library.daemon.configPath, encoding: .utf8)
         try (config + "\n[images]\nmax_pixels = 50000\n").write(toFile: library.daemon.configPath, atomically: true, encoding: .utf8)
         try await library.daemon.start()
-        let connection = try await library.daemon.connect()
-        let error = await varlinkError {
-            try await connection.call("io.photolibd.Images.RequestImage", parameters: .object(["assetId": .string(id)]))
-        }
+        let restarted = try await ImageLibrary(daemon: library.daemon, photos: library.photos)
+        let error = await varlinkError { try await restarted.requestImage(id) }
         #expect(error?.parameters["reason"]?.stringValue?.contains("300x200 pixels, above the limit of 50000 pixels") == true,
                 "\(String(describing: error))")
     }
@@ -208,19 +204,20 @@ struct ImageRequestTests {
         let other = try MarkedPhotos.write(at: library.photos.file("other.jpg"), width: 300, height: 200, orientation: 1)
         let ids = try await library.importByReference([big, other])
         let request = Task {
-            let connection = try await library.daemon.connect()
-            return try await connection.call("io.photolibd.Images.RequestImage", parameters: .object(["assetId": .string(ids[0])]))
+            let client = try await PhotoLibrary.connect(socketPath: library.daemon.socketPath)
+            return try await client.requestImage(for: ids[0])
         }
         try await library.purge([ids[0]])
         switch await request.result {
         case .success(let reply):
-            #expect(reply["width"]?.intValue == 4000)
-        case .failure(let error as VarlinkError):
-            #expect(["io.photolibd.Images.NotFound", "io.photolibd.Images.ImageUnavailable"].contains(error.name), "\(error)")
+            #expect(reply.width == 4000)
+        case .failure(let error as PhotoLibraryError):
+            let name = error.varlinkError?.name ?? ""
+            #expect(["io.photolibd.Images.NotFound", "io.photolibd.Images.ImageUnavailable"].contains(name), "\(error)")
         case .failure(let error):
             Issue.record("unexpected \(error)")
         }
-        let kept = try #require(try await library.requestImage(ids[1])["path"]?.stringValue)
+        let kept = try #require(try await library.requestImage(ids[1]).path)
         // The big photo's renditions are 4000 (whole) and 341 (grid) pixels wide; the other's 300 and 384.
         try await library.waitUntil("only the other photo's renditions remain") {
             try library.renditionFiles.allSatisfy { [300, 384].contains(try ImageProbe.size(of: $0).width) }
@@ -238,19 +235,19 @@ struct ImageRequestTests {
             try MarkedPhotos.write(at: library.photos.file($0), width: 600, height: 400, orientation: 1)
         }
         let ids = try await library.importByReference(paths)
-        let options: [String: JSONValue] = ["targetWidth": 300, "targetHeight": 300, "resizeMode": "exact"]
+        let options: ImageRequestOptions = .target(300, 300, resizeMode: .exact)
         let kept = try await library.requestImage(ids[0], options)
-        let damaged = try #require(try await library.requestImage(ids[1], options)["path"]?.stringValue)
+        let damaged = try #require(try await library.requestImage(ids[1], options).path)
         try await library.daemon.stop()
         let size = try Data(contentsOf: URL(fileURLWithPath: damaged)).count
         try Data(repeating: 0x42, count: size).write(to: URL(fileURLWithPath: damaged))
 
         try await library.daemon.start()
-        let restarted = ImageLibrary(daemon: library.daemon, connection: try await library.daemon.connect(), photos: library.photos)
+        let restarted = try await ImageLibrary(daemon: library.daemon, photos: library.photos)
         let again = try await restarted.streamImage(ids[0], options)
-        #expect(again.count == 1 && again[0]["path"] == kept["path"] && again[0]["isDegraded"]?.boolValue == false)
+        #expect(again.count == 1 && again[0].path == kept.path && again[0].isDegraded == false)
         let remade = try await restarted.requestImage(ids[1], options)
-        #expect(remade["path"]?.stringValue == damaged)
+        #expect(remade.path == damaged)
         #expect(try MarkedPhotos.corners(of: damaged) == .upright)
     }
 
@@ -258,18 +255,18 @@ struct ImageRequestTests {
         let library = try await ImageLibrary.start()
         let photo = try MarkedPhotos.write(at: library.photos.file("photo.jpg"), width: 300, height: 200, orientation: 1)
         let id = try #require(try await library.importByReference([photo]).first)
-        #expect(try await library.requestImage(id).size! == (300, 200))
+        #expect(try await library.requestImage(id).size == (300, 200))
         try MarkedPhotos.write(at: library.photos.file("edited.jpg"), width: 200, height: 300, orientation: 1)
         try FileManager.default.removeItem(atPath: photo)
         try FileManager.default.moveItem(atPath: library.photos.file("edited.jpg"), toPath: photo)
-        #expect(try await library.requestImage(id).size! == (200, 300))
+        #expect(try await library.requestImage(id).size == (200, 300))
     }
 
     @Test func purgingAnAssetRemovesItsRenditions() async throws {
         let library = try await ImageLibrary.start()
         let photo = try MarkedPhotos.write(at: library.photos.file("photo.jpg"), width: 300, height: 200, orientation: 1)
         let id = try #require(try await library.importByReference([photo]).first)
-        let path = try #require(try await library.requestImage(id, ["targetWidth": 50, "targetHeight": 50])["path"]?.stringValue)
+        let path = try #require(try await library.requestImage(id, .target(50, 50)).path)
         try await library.purge([id])
         try await library.waitUntil("the renditions are gone") { library.renditionFiles.isEmpty }
         #expect(!FileManager.default.fileExists(atPath: path))
@@ -286,7 +283,7 @@ struct ImageRequestTests {
         let ids = try await library.importByReference(paths)
         var served: [String] = []
         for id in ids {
-            served.append(try #require(try await library.requestImage(id)["path"]?.stringValue))
+            served.append(try #require(try await library.requestImage(id).path))
             let total = try library.renditionFiles.reduce(0) {
                 $0 + (try FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int ?? 0)
             }
@@ -301,23 +298,23 @@ struct ImageRequestTests {
         let daemon = try DaemonProcess()
         let disk = try SmallFileSystem(bytes: 2 << 20, at: daemon.directory + "/cache")
         try await daemon.start()
-        let library = ImageLibrary(daemon: daemon, connection: try await daemon.connect(), photos: try TemporaryDirectory())
+        let library = try await ImageLibrary(daemon: daemon, photos: try TemporaryDirectory())
         let paths = try ["a.jpg", "b.jpg"].map {
             try MarkedPhotos.write(at: library.photos.file($0), width: 1200, height: 800, orientation: 1)
         }
         let ids = try await library.importByReference(paths)
-        _ = try await library.requestImage(ids[0], ["targetWidth": 300, "targetHeight": 300])
+        _ = try await library.requestImage(ids[0], .target(300, 300))
         disk.fill()
         do {
             _ = try await library.requestImage(ids[1])
-        } catch let error as VarlinkError {
-            #expect(error.name == "io.photolibd.Images.ImageUnavailable")
-            #expect(error.parameters["reason"]?.stringValue?.contains("is full") == true, "\(error)")
+        } catch let error as PhotoLibraryError {
+            #expect(error.varlinkError?.name == "io.photolibd.Images.ImageUnavailable")
+            #expect(error.varlinkError?.parameters["reason"]?.stringValue?.contains("is full") == true, "\(error)")
         }
         #expect(daemon.isRunning)
         disk.empty()
-        #expect(try await library.requestImage(ids[1])["width"]?.intValue == 1200)
-        #expect(try await library.requestImage(ids[0], ["targetWidth": 300, "targetHeight": 300])["path"] != nil)
+        #expect(try await library.requestImage(ids[1]).width == 1200)
+        #expect(try await library.requestImage(ids[0], .target(300, 300)).path != nil)
         try await daemon.stop()
         withExtendedLifetime(disk) {}
     }
@@ -332,17 +329,15 @@ struct ImageRequestTests {
         let ids = try await library.importByReference(paths)
         try await library.waitUntil("the grid renditions are made") { library.renditionFiles.count == 3 }
         for id in ids {
-            let grid = try await library.streamImage(id, ["targetWidth": 256, "targetHeight": 256, "contentMode": "aspectFill"])
-            #expect(grid.count == 1 && grid[0]["isDegraded"]?.boolValue == false && grid[0].size! == (341, 256))
+            let grid = try await library.streamImage(id, .target(256, 256, contentMode: .aspectFill))
+            #expect(grid.count == 1 && grid[0].isDegraded == false && grid[0].size == (341, 256))
         }
 
-        _ = try await library.connection.call("io.photolibd.Images.StartCaching", parameters: .object([
-            "assetIds": .array(ids.map(JSONValue.string)), "targetWidth": 1000, "targetHeight": 1000,
-        ]))
+        try await library.client.startCaching(ids, targetSize: ImageSize(width: 1000, height: 1000))
         try await library.waitUntil("the warm-ups are made") { library.renditionFiles.count == 6 }
-        let warmed = try await library.streamImage(ids[0], ["targetWidth": 1000, "targetHeight": 1000])
-        #expect(warmed.count == 1 && warmed[0]["isDegraded"]?.boolValue == false)
-        _ = try await library.connection.call("io.photolibd.Images.StopCaching", parameters: .object([:]))
+        let warmed = try await library.streamImage(ids[0], .target(1000, 1000))
+        #expect(warmed.count == 1 && warmed[0].isDegraded == false)
+        try await library.client.stopCaching()
     }
 
     @Test func aClosedConnectionCancelsItsQueuedRequests() async throws {
@@ -359,7 +354,7 @@ struct ImageRequestTests {
                 """)
         }
         // Waits for the render threads: this request queues behind the runs already started.
-        _ = try await library.requestImage(ids[0], ["targetWidth": 64, "targetHeight": 64, "resizeMode": "exact"])
+        _ = try await library.requestImage(ids[0], .target(64, 64, resizeMode: .exact))
         #expect(library.renditionFiles.count < 8 + 8 + 1, "\(library.renditionFiles.count) renditions")
         #expect(library.daemon.isRunning)
     }
@@ -393,9 +388,9 @@ struct ImageRequestTests {
         // Held upright: the stream is stored landscape with a quarter-turn display matrix.
         try runTool("/usr/bin/ffmpeg", ["-v", "error", "-i", upright, "-c", "copy", "-metadata:s:v:0", "rotate=90", clip])
         let id = try #require(try await library.importByReference([clip]).first)
-        let poster = try await library.streamImage(id, ["targetWidth": 100, "targetHeight": 100, "resizeMode": "exact"])
-        #expect(poster.count == 1 && poster[0].size! == (75, 100) && poster[0]["mimeType"]?.stringValue == "image/jpeg")
-        #expect(try ImageProbe.size(of: #require(poster[0]["path"]?.stringValue)) == (75, 100))
+        let poster = try await library.streamImage(id, .target(100, 100, resizeMode: .exact))
+        #expect(poster.count == 1 && poster[0].size == (75, 100) && poster[0].mimeType == "image/jpeg")
+        #expect(try ImageProbe.size(of: #require(poster[0].path)) == (75, 100))
     }
 
     // MARK: Originals
@@ -404,12 +399,10 @@ struct ImageRequestTests {
         let library = try await ImageLibrary.start()
         let photo = try MarkedPhotos.write(at: library.photos.file("IMG_0042.jpg"), width: 300, height: 200, orientation: 6)
         let id = try #require(try await library.importByReference([photo]).first)
-        let reply = try await library.connection.call("io.photolibd.Images.RequestImageData", parameters: .object([
-            "assetId": .string(id),
-        ]))
-        #expect(reply["path"]?.stringValue == photo && reply["mimeType"]?.stringValue == "image/jpeg")
-        #expect(reply["orientation"]?.intValue == 6 && reply["originalFilename"]?.stringValue == "IMG_0042.jpg")
-        #expect(reply["fileSize"]?.intValue == (try FileManager.default.attributesOfItem(atPath: photo)[.size] as? Int))
+        let reply = try await library.client.requestImageData(for: id)
+        #expect(reply.path == photo && reply.mimeType == "image/jpeg")
+        #expect(reply.orientation == 6 && reply.originalFilename == "IMG_0042.jpg")
+        #expect(reply.fileSize == (try FileManager.default.attributesOfItem(atPath: photo)[.size] as? Int))
     }
 
     @Test func theCommandLineWritesThumbnailsAndExportsOriginals() async throws {
