@@ -34,9 +34,7 @@ struct CollectionTests {
         #expect(try #require(try await library.collections(CollectionQuery(ids: [trips])).first).assetCount == nil)
 
         let beforeAdding = try await library.token()
-        changes = PhotoLibrary.ChangeBuilder()
-        changes.addAssets(ids(["panorama"], assets), to: spring)
-        _ = try await library.client.performChanges(changes)
+        _ = try await library.change { $0.addAssets(ids(["panorama"], assets), to: spring) }
         let updated = Set(try await library.client.fetchPersistentChanges(since: beforeAdding).changes.first?.updatedCollectionIds ?? [])
         #expect(updated.isSuperset(of: [spring, year, trips]))
 
@@ -61,15 +59,11 @@ struct CollectionTests {
         _ = try await library.client.performChanges(changes)
         #expect(try await library.titles(CollectionQuery(parent: year)) == ["Loose", "Early Spring", "Summer"])
         #expect(try await library.titles(CollectionQuery(topLevelUserCollections: true)) == ["Trips"])
-        changes = PhotoLibrary.ChangeBuilder()
-        changes.removeChildCollections([loose], from: year)
-        _ = try await library.client.performChanges(changes)
+        _ = try await library.change { $0.removeChildCollections([loose], from: year) }
         #expect(try await library.titles(CollectionQuery(topLevelUserCollections: true)) == ["Loose", "Trips"])
 
         let beforeDeletion = try await library.token()
-        changes = PhotoLibrary.ChangeBuilder()
-        changes.deleteCollections([trips])
-        _ = try await library.client.performChanges(changes)
+        _ = try await library.change { $0.deleteCollections([trips]) }
         #expect(try await library.titles(CollectionQuery(kind: .album)) == ["Loose"])
         #expect(try await library.titles(CollectionQuery(kind: .folder)).isEmpty)
         let history = try await library.client.fetchPersistentChanges(since: beforeDeletion)
@@ -135,9 +129,7 @@ struct CollectionTests {
         let created = try await library.client.performChanges(changes).created
         let albumA = try #require(created[a]), albumB = try #require(created[b])
         let plain = try #require(assets["plain"])
-        changes = PhotoLibrary.ChangeBuilder()
-        changes.deleteAssets([plain])
-        _ = try await library.client.performChanges(changes)
+        _ = try await library.change { $0.deleteAssets([plain]) }
         #expect(try await library.fetchIds(AssetQuery(collection: albumA)) == [assets["video"]!, assets["live"]!])
         #expect(try await library.collections(CollectionQuery(ids: [albumB])).first?.assetCount == 1)
         let deleted = try #require(try await library.collections(CollectionQuery(subtype: .smartAlbumRecentlyDeleted)).first)
@@ -145,9 +137,7 @@ struct CollectionTests {
         let holders = try await library.titles(CollectionQuery(containingAsset: plain))
         #expect(Set(holders) == ["A", "B", "Recently Deleted"])
 
-        changes = PhotoLibrary.ChangeBuilder()
-        changes.restoreAssets([plain])
-        _ = try await library.client.performChanges(changes)
+        _ = try await library.change { $0.restoreAssets([plain]) }
         #expect(try await library.fetchIds(AssetQuery(collection: albumA)) == [assets["video"]!, plain, assets["live"]!])
         #expect(try await library.fetchIds(AssetQuery(collection: albumB)) == [plain, assets["favorite"]!])
         let restored = try await library.client.fetchAssets(matching: AssetQuery(ids: [plain])).assets
@@ -156,9 +146,7 @@ struct CollectionTests {
 
     @Test func smartAlbumCountsMatchADirectCount() async throws {
         let (library, _) = try await ModelLibrary.make()
-        var changes = PhotoLibrary.ChangeBuilder()
-        changes.deleteAssets([library.assetIds[8]])
-        _ = try await library.client.performChanges(changes)
+        _ = try await library.change { $0.deleteAssets([library.assetIds[8]]) }
         let everything = try await library.client.fetchAllAssets(
             matching: AssetQuery(includeHidden: true, includeTrashed: true, includeAllBurstAssets: true), includeResources: true).assets
         let oracle = SmartAlbumOracle(assets: everything)

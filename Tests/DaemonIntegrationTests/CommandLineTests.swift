@@ -56,8 +56,7 @@ struct CommandLineTests {
         defer { watch.terminate() }
         func printed() -> String { (try? String(contentsOfFile: output.file("watch.log"), encoding: .utf8)) ?? "" }
         try await eventually { printed().contains("\n") }
-        let reply = try await library.performChanges([["op": "updateAsset", "target": .string(library.assetIds[0]), "isFavorite": true]])
-        let token = try #require(reply["token"]?.stringValue)
+        let token = try await library.change { $0.setFavorite(true, for: [library.assetIds[0]]) }.token
         try await eventually { printed().contains(token) }
         #expect(printed().contains(token))
         #expect(printed().contains(library.assetIds[0]))

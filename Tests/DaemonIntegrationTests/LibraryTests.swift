@@ -30,10 +30,6 @@ struct PopulatedDaemon {
         try await client.fetchAllAssets(matching: query).assets.map(\.id)
     }
 
-    func call(_ method: String, _ parameters: [String: JSONValue]) async throws -> JSONValue {
-        try await connection.call("io.photolibd.Library.\(method)", parameters: .object(parameters))
-    }
-
     /// Performs the changes `build` asks for, in one transaction.
     func change(_ build: (inout PhotoLibrary.ChangeBuilder) -> Void) async throws -> ChangeResult {
         var changes = PhotoLibrary.ChangeBuilder()
@@ -43,7 +39,7 @@ struct PopulatedDaemon {
 
     /// Sends a raw change list, as no typed client could write it (for tests of what the daemon refuses).
     func performChanges(_ changes: [[String: JSONValue]]) async throws -> JSONValue {
-        try await call("PerformChanges", ["changes": .array(changes.map(JSONValue.object))])
+        try await connection.call("io.photolibd.Library.PerformChanges", parameters: ["changes": .array(changes.map(JSONValue.object))])
     }
 
 }
@@ -58,9 +54,7 @@ struct LibraryTests {
         changes.addAssets([ids[2], ids[0]], to: trip)
         let album = try #require(try await library.client.performChanges(changes).created[trip])
         #expect(try await library.fetchIds(AssetQuery(collection: album)) == [ids[2], ids[0]])
-        changes = PhotoLibrary.ChangeBuilder()
-        changes.removeAssets([ids[2]], from: album)
-        _ = try await library.client.performChanges(changes)
+        _ = try await library.change { $0.removeAssets([ids[2]], from: album) }
         #expect(try await library.fetchIds(AssetQuery(collection: album)) == [ids[0]])
 
         let albums = try await library.client.fetchCollections(matching: CollectionQuery(kind: .album)).collections
@@ -71,9 +65,7 @@ struct LibraryTests {
 
     @Test func smartAlbumsCountFavoritesAndTheLibrary() async throws {
         let library = try await PopulatedDaemon.make()
-        var changes = PhotoLibrary.ChangeBuilder()
-        changes.setFavorite(true, for: [library.assetIds[1]])
-        _ = try await library.client.performChanges(changes)
+        _ = try await library.change { $0.setFavorite(true, for: [library.assetIds[1]]) }
         let smart = try await library.client.fetchCollections(matching: CollectionQuery(kind: .smartAlbum)).collections
         let bySubtype = Dictionary(uniqueKeysWithValues: smart.map { ($0.subtype, $0) })
         #expect(bySubtype[.smartAlbumUserLibrary]?.assetCount == 3)
@@ -84,7 +76,7 @@ struct LibraryTests {
 
     @Test func aFailedCallChangesNothingAndNamesTheProblem() async throws {
         let library = try await PopulatedDaemon.make(photoCount: 1)
-        let before = try await library.call("FetchAssets", ["query": [:]])["token"]
+        let before = try await library.token()
         await #expect { try await library.performChanges([
             ["op": "createAlbum", "title": "Doomed", "placeholder": "@doomed"],
             ["op": "addAssets", "target": "@doomed", "ids": ["no-such-asset"]],
@@ -97,8 +89,8 @@ struct LibraryTests {
             let error = error as? VarlinkError
             return error?.name == "io.photolibd.Library.InvalidChange" && error?.parameters["index"] == 0
         }
-        #expect(try await library.call("FetchAssets", ["query": [:]])["token"] == before)
-        #expect(try await library.call("FetchCollections", ["query": ["kind": "album"]])["count"] == 0)
+        #expect(try await library.token() == before)
+        #expect(try await library.collections(CollectionQuery(kind: .album)).isEmpty)
     }
 
     @Test func hiddenTrashedAndRestoredAssets() async throws {
@@ -113,9 +105,7 @@ struct LibraryTests {
         #expect(try await library.fetchIds(AssetQuery(includeHidden: true, includeTrashed: true)) == ids)
         let trashed = try await library.client.fetchAssets(matching: AssetQuery(ids: [ids[1]], includeTrashed: true)).assets
         #expect(trashed.map(\.isTrashed) == [true])
-        changes = PhotoLibrary.ChangeBuilder()
-        changes.restoreAssets([ids[1]])
-        _ = try await library.client.performChanges(changes)
+        _ = try await library.change { $0.restoreAssets([ids[1]]) }
         #expect(try await library.fetchIds(AssetQuery()) == [ids[1], ids[2]])
     }
 
