@@ -83,7 +83,7 @@ let package = Package(
 
         // Images through libvips: metadata (size, orientation, EXIF dates, GPS), renditions, embedded thumbnails,
         // and video poster frames through the ffmpeg command.
-        .target(name: "Imaging", dependencies: ["CVips", "ToolProcess"]),
+        .target(name: "Imaging", dependencies: ["CVips", "ToolProcess", "PhotoModel"]),
 
         // Watching folder trees: inotify events (one watch per folder) and stat-only scans.
         .target(name: "FolderWatch", dependencies: ["PhotoModel"]),
@@ -216,7 +216,7 @@ let package = Package(
         .testTarget(name: "PredicateQueryTests", dependencies: ["PredicateQuery", "PhotoModel"]),
         .testTarget(name: "LibraryStoreTests", dependencies: ["LibraryStore", "PhotoModel"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "CompactJSON"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "PhotoModel", "TestSupport"]),
         .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "TestSupport"]),
         .testTarget(name: "ImageServingTests", dependencies: ["PhotolibDaemon", "Imaging", "ThumbnailCache"]),
         .testTarget(name: "PhotolibConfigTests", dependencies: ["PhotolibConfig", "PhotolibLocations"]),

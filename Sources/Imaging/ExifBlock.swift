@@ -9,6 +9,8 @@ import Foundation
 struct ExifBlock {
     /// The sub-directories the metadata lives in.
     enum Directory: Hashable {
+        /// IFD0, the primary image's directory (TIFF tags such as Make and Model).
+        case primary
         case exif, gps
     }
 
@@ -35,6 +37,7 @@ struct ExifBlock {
         }
         guard uint16(at: 2) == 42, let primaryOffset = uint32(at: 4) else { return nil }
         let primary = directory(at: Int(primaryOffset))
+        directories[.primary] = primary
         for (directory, pointerTag) in [(Directory.exif, ExifTag.exifPointer), (.gps, ExifTag.gpsPointer)] {
             if let offset = primary[pointerTag].flatMap(integer) {
                 directories[directory] = self.directory(at: offset)
@@ -139,4 +142,13 @@ enum ExifTag {
     static let gpsAltitude: UInt16 = 0x0006
     static let gpsTimeStamp: UInt16 = 0x0007
     static let gpsDateStamp: UInt16 = 0x001D
+
+    static let make: UInt16 = 0x010F
+    static let model: UInt16 = 0x0110
+    static let exposureTime: UInt16 = 0x829A
+    static let fNumber: UInt16 = 0x829D
+    static let photographicSensitivity: UInt16 = 0x8827
+    static let focalLength: UInt16 = 0x920A
+    static let focalLengthIn35mmFilm: UInt16 = 0xA405
+    static let lensModel: UInt16 = 0xA434
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoModel
 
 /// The capture metadata in an EXIF block. Each value is nil when its tags are missing or malformed.
 extension ExifBlock {
@@ -50,6 +51,21 @@ extension ExifBlock {
             longitude: longitudeSign * longitude,
             altitude: altitude
         )
+    }
+
+    /// Make and Model (IFD0), LensModel and the exposure (EXIF IFD); zero or negative numbers count as absent.
+    var camera: CameraData {
+        func positive(_ tag: UInt16) -> Double? {
+            rationals(tag, in: .exif)?.first.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+        }
+        func positiveInteger(_ tag: UInt16) -> Int? {
+            integer(tag, in: .exif).flatMap { $0 > 0 ? $0 : nil }
+        }
+        return CameraData(
+            make: string(ExifTag.make, in: .primary), model: string(ExifTag.model, in: .primary),
+            lensModel: string(ExifTag.lensModel, in: .exif), fNumber: positive(ExifTag.fNumber),
+            exposureTime: positive(ExifTag.exposureTime), iso: positiveInteger(ExifTag.photographicSensitivity),
+            focalLength: positive(ExifTag.focalLength), focalLength35mm: positiveInteger(ExifTag.focalLengthIn35mmFilm))
     }
 
     /// GPSAltitude signed by GPSAltitudeRef: 0 (or absent) above sea level, 1 below.

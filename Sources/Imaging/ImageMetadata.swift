@@ -1,4 +1,5 @@
 import Foundation
+import PhotoModel
 
 /// What a photo library needs from an image file's header: format, size, orientation, capture date and place.
 public struct ImageMetadata: Sendable, Hashable {
@@ -18,6 +19,8 @@ public struct ImageMetadata: Sendable, Hashable {
     public var gpsTimestamp: Date?
     /// Where the photo was taken, from the EXIF GPS tags.
     public var location: GeoLocation?
+    /// The camera, lens and exposure, from the EXIF tags.
+    public var camera: CameraData
 
     /// Width as displayed: orientations 5...8 turn the image a quarter, swapping width and height.
     public var pixelWidth: Int { swapsAxes ? storedHeight : storedWidth }
@@ -34,7 +37,8 @@ public struct ImageMetadata: Sendable, Hashable {
         orientation: Int = 1,
         dateTimeOriginal: ExifDateTime? = nil,
         gpsTimestamp: Date? = nil,
-        location: GeoLocation? = nil
+        location: GeoLocation? = nil,
+        camera: CameraData = CameraData()
     ) {
         self.format = format
         self.mimeType = mimeType
@@ -44,6 +48,7 @@ public struct ImageMetadata: Sendable, Hashable {
         self.dateTimeOriginal = dateTimeOriginal
         self.gpsTimestamp = gpsTimestamp
         self.location = location
+        self.camera = camera
     }
 }
 

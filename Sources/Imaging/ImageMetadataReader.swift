@@ -1,4 +1,5 @@
 import CVips
+import PhotoModel
 
 /// Reads image metadata through libvips without decoding pixels.
 public struct ImageMetadataReader: Sendable {
@@ -51,7 +52,8 @@ public struct ImageMetadataReader: Sendable {
             orientation: orientation,
             dateTimeOriginal: exif?.dateTimeOriginal,
             gpsTimestamp: exif?.gpsTimestamp,
-            location: exif?.location
+            location: exif?.location,
+            camera: exif?.camera ?? CameraData()
         )
     }
 

@@ -8,10 +8,16 @@ enum AssetRows {
         asset.id, asset.mediaType, asset.mediaSubtypes, asset.pixelWidth, asset.pixelHeight, asset.orientation,
         asset.creationTime, asset.creationOffset, asset.creationDateSource, asset.modificationTime, asset.addedTime,
         asset.latitude, asset.longitude, asset.altitude, asset.duration, asset.isFavorite, asset.isHidden,
-        asset.trashedTime, asset.burstIdentifier, asset.originalFilename, asset.fileSize
-        """
+        asset.trashedTime, asset.burstIdentifier, asset.originalFilename, asset.fileSize,
+        """ + CameraColumns.selection
 
     static func asset(from row: Row) -> Asset {
+        var asset = assetWithoutCamera(from: row)
+        asset.camera = CameraColumns.camera(from: row, startingAt: 21)
+        return asset
+    }
+
+    private static func assetWithoutCamera(from row: Row) -> Asset {
         let creationTime: Double? = row[6]
         let latitude: Double? = row[11]
         let longitude: Double? = row[12]

@@ -173,15 +173,16 @@ struct ChangeTransaction {
         try db.cachedStatement(sql: """
             INSERT INTO asset (id, mediaType, mediaSubtypes, pixelWidth, pixelHeight, orientation, creationTime,
               creationOffset, creationDateSource, modificationTime, addedTime, latitude, longitude, altitude, duration,
-              burstIdentifier, originalFilename, fileSize, contentHash)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
+              burstIdentifier, originalFilename, fileSize, contentHash, \(CameraColumns.names.joined(separator: ", ")),
+              cameraDataRead)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
+            """).execute(arguments: StatementArguments([
                 id, draft.mediaType.photoKitValue, draft.mediaSubtypes.rawValue, draft.pixelWidth, draft.pixelHeight,
                 draft.orientation, draft.creationDate?.secondsSince1970, draft.creationDate?.utcOffsetSeconds,
                 draft.creationDateSource?.rawValue, now, now, draft.location?.latitude, draft.location?.longitude,
                 draft.location?.altitude, draft.duration, draft.burstIdentifier, primary.originalFilename, primary.fileSize,
                 draft.contentHash,
-            ])
+            ] + CameraColumns.values(of: draft.camera)))
         for resource in draft.resources {
             try db.cachedStatement(sql: """
                 INSERT INTO resource (assetId, type, originalFilename, mimeType, fileSize, path, isOwnedByLibrary)

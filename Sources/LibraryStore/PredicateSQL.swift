@@ -18,7 +18,9 @@ struct PredicateSQL {
         "addedDate": "asset.addedTime", "pixelWidth": "asset.pixelWidth", "pixelHeight": "asset.pixelHeight",
         "duration": "asset.duration", "isFavorite": "asset.isFavorite", "isHidden": "asset.isHidden",
         "burstIdentifier": "asset.burstIdentifier", "originalFilename": "asset.originalFilename",
-        "fileSize": "asset.fileSize",
+        "fileSize": "asset.fileSize", "cameraMake": "asset.cameraMake", "cameraModel": "asset.cameraModel",
+        "lensModel": "asset.lensModel", "fNumber": "asset.fNumber", "exposureTime": "asset.exposureTime", "iso": "asset.iso",
+        "focalLength": "asset.focalLength", "focalLength35mm": "asset.focalLength35mm",
     ]
 
     /// The SQL function that folds text for `[c]` and `[d]`: `photolib_fold(text, options)`.

@@ -102,6 +102,7 @@ enum Schema {
         registerImportSources(in: &migrator)
         registerLibraryModel(in: &migrator)
         registerRecentlyAddedAging(in: &migrator)
+        registerCameraData(in: &migrator)
         return migrator
     }
 }

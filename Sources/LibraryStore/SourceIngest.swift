@@ -186,12 +186,14 @@ extension ChangeTransaction {
         try db.execute(sql: """
             UPDATE asset SET mediaType = ?, mediaSubtypes = ?, pixelWidth = ?, pixelHeight = ?, orientation = ?,
               latitude = coalesce(?, latitude), longitude = coalesce(?, longitude), altitude = coalesce(?, altitude),
-              duration = ?, originalFilename = ?, fileSize = ?, contentHash = ?, modificationTime = ?
+              duration = ?, originalFilename = ?, fileSize = ?, contentHash = ?, modificationTime = ?,
+              \(CameraColumns.assignments), cameraDataRead = 1
             WHERE id = ?
-            """, arguments: [draft.mediaType.photoKitValue, draft.mediaSubtypes.union(subtypes).rawValue, draft.pixelWidth,
-                             draft.pixelHeight, draft.orientation, draft.location?.latitude, draft.location?.longitude,
-                             draft.location?.altitude, draft.duration, primary.originalFilename, primary.fileSize,
-                             draft.contentHash, now, assetId])
+            """, arguments: StatementArguments([
+                draft.mediaType.photoKitValue, draft.mediaSubtypes.union(subtypes).rawValue, draft.pixelWidth,
+                draft.pixelHeight, draft.orientation, draft.location?.latitude, draft.location?.longitude,
+                draft.location?.altitude, draft.duration, primary.originalFilename, primary.fileSize, draft.contentHash, now,
+            ] + CameraColumns.values(of: draft.camera) + [assetId]))
         if !keepsDate {
             try db.execute(sql: "UPDATE asset SET creationTime = ?, creationOffset = ?, creationDateSource = ? WHERE id = ?",
                            arguments: [draft.creationDate?.secondsSince1970, draft.creationDate?.utcOffsetSeconds,

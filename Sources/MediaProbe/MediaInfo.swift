@@ -24,6 +24,8 @@ public struct MediaInfo: Sendable, Hashable {
     public var creationDateHasLocalOffset: Bool
     /// Where the recording was made (ISO 6709 location tags).
     public var location: Location?
+    /// The recording device's make and model, from the container's tags.
+    public var camera = CameraData()
 
     public init(kind: Kind, formatName: String, pixelWidth: Int = 0, pixelHeight: Int = 0, duration: Double,
                 frameRate: Double? = nil, creationDate: Timestamp? = nil, creationDateHasLocalOffset: Bool = false,

@@ -55,6 +55,8 @@ struct ProbeOutput: Decodable {
             info.creationDate = tags["creation_time"].flatMap(Self.timestamp)
         }
         info.location = (tags["com.apple.quicktime.location.ISO6709"] ?? tags["location"]).flatMap(Self.location(iso6709:))
+        info.camera = CameraData(make: (tags["com.apple.quicktime.make"] ?? tags["make"]).flatMap(Self.nonEmpty),
+                                 model: (tags["com.apple.quicktime.model"] ?? tags["model"]).flatMap(Self.nonEmpty))
         return info
     }
 
@@ -80,6 +82,11 @@ struct ProbeOutput: Decodable {
     }
 
     /// ISO 6709 ("+48.8584+002.2945+035.000/"): latitude, longitude and an optional altitude.
+    private static func nonEmpty(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
     static func location(iso6709 text: String) -> Location? {
         var numbers: [Double] = []
         var current = ""

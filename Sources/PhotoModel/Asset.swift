@@ -67,13 +67,16 @@ public struct Asset: Sendable, Hashable {
     public var resources: [AssetResource]?
     /// Whether the asset has an edit (read when the daemon sends it).
     public var hasAdjustments = false
+    /// What the camera recorded: make, model, lens and exposure.
+    public var camera: CameraData
 
     public init(
         id: String, mediaType: MediaType, mediaSubtypes: MediaSubtypes = [], pixelWidth: Int, pixelHeight: Int,
         creationDate: Timestamp?, creationDateSource: CreationDateSource? = nil, modificationDate: Timestamp?,
         addedDate: Timestamp, location: Location?, duration: Double = 0, isFavorite: Bool = false,
         isHidden: Bool = false, isTrashed: Bool = false, burstIdentifier: String? = nil,
-        originalFilename: String, fileSize: Int64, orientation: Int = 1, resources: [AssetResource]? = nil
+        originalFilename: String, fileSize: Int64, orientation: Int = 1, resources: [AssetResource]? = nil,
+        camera: CameraData = CameraData()
     ) {
         self.id = id
         self.mediaType = mediaType
@@ -94,6 +97,7 @@ public struct Asset: Sendable, Hashable {
         self.fileSize = fileSize
         self.orientation = orientation
         self.resources = resources
+        self.camera = camera
     }
 }
 
@@ -102,6 +106,7 @@ extension Asset: Codable {
         case id, mediaType, mediaSubtypes, pixelWidth, pixelHeight, creationDate, creationDateSource
         case modificationDate, addedDate, location, duration, isFavorite, isHidden, isTrashed
         case burstIdentifier, originalFilename, fileSize, orientation, resources, hasAdjustments
+        case cameraMake, cameraModel, lensModel, fNumber, exposureTime, iso, focalLength, focalLength35mm
     }
 
     public init(from decoder: any Decoder) throws {
@@ -128,6 +133,15 @@ extension Asset: Codable {
             resources: try container.decodeIfPresent([AssetResource].self, forKey: .resources)
         )
         hasAdjustments = try container.decodeIfPresent(Bool.self, forKey: .hasAdjustments) ?? false
+        camera = CameraData(
+            make: try container.decodeIfPresent(String.self, forKey: .cameraMake),
+            model: try container.decodeIfPresent(String.self, forKey: .cameraModel),
+            lensModel: try container.decodeIfPresent(String.self, forKey: .lensModel),
+            fNumber: try container.decodeIfPresent(Double.self, forKey: .fNumber),
+            exposureTime: try container.decodeIfPresent(Double.self, forKey: .exposureTime),
+            iso: try container.decodeIfPresent(Int.self, forKey: .iso),
+            focalLength: try container.decodeIfPresent(Double.self, forKey: .focalLength),
+            focalLength35mm: try container.decodeIfPresent(Int.self, forKey: .focalLength35mm))
     }
 
     /// Writes every pinned field, with explicit nulls, so clients see the full shape.
@@ -151,6 +165,14 @@ extension Asset: Codable {
         try container.encode(originalFilename, forKey: .originalFilename)
         try container.encode(fileSize, forKey: .fileSize)
         try container.encode(orientation, forKey: .orientation)
+        try container.encode(camera.make, forKey: .cameraMake)
+        try container.encode(camera.model, forKey: .cameraModel)
+        try container.encode(camera.lensModel, forKey: .lensModel)
+        try container.encode(camera.fNumber, forKey: .fNumber)
+        try container.encode(camera.exposureTime, forKey: .exposureTime)
+        try container.encode(camera.iso, forKey: .iso)
+        try container.encode(camera.focalLength, forKey: .focalLength)
+        try container.encode(camera.focalLength35mm, forKey: .focalLength35mm)
         try container.encodeIfPresent(resources, forKey: .resources)
     }
 }
@@ -172,6 +194,8 @@ public struct AssetDraft: Sendable, Hashable {
     public var resources: [DraftResource]
     /// The burst the photo was taken in, shared by its frames.
     public var burstIdentifier: String?
+    /// What the camera recorded.
+    public var camera = CameraData()
 
     public init(mediaType: MediaType, mediaSubtypes: MediaSubtypes = [], pixelWidth: Int, pixelHeight: Int,
                 orientation: Int, creationDate: Timestamp?, creationDateSource: CreationDateSource?,

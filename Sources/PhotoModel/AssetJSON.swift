@@ -22,6 +22,14 @@ extension Asset: JSONWritable {
         json.key("originalFilename"); json.string(originalFilename)
         json.key("fileSize"); json.int(fileSize)
         json.key("orientation"); json.int(orientation)
+        json.key("cameraMake"); json.optional(camera.make) { $0.string($1) }
+        json.key("cameraModel"); json.optional(camera.model) { $0.string($1) }
+        json.key("lensModel"); json.optional(camera.lensModel) { $0.string($1) }
+        json.key("fNumber"); json.optional(camera.fNumber) { $0.double($1) }
+        json.key("exposureTime"); json.optional(camera.exposureTime) { $0.double($1) }
+        json.key("iso"); json.optional(camera.iso) { $0.int($1) }
+        json.key("focalLength"); json.optional(camera.focalLength) { $0.double($1) }
+        json.key("focalLength35mm"); json.optional(camera.focalLength35mm) { $0.int($1) }
         if let resources { json.key("resources"); json.array(resources) { $1.write(to: &$0) } }
         json.endObject()
     }
@@ -34,7 +42,7 @@ extension Asset: JSONReadable {
         var isFavorite: Bool?, isHidden: Bool?, isTrashed: Bool?, originalFilename: String?, fileSize: Int64?
         var mediaSubtypes: MediaSubtypes = [], creationDate: Timestamp?, creationDateSource: CreationDateSource?
         var modificationDate: Timestamp?, location: Location?, duration = 0.0, burstIdentifier: String?
-        var orientation = 1, resources: [AssetResource]?, hasAdjustments = false
+        var orientation = 1, resources: [AssetResource]?, hasAdjustments = false, camera = CameraData()
         try json.readObject { key, json throws(JSONReadError) in
             switch key {
             case "id": id = try json.readString()
@@ -57,6 +65,14 @@ extension Asset: JSONReadable {
             case "orientation": orientation = try json.readOptional { json throws(JSONReadError) in try json.readInt() } ?? 1
             case "resources": resources = try json.readOptional { json throws(JSONReadError) in try json.readArray(of: AssetResource.self) }
             case "hasAdjustments": hasAdjustments = try json.readOptional { json throws(JSONReadError) in try json.readBool() } ?? false
+            case "cameraMake": camera.make = try json.readOptional { json throws(JSONReadError) in try json.readString() }
+            case "cameraModel": camera.model = try json.readOptional { json throws(JSONReadError) in try json.readString() }
+            case "lensModel": camera.lensModel = try json.readOptional { json throws(JSONReadError) in try json.readString() }
+            case "fNumber": camera.fNumber = try json.readOptional { json throws(JSONReadError) in try json.readDouble() }
+            case "exposureTime": camera.exposureTime = try json.readOptional { json throws(JSONReadError) in try json.readDouble() }
+            case "iso": camera.iso = try json.readOptional { json throws(JSONReadError) in try json.readInt() }
+            case "focalLength": camera.focalLength = try json.readOptional { json throws(JSONReadError) in try json.readDouble() }
+            case "focalLength35mm": camera.focalLength35mm = try json.readOptional { json throws(JSONReadError) in try json.readInt() }
             default: try json.skipValue()
             }
         }
@@ -69,6 +85,7 @@ extension Asset: JSONReadable {
                   isTrashed: isTrashed, burstIdentifier: burstIdentifier, originalFilename: originalFilename,
                   fileSize: fileSize, orientation: orientation, resources: resources)
         self.hasAdjustments = hasAdjustments
+        self.camera = camera
     }
 }
 

@@ -70,6 +70,7 @@ public struct Daemon: Sendable {
                 .init(service: LibraryUpkeep.trashPurging(database: database, importer: importer,
                                                           retentionDays: configuration.trashRetentionDays, logger: logger)),
                 .init(service: LibraryUpkeep.recentlyAddedAging(database: database, logger: logger)),
+                .init(service: LibraryUpkeep.cameraDataBackfill(database: database, importer: importer, logger: logger)),
                 .init(service: ImageCacheService(images: images, fileWork: .singleton)),
                 .init(service: VarlinkService(server: server, environment: environment, logger: logger)),
             ],

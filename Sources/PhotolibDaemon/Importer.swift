@@ -62,6 +62,17 @@ struct Importer: Sendable {
     let metadataReader: ImageMetadataReader
     let mediaProber: MediaProber
 
+    /// The camera data of an asset's primary file, read on the thread pool; nil when the file cannot be read.
+    func readCameraData(of asset: AssetAwaitingCameraData) async -> CameraData? {
+        try? await threadPool.runIfActive { [self] () throws -> CameraData in
+            switch asset.mediaType {
+            case .image: try metadataReader.readMetadata(atPath: asset.path).camera
+            case .video: try mediaProber.probe(path: asset.path).camera
+            default: CameraData()
+            }
+        }
+    }
+
     /// Prepares one file named by a client; `caller` must be able to read it.
     func prepare(path: String, mode: SourceMode, caller: PeerCredentials?) async throws -> PreparedFile {
         guard MediaFileKind(fileName: path) != nil else {
@@ -185,7 +196,7 @@ struct Importer: Sendable {
             }
             let (date, source) = CaptureDate.resolve(exif: metadata?.dateTimeOriginal, gps: metadata?.gpsTimestamp, clues: clues)
             let isScreenshot = filename.hasPrefix("Screenshot") || filename.hasPrefix("Screen Shot")
-            return AssetDraft(
+            var draft = AssetDraft(
                 mediaType: .image, mediaSubtypes: isScreenshot ? .photoScreenshot : [],
                 pixelWidth: metadata?.pixelWidth ?? 0, pixelHeight: metadata?.pixelHeight ?? 0,
                 orientation: metadata?.orientation ?? 1, creationDate: date, creationDateSource: source,
@@ -194,6 +205,8 @@ struct Importer: Sendable {
                 resources: [DraftResource(type: .photo, originalFilename: filename,
                                           mimeType: kind == .raw ? MediaFileKind.rawMimeTypes[fileExtension]! : metadata!.mimeType,
                                           fileSize: identity.size, path: path, isOwnedByLibrary: false)])
+            draft.camera = metadata?.camera ?? CameraData()
+            return draft
         case .video, .audio:
             let info: MediaInfo
             do {
@@ -204,7 +217,7 @@ struct Importer: Sendable {
             let isVideo = info.kind == .video && kind == .video
             let (date, source) = CaptureDate.resolve(media: info, clues: clues)
             let mimeType = isVideo ? MediaFileKind.videoMimeTypes[fileExtension] : MediaFileKind.audioMimeTypes[fileExtension]
-            return AssetDraft(
+            var draft = AssetDraft(
                 mediaType: isVideo ? .video : .audio,
                 mediaSubtypes: isVideo && (info.frameRate ?? 0) >= 100 ? .videoHighFrameRate : [],
                 pixelWidth: isVideo ? info.pixelWidth : 0, pixelHeight: isVideo ? info.pixelHeight : 0, orientation: 1,
@@ -213,6 +226,8 @@ struct Importer: Sendable {
                 resources: [DraftResource(type: isVideo ? .video : .audio, originalFilename: filename,
                                           mimeType: mimeType ?? "application/octet-stream", fileSize: identity.size,
                                           path: path, isOwnedByLibrary: false)])
+            draft.camera = info.camera
+            return draft
         }
     }
 }

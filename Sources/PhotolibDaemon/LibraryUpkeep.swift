@@ -1,6 +1,7 @@
 import Foundation
 import LibraryStore
 import Logging
+import PhotoModel
 import ServiceLifecycle
 
 /// Upkeep of the library that runs at start and then after every pause until shutdown. A round that fails is
@@ -63,6 +64,21 @@ extension LibraryUpkeep {
             if let token = try await database.ageRecentlyAdded(now: Date()) {
                 logger.info("assets left Recently Added", metadata: ["token": "\(token)"])
             }
+        }
+    }
+
+    /// Reads the camera data of assets imported before the library kept it, a batch per transaction, each asset
+    /// that gains any announced as changed; nothing is imported again.
+    static func cameraDataBackfill(database: LibraryDatabase, importer: Importer, logger: Logger) -> LibraryUpkeep {
+        LibraryUpkeep(task: "read camera data of earlier imports", logger: logger, pause: hourly) {
+            var read = 0
+            while case let batch = try await database.assetsAwaitingCameraData(limit: 200), !batch.isEmpty {
+                var readings: [String: CameraData?] = [:]
+                for asset in batch { readings[asset.id] = await importer.readCameraData(of: asset) }
+                try await database.recordCameraData(readings)
+                read += batch.count
+            }
+            if read > 0 { logger.info("read camera data of earlier imports", metadata: ["assets": "\(read)"]) }
         }
     }
 }

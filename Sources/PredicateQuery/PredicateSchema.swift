@@ -53,6 +53,14 @@ public struct PredicateSchema: Sendable {
         PredicateKey("burstIdentifier", .text, isOptional: true),
         PredicateKey("originalFilename", .text),
         PredicateKey("fileSize", .integer),
+        PredicateKey("cameraMake", .text, isOptional: true),
+        PredicateKey("cameraModel", .text, isOptional: true),
+        PredicateKey("lensModel", .text, isOptional: true),
+        PredicateKey("fNumber", .real, isOptional: true),
+        PredicateKey("exposureTime", .real, isOptional: true),
+        PredicateKey("iso", .integer, isOptional: true),
+        PredicateKey("focalLength", .real, isOptional: true),
+        PredicateKey("focalLength35mm", .integer, isOptional: true),
     ])
 
     /// The collection keys of the contract.

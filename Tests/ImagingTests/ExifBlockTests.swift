@@ -1,4 +1,5 @@
 import Foundation
+import PhotoModel
 @testable import Imaging
 import Testing
 
@@ -241,4 +242,14 @@ func everyTruncationOfABlockKeepsOnlyTheValuesStillWhole(bigEndian: Bool) throws
         }
     }
     #expect(readable > bytes.count)  // most corruptions leave the header intact, so the values were parsed
+}
+
+@Test func cameraNumbersThatCannotBeTrueCountAsAbsent() throws {
+    let block = try #require(ExifBlock(ExifBlockBuilder(exif: [
+        (ExifTag.fNumber, .rationals([(0, 10)])),
+        (ExifTag.exposureTime, .rationals([(1, 0)])),
+        (ExifTag.focalLength, .rationals([(35, 1)])),
+        (ExifTag.lensModel, .ascii("  ")),
+    ]).build()))
+    #expect(block.camera == CameraData(focalLength: 35))
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoModel
 import Imaging
 import Testing
 
@@ -60,6 +61,19 @@ func anOrientationOutsideOneToEightReadsAsUpright(value: Int) throws {
     #expect((metadata.pixelWidth, metadata.pixelHeight) == (80, 120))
     #expect(metadata.dateTimeOriginal == ExifDateTime(year: 2023, month: 7, day: 14, hour: 18, minute: 30, second: 5))
     #expect(matches(metadata.location, GeoLocation(latitude: 45.5, longitude: -73.25)))
+}
+
+@Test func theCameraLensAndExposureAreReadAsTheCameraWroteThem() throws {
+    let fixtures = try Fixtures()
+    let path = try fixtures.image("camera.jpg", exif: [
+        "-Make=Canon", "-Model=Canon EOS R5", "-LensModel=RF24-70mm F2.8 L IS USM", "-FNumber=2.8",
+        "-ExposureTime=1/125", "-ISO=400", "-FocalLength=50", "-FocalLengthIn35mmFormat=50",
+    ])
+    let camera = try reader.readMetadata(atPath: path).camera
+    #expect(camera == CameraData(make: "Canon", model: "Canon EOS R5", lensModel: "RF24-70mm F2.8 L IS USM", fNumber: 2.8,
+                                 exposureTime: 0.008, iso: 400, focalLength: 50, focalLength35mm: 50))
+    let plain = try reader.readMetadata(atPath: fixtures.image("plain.jpg")).camera
+    #expect(plain == CameraData())
 }
 
 @Test(arguments: ["photo.jpg", "photo.png", "photo.webp", "photo.heic", "photo.avif"])

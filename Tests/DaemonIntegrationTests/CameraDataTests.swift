@@ -1,0 +1,89 @@
+import Foundation
+import PhotoLibrary
+import Testing
+import TestSupport
+
+/// The camera's own data (CONTRACT §10): read at import, searchable, and read after the fact for a library that
+/// predates it.
+@Suite(.serialized)
+struct CameraDataTests {
+    static let canonTags = ["-Make=Canon", "-Model=Canon EOS R5", "-LensModel=RF24-70mm F2.8 L IS USM", "-FNumber=2.8",
+                            "-ExposureTime=1/125", "-ISO=400", "-FocalLength=50", "-FocalLengthIn35mmFormat=50"]
+    static let canon = CameraData(make: "Canon", model: "Canon EOS R5", lensModel: "RF24-70mm F2.8 L IS USM", fNumber: 2.8,
+                                  exposureTime: 0.008, iso: 400, focalLength: 50, focalLength35mm: 50)
+
+    @Test func importedFilesCarryTheirCameraDataAndPredicatesFindThem() async throws {
+        let daemon = try DaemonProcess()
+        try await daemon.start()
+        let files = try TemporaryDirectory()
+        let canon = try ImageFixtures.image(at: files.file("canon.jpg"), exif: Self.canonTags)
+        let phone = try ImageFixtures.image(at: files.file("phone.jpg"), width: 90, exif: [
+            "-Make=Apple", "-Model=iPhone 15 Pro", "-FNumber=1.78", "-ExposureTime=1/60", "-ISO=80", "-FocalLength=6.86",
+        ])
+        let plain = try ImageFixtures.image(at: files.file("plain.jpg"), width: 70)
+        let movie = files.file("clip.mov")
+        try runTool("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10:duration=1",
+                                        "-pix_fmt", "yuv420p", "-movflags", "use_metadata_tags",
+                                        "-metadata", "com.apple.quicktime.make=Apple",
+                                        "-metadata", "com.apple.quicktime.model=iPhone 15 Pro", movie])
+        let library = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
+        let ids = try await library.importFiles([canon, phone, plain, movie]).files.compactMap(\.assetId)
+        try #require(ids.count == 4)
+        let assets = Dictionary(uniqueKeysWithValues: try await library.fetchAssets().assets.map { ($0.id, $0) })
+        #expect(assets[ids[0]]?.camera == Self.canon)
+        #expect(assets[ids[1]]?.camera.model == "iPhone 15 Pro" && assets[ids[1]]?.camera.lensModel == nil)
+        #expect(assets[ids[2]]?.camera == CameraData())
+        #expect(assets[ids[3]]?.camera == CameraData(make: "Apple", model: "iPhone 15 Pro"))
+
+        func matching(_ predicate: String) async throws -> Set<String> {
+            Set(try await library.fetchAllAssets(matching: AssetQuery(predicate: predicate)).assets.map(\.id))
+        }
+        #expect(try await matching("cameraModel == 'iPhone 15 Pro'") == [ids[1], ids[3]])
+        #expect(try await matching("fNumber < 2 AND iso <= 100") == [ids[1]])
+        #expect(try await matching("exposureTime <= 0.01 AND focalLength35mm == 50") == [ids[0]])
+        #expect(try await matching("lensModel BEGINSWITH[c] 'rf'") == [ids[0]])
+        #expect(try await matching("cameraMake == nil") == [ids[2]])
+        let newestLens = try await library.fetchAssets(matching: AssetQuery(sort: [SortDescriptor(key: "focalLength", ascending: false)]))
+        #expect(newestLens.assets.first?.id == ids[0])
+        await library.close()
+        try await daemon.stop()
+    }
+
+    /// A library from before camera data was kept: the columns are empty and unread. The daemon reads them in the
+    /// background after start, announces each asset that gained data as changed, and imports nothing again.
+    @Test func aLibraryFromBeforeGainsItsCameraDataInTheBackground() async throws {
+        let daemon = try DaemonProcess()
+        try await daemon.start()
+        let files = try TemporaryDirectory()
+        let canon = try ImageFixtures.image(at: files.file("canon.jpg"), exif: Self.canonTags)
+        let plain = try ImageFixtures.image(at: files.file("plain.jpg"), width: 70)
+        var library = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
+        let ids = try await library.importFiles([canon, plain]).files.compactMap(\.assetId)
+        try #require(ids.count == 2)
+        let before = try await library.fetchAssets(pageSize: 0).token
+        await library.close()
+        try await daemon.stop()
+
+        try runTool("/usr/bin/sqlite3", [daemon.libraryPath + "/library.sqlite", """
+            UPDATE asset SET cameraMake = NULL, cameraModel = NULL, lensModel = NULL, fNumber = NULL, exposureTime = NULL,
+              iso = NULL, focalLength = NULL, focalLength35mm = NULL, cameraDataRead = 0;
+            """])
+        try await daemon.start()
+        library = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
+        var announced: [PersistentChange] = []
+        try await eventually {
+            announced = try await library.fetchPersistentChanges(since: before).changes
+            return !announced.isEmpty
+        }
+        #expect(announced.flatMap(\.updatedAssetIds) == [ids[0]])
+        #expect(announced.flatMap(\.insertedAssetIds).isEmpty)
+        let assets = Dictionary(uniqueKeysWithValues: try await library.fetchAssets().assets.map { ($0.id, $0) })
+        #expect(assets[ids[0]]?.camera == Self.canon)
+        #expect(assets[ids[1]]?.camera == CameraData())
+        let unread = try runTool("/usr/bin/sqlite3", [daemon.libraryPath + "/library.sqlite",
+                                                      "SELECT count(*) FROM asset WHERE cameraDataRead = 0"]).output
+        #expect(unread.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        await library.close()
+        try await daemon.stop()
+    }
+}
