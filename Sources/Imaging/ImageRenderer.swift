@@ -65,10 +65,8 @@ public struct ImageRenderer: Sendable {
         // Buffer loaders read the bytes in place as long as an image made from them lives.
         defer { withExtendedLifetime(source) {} }
         let probed = try ProbedImage(source, maximumPixels: maximumPixels)
+        // Never larger than the image, which the probe kept within the pixel limit.
         let output = spec.outputSize(forUpright: probed.uprightSize)
-        guard let pixelCount = output.pixelCount, pixelCount <= maximumPixels else {
-            throw .renditionTooLarge(path: source.name, size: output, limit: maximumPixels)
-        }
         let resized: VipsImageHandle
         if let crop = spec.crop {
             resized = try cropAndScale(probed, to: crop, size: output)

@@ -6,8 +6,6 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     /// The header declares more pixels than the reader accepts (decompression-bomb guard).
     case tooLarge(path: String, width: Int, height: Int, limit: Int)
-    /// The image asked for would have more pixels than the renderer makes.
-    case renditionTooLarge(path: String, size: PixelSize, limit: Int)
     /// libvips failed while decoding, resizing or encoding the image.
     case renderFailed(path: String, reason: String)
     /// No frame could be taken from the video.
@@ -22,8 +20,6 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooLarge(let path, let width, let height, let limit):
             "image \(path) is \(width)x\(height) pixels, above the limit of \(limit) pixels; "
                 + "raise the maximum pixel count to import it"
-        case .renditionTooLarge(let path, let size, let limit):
-            "an image of \(path) at \(size) would be above the limit of \(limit) pixels; ask for a smaller size"
         case .renderFailed(let path, let reason):
             "cannot make an image of \(path): \(reason)"
         case .noVideoFrame(let path, let reason):

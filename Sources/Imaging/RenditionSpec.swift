@@ -51,39 +51,37 @@ public enum RenditionSize: Sendable, Hashable {
     case fill(PixelSize)
 }
 
-/// What to make of an image: its size, the part of it to show, and whether it may grow beyond its own pixels.
+/// What to make of an image: its size and the part of it to show. A rendition is never larger than the image it
+/// comes from: a larger size gives the image's own (a crop may be enlarged up to it), as PhotoKit does.
 public struct RenditionSpec: Sendable, Hashable {
     public var size: RenditionSize
     /// The part of the upright image to show; nil for all of it.
     public var crop: NormalizedRect?
-    /// Whether the rendition may have more pixels than the image (or crop) it comes from.
-    public var allowsUpscaling: Bool
 
-    public init(size: RenditionSize, crop: NormalizedRect? = nil, allowsUpscaling: Bool = true) {
+    public init(size: RenditionSize, crop: NormalizedRect? = nil) {
         self.size = size
         self.crop = crop
-        self.allowsUpscaling = allowsUpscaling
     }
 
-    /// The rendition's size for an upright image of `source` pixels (each at least 1), from 1×1 up to 2³⁰ a side.
+    /// The rendition's size for an upright image of `source` pixels (each at least 1), from 1×1 up to the
+    /// source's own width and height.
     public func outputSize(forUpright source: PixelSize) -> PixelSize {
-        let width = Double(source.width) * (crop?.width ?? 1)
-        let height = Double(source.height) * (crop?.height ?? 1)
-        var scale: Double = switch size {
+        let (cropWidth, cropHeight) = (crop?.width ?? 1, crop?.height ?? 1)
+        let width = Double(source.width) * cropWidth
+        let height = Double(source.height) * cropHeight
+        let scale: Double = switch size {
         case .original: 1
         case .shortSide(let side): Double(side) / min(width, height)
         case .fit(let box): min(Double(box.width) / width, Double(box.height) / height)
         case .fill(let box): max(Double(box.width) / width, Double(box.height) / height)
         }
-        if !allowsUpscaling {
-            scale = min(scale, 1)
-        }
-        return PixelSize(width: Self.pixels(width * scale), height: Self.pixels(height * scale))
+        let largest = min(scale, 1 / cropWidth, 1 / cropHeight)
+        return PixelSize(width: Self.pixels(width * largest), height: Self.pixels(height * largest))
     }
 
-    /// A side length rounded to whole pixels, kept within 1...2³⁰ so that absurd boxes cannot overflow.
+    /// A side length rounded to whole pixels, at least 1.
     private static func pixels(_ length: Double) -> Int {
         guard !length.isNaN else { return 1 }
-        return Int(min(max(length.rounded(), 1), Double(1 << 30)))
+        return Int(max(length.rounded(), 1))
     }
 }

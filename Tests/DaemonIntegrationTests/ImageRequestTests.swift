@@ -40,7 +40,10 @@ struct ImageRequestTests {
         (.target(100, 100, resizeMode: .exact), 100, 67),
         (.target(100, 100, contentMode: .aspectFill, resizeMode: .exact), 150, 100),
         (.target(250, 50, resizeMode: .exact), 75, 50),
-        (.target(600, 600, resizeMode: .exact), 600, 400),
+        // Never larger than the photo, in every mode (CONTRACT §10).
+        (.target(600, 600, resizeMode: .exact), 300, 200),
+        (.target(600, 600, contentMode: .aspectFill, resizeMode: .exact), 300, 200),
+        (.target(2000, 2000), 300, 200),
         (.target(-1, -1), 300, 200),
     ] as [(ImageRequestOptions, Int, Int)])
     func eachResizeModeGivesTheSizeTheContractPromises(options: ImageRequestOptions, width: Int, height: Int) async throws {
@@ -413,8 +416,9 @@ struct ImageRequestTests {
         let photolib = DaemonProcess.productsDirectory + "/photolib"
         let written = try runTool(photolib, ["--socket", library.daemon.socketPath, "thumbnail", id,
                                              "--size", "256x256", "--mode", "fill", "-o", output.file("thumb.jpg")])
-        #expect(written.output.contains("384x256"))
-        #expect(try ImageProbe.size(of: output.file("thumb.jpg")) == (384, 256))
+        // Filling 256×256 would take 384×256, more than the 300×200 photo has: it comes at its own size.
+        #expect(written.output.contains("300x200"))
+        #expect(try ImageProbe.size(of: output.file("thumb.jpg")) == (300, 200))
         #expect(try MarkedPhotos.corners(of: output.file("thumb.jpg")) == .upright)
 
         let exported = try runTool(photolib, ["--socket", library.daemon.socketPath, "export", id, id, "-o", output.path])

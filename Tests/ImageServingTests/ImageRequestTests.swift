@@ -19,7 +19,8 @@ private let square = PixelSize(width: 256, height: 256)
     (request(PixelSize(width: 100, height: 100)), "short-128"),
     (request(PixelSize(width: 1000, height: 1000)), "short-1024"),
     (request(PixelSize(width: 3000, height: 3000)), "original"),
-    (request(PixelSize(width: 9000, height: 9000)), "fit-9000x9000"),
+    // Larger than the photo: its own size, the same rendition as the whole image.
+    (request(PixelSize(width: 9000, height: 9000)), "original"),
     (request(square, .aspectFit, .exact), "fit-256x256"),
     (request(square, .aspectFill, .exact), "fill-256x256"),
     (request(square, .aspectFit, .exact, crop: NormalizedRect(x: 0.5, y: 0, width: 0.5, height: 0.25)),

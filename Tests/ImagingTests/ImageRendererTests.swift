@@ -34,7 +34,6 @@ func everyOrientationComesOutUprightAtItsDisplayedSize(orientation: Int, upright
     RenditionSpec(size: .fit(PixelSize(width: 250, height: 90))),
     RenditionSpec(size: .fill(PixelSize(width: 250, height: 90))),
     RenditionSpec(size: .fit(PixelSize(width: 700, height: 700))),
-    RenditionSpec(size: .fit(PixelSize(width: 700, height: 700)), allowsUpscaling: false),
 ])
 func eachModeMakesTheSizeItsSpecPromises(spec: RenditionSpec) throws {
     let fixtures = try Fixtures()
@@ -58,14 +57,14 @@ func eachModeMakesTheSizeItsSpecPromises(spec: RenditionSpec) throws {
     #expect(corners == MarkedPhotos.Corners(topLeft: .grey, topRight: .green, bottomLeft: .grey))
 }
 
-@Test func aSmallCropCanBeEnlargedPastTheImagesOwnPixels() throws {
+@Test func aSmallCropIsEnlargedUpToTheImagesOwnSizeAndNoFurther() throws {
     let fixtures = try Fixtures()
     let photo = try MarkedPhotos.write(at: fixtures.path("photo.jpg"), width: 300, height: 200, orientation: 1)
     let spec = RenditionSpec(size: .fill(PixelSize(width: 400, height: 400)), crop: NormalizedRect(x: 0, y: 0, width: 0.2, height: 0.2))
     let image = try renderer.render(imageAt: photo, as: spec)
-    #expect(image.size == PixelSize(width: 600, height: 400))
+    #expect(image.size == PixelSize(width: 300, height: 200))
     let output = try save(image, as: "zoomed", in: fixtures)
-    #expect(try ImageProbe.pixel(of: output, x: 300, y: 200).prefix(3).map { $0 > 200 } == [true, false, false])
+    #expect(try ImageProbe.pixel(of: output, x: 150, y: 100).prefix(3).map { $0 > 200 } == [true, false, false])
 }
 
 // MARK: - Formats
@@ -157,7 +156,7 @@ func noMetadataLeavesWithARenderedImage(name: String) throws {
     let photo = try MarkedPhotos.write(at: fixtures.path("photo.jpg"), width: 300, height: 200, orientation: 6,
                                        exif: ["-GPSLatitude=45.5", "-GPSLatitudeRef=N"])
     let image = try renderer.renderPNG(
-        imageAt: photo, as: RenditionSpec(size: .fit(PixelSize(width: 128, height: 128)), allowsUpscaling: false),
+        imageAt: photo, as: RenditionSpec(size: .fit(PixelSize(width: 128, height: 128))),
         text: [PNGTextChunk(keyword: "Thumb::URI", text: "file:///photo.jpg"), PNGTextChunk(keyword: "Thumb::MTime", text: "1700000000")])
     #expect(image.format == .png && image.size == PixelSize(width: 128, height: 85))
     let output = try save(image, as: "thumbnail", in: fixtures)
@@ -234,15 +233,6 @@ func aDecompressionBombIsRefusedByThePixelLimitBeforeDecoding(name: String) thro
     }
     #expect(throws: ImagingError.tooLarge(path: path, width: 50_000, height: 50_000, limit: 100_000_000)) {
         try limited.embeddedThumbnail(ofImageAt: path)
-    }
-}
-
-@Test func anImageLargerThanThePixelLimitIsNeverMade() throws {
-    let fixtures = try Fixtures()
-    let photo = try MarkedPhotos.write(at: fixtures.path("photo.jpg"), width: 120, height: 80, orientation: 1)
-    let spec = RenditionSpec(size: .fit(PixelSize(width: 100_000, height: 100_000)))
-    #expect(throws: ImagingError.renditionTooLarge(path: photo, size: PixelSize(width: 100_000, height: 66_667), limit: 1_000_000)) {
-        try ImageRenderer(maximumPixels: 1_000_000).render(imageAt: photo, as: spec)
     }
 }
 

@@ -29,7 +29,7 @@ struct FreedesktopThumbnails: Sendable {
         let name = Insecure.MD5.hash(data: Data(uri.utf8)).map { String(format: "%02x", $0) }.joined() + ".png"
         for (folder, side) in Self.sizes {
             // Never larger than the file's own picture, as the standard asks.
-            let size = RenditionSpec(size: .fit(PixelSize(width: side, height: side)), allowsUpscaling: false)
+            let size = RenditionSpec(size: .fit(PixelSize(width: side, height: side)))
                 .outputSize(forUpright: displayedSize)
             let image = try renderer.renderPNG(imageAt: rendition, as: RenditionSpec(size: .fit(size)), text: text)
             let folderPath = directory + "/" + folder
