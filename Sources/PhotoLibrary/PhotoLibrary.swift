@@ -96,6 +96,12 @@ public final class PhotoLibrary: Sendable {
             observerId: observerId, assetQueries: assetQueries, collectionQueries: collectionQueries, removeQueries: names))
     }
 
+    /// The metadata written in the asset's original file (EXIF, GPS, TIFF, IPTC, XMP; a video's container tags).
+    public func fetchAssetMetadata(for assetId: String) async throws(PhotoLibraryError) -> AssetMetadata {
+        let reply: FetchAssetMetadataReply = try await call(LibraryMethod.fetchAssetMetadata, FetchAssetMetadataParameters(id: assetId))
+        return reply.metadata
+    }
+
     /// The transactions committed after `token`, at most `limit`; fails with `tokenExpired` past the history.
     public func fetchPersistentChanges(since token: String, limit: Int? = nil)
         async throws(PhotoLibraryError) -> PersistentChangesPage

@@ -64,6 +64,8 @@ public struct PhotoLibraryError: Error, Sendable, CustomStringConvertible {
             (.invalidParameter, "\(parameter("path")) cannot be a source: \(parameter("reason"))")
         case .internalError:
             (.daemonError, "photolibd failed: \(parameter("reason"))")
+        case .metadataUnavailable:
+            (.daemonError, "the file of asset '\(parameter("id"))' cannot be read: \(parameter("reason"))")
         case .imageUnavailable, nil:
             Self.varlinkServiceError(error)
         }

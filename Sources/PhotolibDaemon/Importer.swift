@@ -62,6 +62,11 @@ struct Importer: Sendable {
     let metadataReader: ImageMetadataReader
     let mediaProber: MediaProber
 
+    /// Every metadata tag of a file, read on the thread pool.
+    func embeddedMetadata(ofFileAt path: String) async throws -> AssetMetadata {
+        try await threadPool.runIfActive { try EmbeddedMetadataReader().read(path: path) }
+    }
+
     /// The camera data of an asset's primary file, read on the thread pool; nil when the file cannot be read.
     func readCameraData(of asset: AssetAwaitingCameraData) async -> CameraData? {
         try? await threadPool.runIfActive { [self] () throws -> CameraData in

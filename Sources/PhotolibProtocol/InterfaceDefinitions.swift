@@ -37,6 +37,7 @@ public enum LibraryMethod: String, PhotolibMethod {
     case updateObservation = "UpdateObservation"
     case fetchPersistentChanges = "FetchPersistentChanges"
     case authorizationStatus = "AuthorizationStatus"
+    case fetchAssetMetadata = "FetchAssetMetadata"
 
     public static let interface = PhotolibInterface.library
 }
@@ -72,6 +73,7 @@ public enum PhotolibErrorName: String, CaseIterable, Sendable {
     case internalError = "InternalError"
     case imageUnavailable = "ImageUnavailable"
     case invalidSource = "InvalidSource"
+    case metadataUnavailable = "MetadataUnavailable"
 
     /// The qualified name in `interface`: `io.photolibd.Library.NotFound`.
     public func qualified(in interface: PhotolibInterface) -> String { "\(interface.rawValue).\(rawValue)" }

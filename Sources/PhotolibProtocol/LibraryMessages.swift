@@ -139,3 +139,21 @@ public struct NoParameters: Sendable, Hashable, Codable {
 public struct EmptyReply: Sendable, Hashable, Codable {
     public init() {}
 }
+
+/// `Library.FetchAssetMetadata`.
+public struct FetchAssetMetadataParameters: Sendable, Hashable, Codable {
+    public var id: String
+
+    public init(id: String) {
+        self.id = id
+    }
+}
+
+/// The reply of `Library.FetchAssetMetadata`.
+public struct FetchAssetMetadataReply: Sendable, Hashable, Codable {
+    public var metadata: AssetMetadata
+
+    public init(metadata: AssetMetadata) {
+        self.metadata = metadata
+    }
+}

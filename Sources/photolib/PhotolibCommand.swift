@@ -7,7 +7,7 @@ struct PhotolibCommand: AsyncParsableCommand {
         commandName: "photolib",
         abstract: "Browse and change the photolibd photo library.",
         subcommands: [
-            StatusCommand.self, AssetsCommand.self, ImportCommand.self, AlbumsCommand.self, AlbumCommand.self,
+            StatusCommand.self, AssetsCommand.self, InfoCommand.self, ImportCommand.self, AlbumsCommand.self, AlbumCommand.self,
             FavoriteCommand.self, WatchCommand.self, SourcesCommand.self, FolderCommand.self, SmartCommand.self,
             TrashCommand.self, RestoreCommand.self,
             ThumbnailCommand.self,

@@ -86,4 +86,64 @@ struct CameraDataTests {
         await library.close()
         try await daemon.stop()
     }
+
+    @Test func theFilesOwnMetadataComesInPhotoKitsGroupsAndTheCommandLineShowsItAll() async throws {
+        let daemon = try DaemonProcess()
+        try await daemon.start()
+        let files = try TemporaryDirectory()
+        let photo = try ImageFixtures.image(at: files.file("canon.jpg"), exif: Self.canonTags + [
+            "-DateTimeOriginal=2024:01:31 10:15:00", "-OffsetTimeOriginal=+01:00",
+            "-GPSLatitude=48.8584", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945", "-GPSLongitudeRef=E",
+            "-IPTC:Keywords=tower", "-IPTC:Keywords=paris", "-XMP-dc:Title=Evening",
+        ])
+        let movie = files.file("clip.mov")
+        try runTool("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10:duration=1",
+                                        "-pix_fmt", "yuv420p", "-movflags", "use_metadata_tags",
+                                        "-metadata", "com.apple.quicktime.model=iPhone 15 Pro", movie])
+        let referenced = try ImageFixtures.image(at: files.file("gone.jpg"), width: 50)
+        let library = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
+        let ids = try await library.importFiles([photo, movie]).files.compactMap(\.assetId)
+        let goneId = try #require(try await library.importFiles([referenced], mode: .reference).files.first?.assetId)
+        try #require(ids.count == 2)
+
+        let metadata = try await library.fetchAssetMetadata(for: ids[0])
+        #expect(metadata.tiff["Make"] == "Canon" && metadata.tiff["Model"] == "Canon EOS R5")
+        #expect(metadata.exif["FNumber"] == "2.8" && metadata.exif["ExposureTime"] == "0.008")
+        #expect(metadata.exif["ISOSpeedRatings"] == "400" && metadata.exif["FocalLenIn35mmFilm"] == "50")
+        #expect(metadata.exif["DateTimeOriginal"] == "2024:01:31 10:15:00" && metadata.exif["OffsetTimeOriginal"] == "+01:00")
+        #expect(metadata.gps["LatitudeRef"] == "N" && metadata.gps["Latitude"].flatMap(Double.init).map { abs($0 - 48.8584) < 1e-4 } == true)
+        #expect(metadata.iptc["Keywords"] == "tower, paris")
+        #expect(metadata.xmp["dc:Title"] == "Evening")
+        #expect(metadata.container == nil)
+        let video = try await library.fetchAssetMetadata(for: ids[1])
+        #expect(video.container?["Model"] == "iPhone 15 Pro", "\(video)")
+        #expect(video.exif.isEmpty && video.tiff.isEmpty)
+
+        try FileManager.default.removeItem(atPath: referenced)
+        await #expect { try await library.fetchAssetMetadata(for: goneId) } throws: {
+            ($0 as? PhotoLibraryError)?.varlinkError?.name == "io.photolibd.Library.MetadataUnavailable"
+        }
+        await #expect { try await library.fetchAssetMetadata(for: "no-such-asset") } throws: {
+            ($0 as? PhotoLibraryError)?.code == .notFound
+        }
+
+        var changes = PhotoLibrary.ChangeBuilder()
+        changes.addAssets([ids[0]], to: changes.createAlbum(title: "Paris"))
+        changes.setFavorite(true, for: [ids[0]])
+        _ = try await library.performChanges(changes)
+        let photolib = DaemonProcess.productsDirectory + "/photolib"
+        let shown = try runTool(photolib, ["--socket", daemon.socketPath, "info", ids[0]]).output
+        for expected in ["created   2024-01-31T10:15:00+01:00 (EXIF, with the camera's offset)",
+                         "camera    Canon EOS R5, RF24-70mm F2.8 L IS USM, f/2.8, 1/125 s, ISO 400, 50 mm (50 mm in 35 mm)",
+                         "place     48.858400, 2.294500", "state     favorite, not edited", "Paris (album)",
+                         "file      photo: " + daemon.libraryPath + "/originals/2024/01/", "iptc      Keywords = tower, paris"] {
+            #expect(shown.contains(expected), "\(expected) in\n\(shown)")
+        }
+        let json = try runTool(photolib, ["--socket", daemon.socketPath, "info", "--json", ids[0]]).output
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        #expect((object?["asset"] as? [String: Any])?["cameraModel"] as? String == "Canon EOS R5")
+        #expect(((object?["metadata"] as? [String: Any])?["tiff"] as? [String: String])?["Make"] == "Canon")
+        await library.close()
+        try await daemon.stop()
+    }
 }

@@ -1,4 +1,5 @@
 import LibraryStore
+import MediaProbe
 import Logging
 import PhotoModel
 import PhotolibProtocol
@@ -46,6 +47,9 @@ struct LibraryInterface: VarlinkInterface {
                 try await fetchPersistentChanges(try call.decodeParameters(), replies: replies)
             case .authorizationStatus:
                 try await replies.send(AuthorizationStatusReply(status: status))
+            case .fetchAssetMetadata:
+                guard status.canRead else { throw LibraryError.permissionDenied }
+                try await fetchAssetMetadata(try call.decodeParameters(), replies: replies)
             }
         }
     }
@@ -58,6 +62,18 @@ struct LibraryInterface: VarlinkInterface {
                                              includeResources: parameters.includeResources ?? false)
             : AssetPage(count: 0, assets: [], token: try await database.currentToken())
         try await replies.send(AssetFetchResult(count: page.count, assets: page.assets, token: page.token.description))
+    }
+
+    private func fetchAssetMetadata(_ parameters: FetchAssetMetadataParameters, replies: VarlinkReplyWriter) async throws {
+        let query = AssetQuery(ids: [parameters.id], includeHidden: true, includeTrashed: true, includeAllBurstAssets: true)
+        guard let path = try await database.fetchAssets(query, pageSize: 1, includeResources: true).assets.first?.resources?.first?.path
+        else { throw LibraryError.notFound(id: parameters.id) }
+        do {
+            try await replies.send(FetchAssetMetadataReply(metadata: try await importer.embeddedMetadata(ofFileAt: path)))
+        } catch let error as MediaProbeError {
+            throw VarlinkError(PhotolibErrorName.metadataUnavailable.qualified(in: .library),
+                               parameters: ["id": .string(parameters.id), "reason": .string(error.description)])
+        }
     }
 
     private func fetchCollections(_ parameters: FetchCollectionsParameters, status: AuthorizationStatus,

@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import PhotoLibrary
+
+struct InfoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show one asset whole: its files, dates and where they came from, camera, place, albums and metadata."
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Argument(help: ArgumentHelp("The asset to show.", valueName: "asset-id"))
+    var asset: String
+
+    @Flag(help: "Print the asset, its albums and its file's metadata as one JSON object.")
+    var json = false
+
+    private struct Info: Encodable {
+        var asset: Asset
+        var albums: [AssetCollection]
+        var metadata: AssetMetadata
+    }
+
+    func run() async throws {
+        let library = try await connection.connect()
+        let query = AssetQuery(ids: [asset], includeHidden: true, includeTrashed: true, includeAllBurstAssets: true)
+        guard let found = try await library.fetchAssets(matching: query, includeResources: true).assets.first else {
+            throw CommandFailure("no asset has the id \(asset)")
+        }
+        let albums = try await library.fetchAllCollections(matching: CollectionQuery(containingAsset: asset)).collections
+        let metadata = try await library.fetchAssetMetadata(for: asset)
+        await library.close()
+        if json {
+            try Console.printJSON(Info(asset: found, albums: albums, metadata: metadata))
+        } else {
+            for (label, value) in Self.lines(found, albums: albums, metadata: metadata) {
+                Console.print(label.padding(toLength: 10, withPad: " ", startingAt: 0) + value)
+            }
+        }
+    }
+
+    private static func lines(_ asset: Asset, albums: [AssetCollection], metadata: AssetMetadata) -> [(String, String)] {
+        var lines: [(String, String)] = [("id", asset.id)]
+        let subtypes = asset.mediaSubtypes.wireNames
+        lines.append(("type", asset.mediaType.rawValue + (subtypes.isEmpty ? "" : " (\(subtypes.joined(separator: ", ")))")
+            + (asset.pixelWidth > 0 ? ", \(asset.pixelWidth)x\(asset.pixelHeight)" : "")
+            + (asset.duration > 0 ? String(format: ", %.1f s", asset.duration) : "")))
+        lines.append(("created", asset.creationDate.map { "\($0.rfc3339) (\(describe(asset.creationDateSource)))" } ?? "unknown"))
+        lines.append(("modified", asset.modificationDate?.rfc3339 ?? "-"))
+        lines.append(("added", asset.addedDate.rfc3339))
+        lines.append(("camera", describe(asset.camera) ?? "-"))
+        lines.append(("place", asset.location.map { location in
+            String(format: "%.6f, %.6f", location.latitude, location.longitude)
+                + (location.altitude.map { String(format: ", %.0f m", $0) } ?? "")
+        } ?? "-"))
+        let flags = [("favorite", asset.isFavorite), ("hidden", asset.isHidden), ("in Recently Deleted", asset.isTrashed)]
+            .filter(\.1).map(\.0)
+        lines.append(("state", (flags + [asset.hasAdjustments ? "edited" : "not edited"]).joined(separator: ", ")))
+        for resource in asset.resources ?? [] {
+            lines.append(("file", "\(resource.type.rawValue): \(resource.path ?? resource.originalFilename) "
+                + "(\(resource.mimeType), \(resource.fileSize) bytes)"))
+        }
+        lines.append(("albums", albums.map { "\($0.title) (\($0.kind.rawValue))" }.joined(separator: ", ")))
+        let groups: [(String, [String: String]?)] = [("tiff", metadata.tiff), ("exif", metadata.exif), ("gps", metadata.gps),
+                                                      ("iptc", metadata.iptc), ("xmp", metadata.xmp),
+                                                      ("makerApple", metadata.makerApple), ("container", metadata.container)]
+        for (group, values) in groups {
+            for (key, value) in (values ?? [:]).sorted(by: { $0.key < $1.key }) { lines.append((group, "\(key) = \(value)")) }
+        }
+        return lines
+    }
+
+    private static func describe(_ source: CreationDateSource?) -> String {
+        switch source {
+        case .exif?: "EXIF, with the camera's offset"
+        case .exifWithGPSOffset?: "EXIF, offset from the GPS clock"
+        case .exifWithoutOffset?: "EXIF, no offset recorded: a local time"
+        case .gps?: "the GPS clock"
+        case .mediaMetadata?: "the recording's container"
+        case .fileName?: "the file name"
+        case .fileModification?: "the file's modification time"
+        case .user?: "set by a user"
+        case nil: "source unknown"
+        }
+    }
+
+    /// "Canon EOS R5, RF24-70mm F2.8 L IS USM, f/2.8, 1/125 s, ISO 400, 50 mm (50 mm in 35 mm)"; nil when unknown.
+    private static func describe(_ camera: CameraData) -> String? {
+        var parts: [String] = []
+        if let model = camera.model {
+            parts.append(camera.make.map { model.hasPrefix($0) ? model : "\($0) \(model)" } ?? model)
+        } else if let make = camera.make {
+            parts.append(make)
+        }
+        if let lens = camera.lensModel { parts.append(lens) }
+        if let fNumber = camera.fNumber { parts.append("f/" + decimal(fNumber)) }
+        if let time = camera.exposureTime { parts.append(time < 1 ? "1/\(Int((1 / time).rounded())) s" : decimal(time) + " s") }
+        if let iso = camera.iso { parts.append("ISO \(iso)") }
+        if let focalLength = camera.focalLength {
+            parts.append(decimal(focalLength) + " mm" + (camera.focalLength35mm.map { " (\($0) mm in 35 mm)" } ?? ""))
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+
+    private static func decimal(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+}
