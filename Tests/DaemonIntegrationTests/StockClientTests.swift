@@ -14,14 +14,15 @@ struct StockClientTests {
         let result = try runTool("/usr/bin/env", ["python3", Self.script, library.daemon.socketPath, "2", photo])
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         #expect(summary["io.photolibd.Library"] as? [String] == [
-            "AuthorizationStatus", "FetchAssets", "FetchCollections", "FetchPersistentChanges", "Observe", "PerformChanges",
-            "UpdateObservation",
+            "AuthorizationStatus", "FetchAssetMetadata", "FetchAssets", "FetchCollections", "FetchPersistentChanges", "Observe",
+            "PerformChanges", "UpdateObservation",
         ])
         #expect(summary["io.photolibd.Images"] as? [String] == ["RequestImage", "RequestImageData", "StartCaching", "StopCaching"])
         #expect(summary["io.photolibd.Import"] as? [String] == ["AddSource", "ImportFiles", "ListSources", "RemoveSource", "Status"])
         #expect(summary["filenames"] as? [String] == ["photo0.jpg", "photo1.jpg"])
         #expect((summary["smartAlbums"] as? [String])?.contains("smartAlbumFavorites") == true)
         #expect(summary["status"] as? String == "authorized")
+        #expect(summary["metadataGroups"] as? [String] == ["exif", "gps", "iptc", "tiff", "xmp"])
         #expect(summary["notFound"] as? String == "io.photolibd.Library.NotFound")
 
         let first = try #require(summary["first"] as? String)

@@ -31,6 +31,7 @@ def main() -> int:
             collections = library.FetchCollections({"kind": "smartAlbum"})
             summary["smartAlbums"] = sorted(c["subtype"] for c in collections["collections"])
             summary["status"] = library.AuthorizationStatus()["status"]
+            summary["metadataGroups"] = sorted(library.FetchAssetMetadata(first)["metadata"].keys())
             try:
                 library.FetchAssets({"collection": "no-such-album"})
                 summary["notFound"] = None
