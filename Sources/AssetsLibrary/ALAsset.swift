@@ -179,12 +179,24 @@ public final class ALAssetRepresentation: NSObject, @unchecked Sendable {
 
     public func scale() -> Float { 1 }
 
-    /// The image's properties as ImageIO names them: size, orientation, and the EXIF, GPS and TIFF groups
-    /// the daemon reports.
+    /// The image's properties as ImageIO names them: size and orientation, and the `{Exif}`, `{GPS}`, `{TIFF}`,
+    /// `{IPTC}` and `{MakerApple}` groups as the file writes them (numbers as `NSNumber`). When the file cannot be
+    /// read, the groups hold what the library knows: the capture date and place.
     public func metadata() -> [AnyHashable: Any]! {
         var metadata: [AnyHashable: Any] = [
             "PixelWidth": asset.pixelWidth, "PixelHeight": asset.pixelHeight, "Orientation": asset.orientation,
         ]
+        let assetId = asset.id
+        if let written = try? LibraryClient.shared.call({ library throws(PhotoLibraryError) in
+            try await library.fetchAssetMetadata(for: assetId)
+        }) {
+            let groups = [("{Exif}", written.exif), ("{GPS}", written.gps), ("{TIFF}", written.tiff), ("{IPTC}", written.iptc),
+                          ("{MakerApple}", written.makerApple ?? [:])]
+            for (name, values) in groups where !values.isEmpty {
+                metadata[name] = values.mapValues { text -> Any in Self.number(text) ?? text }
+            }
+            return metadata
+        }
         if let location = asset.location {
             var gps: [String: Any] = [
                 "Latitude": abs(location.latitude), "LatitudeRef": location.latitude < 0 ? "S" : "N",
@@ -197,6 +209,15 @@ public final class ALAssetRepresentation: NSObject, @unchecked Sendable {
             metadata["{Exif}"] = ["DateTimeOriginal": Self.exifDate(date)]
         }
         return metadata
+    }
+
+    /// A value ImageIO would give as a number: plain decimal text ("2.8", "400"), not dates or versions ("0232").
+    private static func number(_ text: String) -> NSNumber? {
+        guard let first = text.first, first != "0" || text == "0" || text.hasPrefix("0."),
+              text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") })
+        else { return nil }
+        if let integer = Int(text) { return NSNumber(value: integer) }
+        return Double(text).map { NSNumber(value: $0) }
     }
 
     /// An image fitting 1920 pixels, with the asset's edit.

@@ -11,7 +11,8 @@ extension PhotosModuleTests {
         let library = ALAssetsLibrary()
         let directory = try TemporaryDirectory()
         let path = directory.file("wide-\(UUID().uuidString.prefix(8)).jpg")
-        try ImageFixtures.image(at: path, width: 480, height: 320, exif: ["-DateTimeOriginal=2009:07:14 09:30:00"])
+        try ImageFixtures.image(at: path, width: 480, height: 320, exif: ["-DateTimeOriginal=2009:07:14 09:30:00", "-Make=Nikon",
+                                                                        "-FNumber=2.8", "-ExifVersion=0232"])
         let imageData = try Data(contentsOf: URL(fileURLWithPath: path))
 
         let albumName = "Holidays \(UUID())"
@@ -95,6 +96,12 @@ extension PhotosModuleTests {
         #expect(representation.dimensions() == CGSize(width: 480, height: 320))
         #expect(representation.size() == Int64(imageData.count))
         #expect(representation.uti() == "public.jpeg")
+        let metadata = try #require(representation.metadata())
+        let exif = try #require(metadata["{Exif}"] as? [String: Any])
+        #expect(exif["DateTimeOriginal"] as? String == "2009:07:14 09:30:00" && exif["ExifVersion"] as? String == "0232")
+        #expect((exif["FNumber"] as? NSNumber)?.doubleValue == 2.8)
+        #expect((metadata["{TIFF}"] as? [String: Any])?["Make"] as? String == "Nikon")
+        #expect(metadata["PixelWidth"] as? Int == 480)
         let thumbnail = try #require(asset.thumbnail())
         #expect(thumbnail.size == CGSize(width: 150, height: 150))
         #expect(try #require(asset.aspectRatioThumbnail()).size == CGSize(width: 150, height: 100))
