@@ -71,7 +71,8 @@ public struct Daemon: Sendable {
                                                           retentionDays: configuration.trashRetentionDays, logger: logger)),
                 .init(service: LibraryUpkeep.recentlyAddedAging(database: database, logger: logger)),
                 .init(service: LibraryUpkeep.cameraDataBackfill(database: database, importer: importer, logger: logger)),
-                .init(service: ImageCacheService(images: images, fileWork: .singleton)),
+                .init(service: ImageCacheService(
+                    images: images, upkeep: RenditionUpkeep(database: database, images: images, logger: logger), fileWork: .singleton)),
                 .init(service: VarlinkService(server: server, environment: environment, logger: logger)),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],

@@ -2,23 +2,25 @@ import Foundation
 import NIOPosix
 import ServiceLifecycle
 
-/// The image manager's background work as a service: following library changes, making grid renditions of
-/// imported assets, recording rendition use, and sweeping what a crash left in the cache. At shutdown it
+/// The image manager's background work as a service: keeping the cache in step with the library (see
+/// `RenditionUpkeep`), recording rendition use, and sweeping what a crash left in the cache. At shutdown it
 /// stops the render threads and records rendition use.
 struct ImageCacheService: Service {
     let images: ImageManager
+    let upkeep: RenditionUpkeep
     let fileWork: NIOThreadPool
 
     func run() async throws {
         let started = Date()
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
-                group.addTask { await images.followLibraryChanges() }
-                group.addTask { await images.warmUpListedAssets() }
+                group.addTask { await upkeep.followLibraryChanges() }
+                group.addTask { await upkeep.warmUpListedAssets() }
                 group.addTask { await images.saveCacheUsage(every: .seconds(30)) }
                 group.addTask { try? await fileWork.runIfActive { images.removeOrphanedRenditions(olderThan: started) } }
             }
         }
+        upkeep.finish()
         try await fileWork.runIfActive { images.shutDown() }
     }
 }

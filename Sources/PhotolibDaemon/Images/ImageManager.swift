@@ -1,4 +1,3 @@
-import DequeModule
 import Foundation
 import Imaging
 import LibraryStore
@@ -7,7 +6,6 @@ import NIOCore
 import NIOPosix
 import PhotoModel
 import PhotolibConfig
-import Synchronization
 import ThumbnailCache
 
 /// An image delivered to a client: a rendition file and whether it is a stand-in for the one asked for.
@@ -17,11 +15,8 @@ struct DeliveredImage: Sendable, Hashable {
 }
 
 /// PHImageManager and PHCachingImageManager for the daemon: answers image requests from the rendition cache
-/// and makes what is missing on the render queue, where identical requests share one decode.
-///
-/// It also keeps the cache in step with the library: renditions go when an asset's content changes or the asset
-/// leaves, and the grid-size rendition of each imported asset is made once the import has settled, while no
-/// client waits for an image.
+/// and makes what is missing on the render queue, where identical requests share one decode. `RenditionUpkeep`
+/// tells it what the library's changes mean for the cache.
 final class ImageManager: Sendable {
     private let database: LibraryDatabase
     private let cache: RenditionCache
@@ -35,19 +30,6 @@ final class ImageManager: Sendable {
     private let fileWork: NIOThreadPool
     private let memo: AssetSourceMemo
     private let logger: Logger
-    /// Assets imported or changed whose grid rendition is still to make, oldest first.
-    private let warmUps = Mutex(WarmUpList())
-    private let warmUpSignal: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
-
-    private struct WarmUpList {
-        var order: Deque<String> = []
-        var members: Set<String> = []
-        /// When the last asset was listed: warm-ups wait for the library to be quiet this long.
-        var lastListed = ContinuousClock.now
-    }
-
-    /// How long no asset must have been added or changed before warm-ups start: an import keeps the cores.
-    static let quietPeriod = Duration.seconds(1)
 
     init(database: LibraryDatabase, cache: RenditionCache, renderer: ImageRenderer, posterFrames: PosterFrameReader,
          renderThreads: Int, freedesktopDirectory: String?, originalsDirectory: String, fileWork: NIOThreadPool,
@@ -62,7 +44,6 @@ final class ImageManager: Sendable {
         self.fileWork = fileWork
         self.memo = AssetSourceMemo(feed: database.feed)
         self.logger = logger
-        warmUpSignal = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// The image manager the configuration describes: its cache budget, pixel limit and freedesktop.org option,
@@ -236,89 +217,25 @@ final class ImageManager: Sendable {
         }
     }
 
-    // MARK: Keeping in step with the library
+    // MARK: Following the library
 
-    /// Follows committed changes until cancelled: drops the renditions of changed and removed assets, and lists
-    /// inserted and changed ones for a grid rendition.
-    func followLibraryChanges() async {
-        let wakeUps = database.feed.subscribe()
-        var seen = database.feed.generation
-        for await _ in wakeUps {
-            let changes: [CommittedChange]
-            if let recent = database.feed.changes(after: seen) {
-                changes = recent
-            } else {
-                do {
-                    changes = try await database.committedChanges(after: seen, limit: 1_000_000)
-                } catch {
-                    logger.warning("cannot read the change log for the thumbnail cache", metadata: ["error": "\(error)"])
-                    continue
-                }
-            }
-            for change in changes {
-                await apply(change)
-                seen = max(seen, change.generation)
-            }
+    /// Drops the queued runs and cached renditions of removed assets, and the renditions of assets whose content
+    /// changed.
+    func dropRenditions(ofRemoved removed: [String], ofChanged changed: [String]) async {
+        if !removed.isEmpty {
+            let removedIds = Set(removed)
+            queue.dropQueued { removedIds.contains($0.assetId) }
+        }
+        guard !removed.isEmpty || !changed.isEmpty else { return }
+        try? await fileWork.runIfActive { [cache] in
+            removed.forEach(cache.forgetAsset)
+            changed.forEach(cache.removeRenditions(ofAsset:))
         }
     }
 
-    private func apply(_ change: CommittedChange) async {
-        let assets = change.objects.filter { $0.kind == .asset }
-        let forget = assets.filter { $0.change == .removed }.map(\.id)
-        let refresh = assets.filter { $0.change == .changed && $0.contentChanged }.map(\.id)
-        let warm = assets.filter { $0.change == .inserted }.map(\.id)
-        if !forget.isEmpty {
-            let removed = Set(forget)
-            queue.dropQueued { removed.contains($0.assetId) }
-        }
-        if !forget.isEmpty || !refresh.isEmpty {
-            try? await fileWork.runIfActive { [cache] in
-                forget.forEach(cache.forgetAsset)
-                refresh.forEach(cache.removeRenditions(ofAsset:))
-            }
-        }
-        let added = warm + refresh
-        guard !added.isEmpty else { return }
-        warmUps.withLock { list in
-            for id in added where list.members.insert(id).inserted {
-                list.order.append(id)
-            }
-            list.lastListed = .now
-        }
-        warmUpSignal.continuation.yield()
-    }
-
-    /// Makes the grid rendition of each listed asset at idle priority, one at a time, once the library has been
-    /// quiet for ``quietPeriod``, until cancelled; for files outside the library's store, writes the freedesktop.org
-    /// thumbnails too when configured.
-    func warmUpListedAssets() async {
-        for await _ in warmUpSignal.stream {
-            while let assetId = warmUps.withLock({ list -> String? in
-                guard let id = list.order.popFirst() else { return nil }
-                list.members.remove(id)
-                return id
-            }) {
-                do {
-                    try await waitForQuietLibrary()
-                    try await warmUp(assetId)
-                } catch is CancellationError {
-                    return
-                } catch {
-                    logger.debug("no grid rendition made", metadata: ["asset": "\(assetId)", "error": "\(error)"])
-                }
-            }
-        }
-    }
-
-    /// Returns once no asset has been listed for ``quietPeriod``.
-    private func waitForQuietLibrary() async throws {
-        while case let quiet = warmUps.withLock({ $0.lastListed }).duration(to: .now), quiet < Self.quietPeriod {
-            try await Task.sleep(for: Self.quietPeriod - quiet)
-        }
-    }
-
-    /// Makes the asset's grid rendition, then its freedesktop.org thumbnails if it is referenced in place.
-    private func warmUp(_ assetId: String) async throws {
+    /// Makes the asset's grid rendition at idle priority, then its freedesktop.org thumbnails if it is referenced
+    /// in place and they are configured.
+    func makeGridRendition(of assetId: String) async throws {
         let source = try await source(of: assetId)
         let version = try source.requireVersion()
         let plan = PlannedRendition.rung(ImageRequest.gridRung)
@@ -354,7 +271,6 @@ final class ImageManager: Sendable {
 
     /// Stops the render threads and records rendition use. Blocking.
     func shutDown() {
-        warmUpSignal.continuation.finish()
         queue.stop()
         cache.saveUsage()
     }

@@ -1,0 +1,106 @@
+import DequeModule
+import LibraryStore
+import Logging
+import PhotoModel
+import Synchronization
+
+/// Keeps the rendition cache in step with the library: renditions go when an asset's content changes or the
+/// asset leaves, and the grid-size rendition of each imported or changed asset is made once the library has
+/// settled, while no client waits for an image.
+final class RenditionUpkeep: Sendable {
+    private let database: LibraryDatabase
+    private let images: ImageManager
+    private let logger: Logger
+    /// Assets imported or changed whose grid rendition is still to make, oldest first.
+    private let warmUps = Mutex(WarmUpList())
+    private let warmUpSignal = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+
+    private struct WarmUpList {
+        var order: Deque<String> = []
+        var members: Set<String> = []
+        /// When the last asset was listed: warm-ups wait for the library to be quiet this long.
+        var lastListed = ContinuousClock.now
+    }
+
+    /// How long no asset must have been added or changed before warm-ups start: an import keeps the cores.
+    static let quietPeriod = Duration.seconds(1)
+
+    init(database: LibraryDatabase, images: ImageManager, logger: Logger) {
+        self.database = database
+        self.images = images
+        self.logger = logger
+    }
+
+    /// Follows committed changes until cancelled: drops the renditions of changed and removed assets, and lists
+    /// inserted and changed ones for a grid rendition.
+    func followLibraryChanges() async {
+        let wakeUps = database.feed.subscribe()
+        var seen = database.feed.generation
+        for await _ in wakeUps {
+            let changes: [CommittedChange]
+            if let recent = database.feed.changes(after: seen) {
+                changes = recent
+            } else {
+                do {
+                    changes = try await database.committedChanges(after: seen, limit: 1_000_000)
+                } catch {
+                    logger.warning("cannot read the change log for the thumbnail cache", metadata: ["error": "\(error)"])
+                    continue
+                }
+            }
+            for change in changes {
+                await apply(change)
+                seen = max(seen, change.generation)
+            }
+        }
+    }
+
+    private func apply(_ change: CommittedChange) async {
+        let assets = change.objects.filter { $0.kind == .asset }
+        let removed = assets.filter { $0.change == .removed }.map(\.id)
+        let changed = assets.filter { $0.change == .changed && $0.contentChanged }.map(\.id)
+        await images.dropRenditions(ofRemoved: removed, ofChanged: changed)
+        let listed = assets.filter { $0.change == .inserted }.map(\.id) + changed
+        guard !listed.isEmpty else { return }
+        warmUps.withLock { list in
+            for id in listed where list.members.insert(id).inserted {
+                list.order.append(id)
+            }
+            list.lastListed = .now
+        }
+        warmUpSignal.continuation.yield()
+    }
+
+    /// Makes the grid rendition of each listed asset, one at a time, once the library has been quiet for
+    /// ``quietPeriod``, until cancelled or finished.
+    func warmUpListedAssets() async {
+        for await _ in warmUpSignal.stream {
+            while let assetId = warmUps.withLock({ list -> String? in
+                guard let id = list.order.popFirst() else { return nil }
+                list.members.remove(id)
+                return id
+            }) {
+                do {
+                    try await waitForQuietLibrary()
+                    try await images.makeGridRendition(of: assetId)
+                } catch is CancellationError {
+                    return
+                } catch {
+                    logger.debug("no grid rendition made", metadata: ["asset": "\(assetId)", "error": "\(error)"])
+                }
+            }
+        }
+    }
+
+    /// Ends `warmUpListedAssets`.
+    func finish() {
+        warmUpSignal.continuation.finish()
+    }
+
+    /// Returns once no asset has been listed for ``quietPeriod``.
+    private func waitForQuietLibrary() async throws {
+        while case let quiet = warmUps.withLock({ $0.lastListed }).duration(to: .now), quiet < Self.quietPeriod {
+            try await Task.sleep(for: Self.quietPeriod - quiet)
+        }
+    }
+}
