@@ -74,6 +74,26 @@ static inline int cvips_pngsave_buffer(VipsImage *in, void **data, size_t *lengt
     return vips_pngsave_buffer(in, data, length, "strip", strip, NULL);
 }
 
+/* vips_rot: a quarter, half or three-quarter turn clockwise. */
+static inline int cvips_rot(VipsImage *in, VipsImage **out, VipsAngle angle) {
+    return vips_rot(in, out, angle, NULL);
+}
+
+/* vips_flip: the mirror image along `direction`. */
+static inline int cvips_flip(VipsImage *in, VipsImage **out, VipsDirection direction) {
+    return vips_flip(in, out, direction, NULL);
+}
+
+/* vips_linear: out = in * a + b, band by band (`count` values in each array). */
+static inline int cvips_linear(VipsImage *in, VipsImage **out, const double *a, const double *b, int count) {
+    return vips_linear(in, out, a, b, count, NULL);
+}
+
+/* vips_copy_memory: the whole image decoded into memory, for operations that read it out of order. */
+static inline VipsImage *cvips_copy_memory(VipsImage *in) {
+    return vips_image_copy_memory(in);
+}
+
 /* GType constants of header fields (G_TYPE_INT, G_TYPE_STRING). */
 static const GType CVIPS_TYPE_INT = G_TYPE_INT;
 static const GType CVIPS_TYPE_STRING = G_TYPE_STRING;

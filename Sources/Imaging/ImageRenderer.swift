@@ -1,4 +1,5 @@
 import CVips
+import PhotoModel
 
 /// Makes images of photos with libvips: upright, resized with shrink-on-load, in sRGB, without metadata.
 ///
@@ -85,12 +86,9 @@ public struct ImageRenderer: Sendable {
         let whole = PixelSize(width: max(1, Int((Double(upright.width) * scale).rounded())),
                               height: max(1, Int((Double(upright.height) * scale).rounded())))
         let shrunk = try probed.thumbnail(size: whole)
-        let left = min(whole.width - 1, Int((crop.x * Double(whole.width)).rounded(.down)))
-        let top = min(whole.height - 1, Int((crop.y * Double(whole.height)).rounded(.down)))
-        let right = max(left + 1, min(whole.width, Int(((crop.x + crop.width) * Double(whole.width)).rounded(.up))))
-        let bottom = max(top + 1, min(whole.height, Int(((crop.y + crop.height) * Double(whole.height)).rounded(.up))))
+        let pixels = Self.pixelArea(of: crop, in: whole)
         let area = try shrunk.applying(for: probed.source.name) { input, output in
-            cvips_extract_area(input, output, Int32(left), Int32(top), Int32(right - left), Int32(bottom - top))
+            cvips_extract_area(input, output, Int32(pixels.left), Int32(pixels.top), Int32(pixels.width), Int32(pixels.height))
         }
         return try area.applying(for: probed.source.name) { input, output in
             cvips_thumbnail_image(input, output, Int32(size.width), Int32(size.height))
@@ -98,7 +96,7 @@ public struct ImageRenderer: Sendable {
     }
 
     /// The image as 8-bit sRGB, or 8-bit grey for a one-colour image, alpha kept.
-    private func inSRGB(_ image: VipsImageHandle, name: String) throws(ImagingError) -> VipsImageHandle {
+    func inSRGB(_ image: VipsImageHandle, name: String) throws(ImagingError) -> VipsImageHandle {
         let interpretation = vips_image_get_interpretation(image.pointer)
         let isEightBit = vips_image_get_format(image.pointer) == VIPS_FORMAT_UCHAR
         let isGrey = interpretation == VIPS_INTERPRETATION_B_W || interpretation == VIPS_INTERPRETATION_GREY16
@@ -114,8 +112,8 @@ public struct ImageRenderer: Sendable {
     ///
     /// libvips 8.14's `strip` is not enough: its WebP writer ignores it, and a field left on the image is
     /// written by whichever saver knows it. So the copy keeps none, and savers strip as well.
-    private func encode(_ image: VipsImageHandle, name: String,
-                        text: [PNGTextChunk]?) throws(ImagingError) -> RenderedImage {
+    func encode(_ image: VipsImageHandle, name: String, text: [PNGTextChunk]?,
+                quality: Int? = nil) throws(ImagingError) -> RenderedImage {
         let clean = try image.applying(for: name) { cvips_copy($0, $1) }
         clean.removeMetadata()
         let format: ImageFileFormat = text != nil || vips_image_hasalpha(clean.pointer) != 0 ? .png : .jpeg
@@ -125,7 +123,7 @@ public struct ImageRenderer: Sendable {
         var data: UnsafeMutableRawPointer?
         var length = 0
         let status = switch format {
-        case .jpeg: cvips_jpegsave_buffer(clean.pointer, &data, &length, Int32(jpegQuality))
+        case .jpeg: cvips_jpegsave_buffer(clean.pointer, &data, &length, Int32(quality ?? jpegQuality))
         case .png: cvips_pngsave_buffer(clean.pointer, &data, &length, text == nil ? 1 : 0)
         }
         defer { g_free(data) }
@@ -138,7 +136,7 @@ public struct ImageRenderer: Sendable {
 }
 
 /// Where an image's encoded bytes are: a file, or memory.
-private enum ImageSource {
+enum ImageSource {
     case file(String)
     case memory(EncodedBuffer, name: String)
 
@@ -151,7 +149,7 @@ private enum ImageSource {
 }
 
 /// Encoded bytes at a stable address: libvips' buffer loaders read them in place while an image made from them lives.
-private final class EncodedBuffer {
+final class EncodedBuffer {
     /// At least one byte long, so that even empty data has an address.
     let bytes: UnsafeMutableRawBufferPointer
     /// The number of bytes of data.
@@ -169,7 +167,7 @@ private final class EncodedBuffer {
 }
 
 /// An image opened lazily (header only) and checked: a photo format, and no more pixels than the limit.
-private struct ProbedImage {
+struct ProbedImage {
     let source: ImageSource
     let handle: VipsImageHandle
     let loader: String

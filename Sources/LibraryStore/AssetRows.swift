@@ -8,12 +8,13 @@ enum AssetRows {
         asset.id, asset.mediaType, asset.mediaSubtypes, asset.pixelWidth, asset.pixelHeight, asset.orientation,
         asset.creationTime, asset.creationOffset, asset.creationDateSource, asset.modificationTime, asset.addedTime,
         asset.latitude, asset.longitude, asset.altitude, asset.duration, asset.isFavorite, asset.isHidden,
-        asset.trashedTime, asset.burstIdentifier, asset.originalFilename, asset.fileSize,
+        asset.trashedTime, asset.burstIdentifier, asset.originalFilename, asset.fileSize, asset.hasAdjustments,
         """ + CameraColumns.selection
 
     static func asset(from row: Row) -> Asset {
         var asset = assetWithoutCamera(from: row)
-        asset.camera = CameraColumns.camera(from: row, startingAt: 21)
+        asset.hasAdjustments = row[21]
+        asset.camera = CameraColumns.camera(from: row, startingAt: 22)
         return asset
     }
 

@@ -9,18 +9,21 @@ public struct ChangeOutcome: Sendable {
     public var created: [String: String]
     /// For each `createAsset` change (by index): the asset's id, and whether it was a duplicate of an existing asset.
     public var assets: [Int: (id: String, isDuplicate: Bool)]
-    /// Files owned by the library whose assets were purged: the caller removes them after the commit.
+    /// Files owned by the library that it no longer uses (of purged assets, of replaced and reverted edits):
+    /// the caller removes them after the commit.
     public var purgedFiles: [String]
 }
 
 extension LibraryDatabase {
     /// Applies `changes` in one write transaction that also records one change-log entry: all or nothing.
     ///
-    /// `drafts` holds, for each `createAsset` change by index, the asset the caller prepared from its file.
-    public func performChanges(_ changes: [LibraryChange], drafts: [Int: AssetDraft] = [:]) async throws -> ChangeOutcome {
+    /// `drafts` holds, for each `createAsset` change by index, the asset the caller prepared from its file; `edits`,
+    /// for each `editAsset` change, the edit whose rendered file the caller put in the store.
+    public func performChanges(_ changes: [LibraryChange], drafts: [Int: AssetDraft] = [:],
+                               edits: [Int: AssetEditDraft] = [:]) async throws -> ChangeOutcome {
         try await commitTransaction { transaction in
             for (index, change) in changes.enumerated() {
-                try transaction.apply(change, index: index, draft: drafts[index])
+                try transaction.apply(change, index: index, draft: drafts[index], edit: edits[index])
             }
         }
     }
@@ -72,7 +75,7 @@ struct ChangeTransaction {
         self.now = now
     }
 
-    mutating func apply(_ change: LibraryChange, index: Int, draft: AssetDraft?) throws {
+    mutating func apply(_ change: LibraryChange, index: Int, draft: AssetDraft?, edit prepared: AssetEditDraft? = nil) throws {
         switch change {
         case .createAsset(_, let placeholder):
             guard let draft else { throw LibraryError.invalidChange(index: index, reason: "the file was not prepared") }
@@ -128,13 +131,18 @@ struct ChangeTransaction {
             try removeChildCollections(ids, from: target, index: index)
         case .moveChildCollections(let target, let indexes, let toIndex):
             try moveChildCollections(at: indexes, to: toIndex, in: target, index: index)
+        case .editAsset(let target, _, _):
+            try edit(target, with: prepared, index: index)
+        case .revertAsset(let target):
+            try revert(target, index: index)
         }
     }
 
     /// Deletes an asset for good; its files owned by the library are left for the caller to remove.
     mutating func purgeAsset(_ id: String) throws {
-        purgedFiles += try String.fetchAll(db, sql: "SELECT path FROM resource WHERE assetId = ? AND isOwnedByLibrary",
-                                           arguments: [id])
+        purgedFiles += try String.fetchAll(db, sql: """
+            SELECT path FROM resource WHERE assetId = ? AND isOwnedByLibrary UNION ALL SELECT path FROM asset_edit WHERE assetId = ?
+            """, arguments: [id, id])
         try db.cachedStatement(sql: "DELETE FROM asset WHERE id = ?").execute(arguments: [id])
         note(.asset, id, .removed)
     }

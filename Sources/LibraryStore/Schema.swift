@@ -103,6 +103,7 @@ enum Schema {
         registerLibraryModel(in: &migrator)
         registerRecentlyAddedAging(in: &migrator)
         registerCameraData(in: &migrator)
+        registerEdits(in: &migrator)
         return migrator
     }
 }

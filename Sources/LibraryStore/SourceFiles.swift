@@ -181,10 +181,11 @@ extension LibraryDatabase {
         }
     }
 
-    /// Whether some resource of the library is the file at `path`.
+    /// Whether some resource or edit of the library is the file at `path`.
     public func isResourceFile(_ path: String) async throws -> Bool {
         try await writer.read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM resource WHERE path = ?", arguments: [path]) ?? false
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM resource WHERE path = ? UNION ALL SELECT 1 FROM asset_edit WHERE path = ?",
+                              arguments: [path, path]) ?? false
         }
     }
 

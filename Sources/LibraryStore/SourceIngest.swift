@@ -194,6 +194,12 @@ extension ChangeTransaction {
                 draft.pixelHeight, draft.orientation, draft.location?.latitude, draft.location?.longitude,
                 draft.location?.altitude, draft.duration, primary.originalFilename, primary.fileSize, draft.contentHash, now,
             ] + CameraColumns.values(of: draft.camera) + [assetId]))
+        // An edited asset keeps showing its edit: the new size is the original's.
+        try db.execute(sql: """
+            UPDATE asset_edit SET originalPixelWidth = ?, originalPixelHeight = ? WHERE assetId = ?;
+            UPDATE asset SET pixelWidth = e.pixelWidth, pixelHeight = e.pixelHeight FROM asset_edit e
+              WHERE asset.id = ? AND e.assetId = asset.id
+            """, arguments: [draft.pixelWidth, draft.pixelHeight, assetId, assetId])
         if !keepsDate {
             try db.execute(sql: "UPDATE asset SET creationTime = ?, creationOffset = ?, creationDateSource = ? WHERE id = ?",
                            arguments: [draft.creationDate?.secondsSince1970, draft.creationDate?.utcOffsetSeconds,

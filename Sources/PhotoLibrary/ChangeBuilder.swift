@@ -56,6 +56,22 @@ extension PhotoLibrary {
             requests.append(ChangeRequest(op: "restoreAssets", ids: assetIds))
         }
 
+        /// Keeps an edit of the photo beside its original: the rendered file at `renderedPath` (a JPEG, PNG or HEIC
+        /// the daemon copies into the library) made as `adjustment` says.
+        public mutating func editAsset(_ assetId: String, renderedPath: String, adjustment: Adjustment) {
+            requests.append(ChangeRequest(op: "editAsset", target: assetId, renderedPath: renderedPath, adjustment: adjustment))
+        }
+
+        /// Has the daemon render a basic edit (turn, mirror, crop, exposure) of the photo and keep it beside the original.
+        public mutating func editAsset(_ assetId: String, basic adjustment: BasicAdjustment) {
+            requests.append(ChangeRequest(op: "editAsset", target: assetId, adjustment: adjustment.adjustment))
+        }
+
+        /// Drops the photo's edit: the original is its current version again.
+        public mutating func revertAsset(_ assetId: String) {
+            requests.append(ChangeRequest(op: "revertAsset", target: assetId))
+        }
+
         // MARK: Albums and folders
 
         /// Creates an album, inside the folder `parent` if given; returns its placeholder.

@@ -34,11 +34,21 @@ extension PhotoLibrary {
         }
     }
 
-    /// The asset's original file, unchanged (or the file of `version`).
+    /// The asset's file of `version`, unchanged: by default the current version (the edit's rendered file when
+    /// the photo has an edit), else the original.
     public func requestImageData(for assetId: String, version: ImageRequestOptions.Version? = nil)
         async throws(PhotoLibraryError) -> ImageData
     {
         try await call(ImagesMethod.requestImageData, RequestImageDataParameters(assetId: assetId, version: version))
+    }
+
+    /// What an edit of the photo starts from: the original and its adjustment when this program can resume the
+    /// asset's edit (its format is in `formats`), otherwise the current version.
+    public func requestContentEditingInput(for assetId: String, canHandle formats: [AdjustmentFormat] = [])
+        async throws(PhotoLibraryError) -> ContentEditingInput
+    {
+        try await call(ImagesMethod.requestContentEditingInput,
+                       RequestContentEditingInputParameters(assetId: assetId, canHandle: formats))
     }
 
     /// Asks the daemon to make, in the background, the images `requestImage` would return for these assets at

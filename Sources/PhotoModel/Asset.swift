@@ -65,7 +65,7 @@ public struct Asset: Sendable, Hashable {
     public var orientation: Int
     /// Present only when a fetch asked for resources.
     public var resources: [AssetResource]?
-    /// Whether the asset has an edit (read when the daemon sends it).
+    /// Whether the asset has an edit: its images and size are then those of the edit.
     public var hasAdjustments = false
     /// What the camera recorded: make, model, lens and exposure.
     public var camera: CameraData
@@ -165,6 +165,7 @@ extension Asset: Codable {
         try container.encode(originalFilename, forKey: .originalFilename)
         try container.encode(fileSize, forKey: .fileSize)
         try container.encode(orientation, forKey: .orientation)
+        try container.encode(hasAdjustments, forKey: .hasAdjustments)
         try container.encode(camera.make, forKey: .cameraMake)
         try container.encode(camera.model, forKey: .cameraModel)
         try container.encode(camera.lensModel, forKey: .lensModel)

@@ -22,6 +22,7 @@ extension Asset: JSONWritable {
         json.key("originalFilename"); json.string(originalFilename)
         json.key("fileSize"); json.int(fileSize)
         json.key("orientation"); json.int(orientation)
+        json.key("hasAdjustments"); json.bool(hasAdjustments)
         json.key("cameraMake"); json.optional(camera.make) { $0.string($1) }
         json.key("cameraModel"); json.optional(camera.model) { $0.string($1) }
         json.key("lensModel"); json.optional(camera.lensModel) { $0.string($1) }

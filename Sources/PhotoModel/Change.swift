@@ -38,6 +38,10 @@ public enum LibraryChange: Sendable, Hashable {
     case addChildCollections(target: String, ids: [String])
     case removeChildCollections(target: String, ids: [String])
     case moveChildCollections(target: String, indexes: [Int], toIndex: Int)
+    /// Keeps an edit beside the original: the rendered file at `renderedPath`, or, when nil, the daemon's own
+    /// rendering of an `io.photolibd.basic` adjustment.
+    case editAsset(target: String, renderedPath: String?, adjustment: Adjustment)
+    case revertAsset(target: String)
 
     /// The contract's name of the op.
     public var op: String {
@@ -57,6 +61,8 @@ public enum LibraryChange: Sendable, Hashable {
         case .addChildCollections: "addChildCollections"
         case .removeChildCollections: "removeChildCollections"
         case .moveChildCollections: "moveChildCollections"
+        case .editAsset: "editAsset"
+        case .revertAsset: "revertAsset"
         }
     }
 }
@@ -225,22 +231,21 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
         case "moveChildCollections":
             return .moveChildCollections(target: try required(target, "target"), indexes: try required(indexes, "indexes"),
                                          toIndex: try required(toIndex, "toIndex"))
+        case "editAsset":
+            let adjustment = try required(adjustment, "adjustment")
+            do {
+                try adjustment.validate(rendering: renderedPath == nil)
+            } catch {
+                throw .invalidChange(index: index, reason: error.reason)
+            }
+            if renderedPath == nil, target?.hasPrefix("@") == true {
+                throw .invalidChange(index: index, reason: "an asset created in the same call has no original to render from yet")
+            }
+            return .editAsset(target: try required(target, "target"), renderedPath: renderedPath, adjustment: adjustment)
+        case "revertAsset":
+            return .revertAsset(target: try required(target, "target"))
         default:
             throw .invalidChange(index: index, reason: "unknown op '\(op)'")
         }
-    }
-}
-
-/// How an edit was made: PhotoKit's `PHAdjustmentData`, its data in base64.
-public struct Adjustment: Sendable, Hashable, Codable {
-    public var formatIdentifier: String
-    public var formatVersion: String
-    /// The adjustment's bytes in base64, at most 1 MiB once decoded.
-    public var data: String
-
-    public init(formatIdentifier: String, formatVersion: String, data: String) {
-        self.formatIdentifier = formatIdentifier
-        self.formatVersion = formatVersion
-        self.data = data
     }
 }

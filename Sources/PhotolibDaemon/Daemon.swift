@@ -42,6 +42,9 @@ public struct Daemon: Sendable {
         let importer = Importer(fileStore: fileStore, threadPool: .singleton,
                                 metadataReader: ImageMetadataReader(maximumPixels: configuration.maximumImagePixels),
                                 mediaProber: MediaProber())
+        let editor = AssetEditor(database: database, fileStore: fileStore, threadPool: .singleton,
+                                 renderer: ImageRenderer(maximumPixels: configuration.maximumImagePixels),
+                                 metadataReader: importer.metadataReader)
         let statistics = ImportStatistics()
         let sources = ImportSources(configured: configuration.sources, importer: importer, database: database,
                                     statistics: statistics, excluded: [configuration.libraryPath, configuration.cachePath],
@@ -54,7 +57,7 @@ public struct Daemon: Sendable {
             info: VarlinkServiceInfo(vendor: "photolibd", product: "photolibd", version: Self.version,
                                      url: "https://github.com/photolibd/photolibd"),
             interfaces: [
-                LibraryInterface(database: database, importer: importer, authorization: authorization),
+                LibraryInterface(database: database, importer: importer, editor: editor, authorization: authorization),
                 ImagesInterface(images: images, authorization: authorization),
                 ImportInterface(database: database, importer: importer, authorization: authorization, sources: sources,
                                 statistics: statistics),

@@ -124,7 +124,7 @@ public struct ImageResult: Sendable, Hashable, Codable {
     }
 }
 
-/// An asset's original file.
+/// An asset's file of the version asked for: the original, or the rendered file of its edit.
 public struct ImageData: Sendable, Hashable, Codable {
     public var path: String
     public var mimeType: String
@@ -139,5 +139,56 @@ public struct ImageData: Sendable, Hashable, Codable {
         self.orientation = orientation
         self.fileSize = fileSize
         self.originalFilename = originalFilename
+    }
+}
+
+/// An adjustment format a program can resume edits in.
+public struct AdjustmentFormat: Sendable, Hashable, Codable {
+    public var formatIdentifier: String
+    public var formatVersion: String
+
+    public init(formatIdentifier: String, formatVersion: String) {
+        self.formatIdentifier = formatIdentifier
+        self.formatVersion = formatVersion
+    }
+}
+
+/// `Images.RequestContentEditingInput`.
+public struct RequestContentEditingInputParameters: Sendable, Hashable, Codable {
+    public var assetId: String
+    /// The formats the caller can resume an edit in.
+    public var canHandle: [AdjustmentFormat]?
+
+    public init(assetId: String, canHandle: [AdjustmentFormat]? = nil) {
+        self.assetId = assetId
+        self.canHandle = canHandle
+    }
+}
+
+/// What an edit starts from: PhotoKit's `PHContentEditingInput`.
+public struct ContentEditingInput: Sendable, Hashable, Codable {
+    /// The image to edit: the original when the edit is resumed, else the current version.
+    public var fullSizeImagePath: String
+    /// The MIME type of that file.
+    public var mimeType: String
+    public var mediaType: MediaType
+    /// The EXIF orientation of that file.
+    public var orientation: Int
+    /// The edit to resume; nil when `fullSizeImagePath` is the current version.
+    public var adjustment: Adjustment?
+    /// `original` when the edit is resumed from the original, else `current`.
+    public var baseVersion: ImageVersion
+    /// The asset's edit, whether or not it is resumed: what a program's `canHandleAdjustmentData` looks at.
+    public var currentAdjustment: Adjustment?
+
+    public init(fullSizeImagePath: String, mimeType: String, mediaType: MediaType, orientation: Int,
+                adjustment: Adjustment?, baseVersion: ImageVersion, currentAdjustment: Adjustment?) {
+        self.fullSizeImagePath = fullSizeImagePath
+        self.mimeType = mimeType
+        self.mediaType = mediaType
+        self.orientation = orientation
+        self.adjustment = adjustment
+        self.baseVersion = baseVersion
+        self.currentAdjustment = currentAdjustment
     }
 }

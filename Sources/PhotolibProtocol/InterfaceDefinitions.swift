@@ -48,6 +48,7 @@ public enum ImagesMethod: String, PhotolibMethod {
     case requestImageData = "RequestImageData"
     case startCaching = "StartCaching"
     case stopCaching = "StopCaching"
+    case requestContentEditingInput = "RequestContentEditingInput"
 
     public static let interface = PhotolibInterface.images
 }

@@ -51,15 +51,15 @@ public final class PHContentEditingInput: NSObject, @unchecked Sendable {
     public let fullSizeImageOrientation: Int32
     let assetIdentifier: String
 
-    init(asset: PHAsset, file: ImageData, adjustmentData: PHAdjustmentData?) {
+    init(asset: PHAsset, input: ContentEditingInput) {
         mediaType = asset.mediaType
         mediaSubtypes = asset.mediaSubtypes
         creationDate = asset.creationDate
         location = asset.location
-        uniformTypeIdentifier = UniformType.identifier(forMIMEType: file.mimeType)
-        self.adjustmentData = adjustmentData
-        fullSizeImageURL = URL(fileURLWithPath: file.path)
-        fullSizeImageOrientation = Int32(file.orientation)
+        uniformTypeIdentifier = UniformType.identifier(forMIMEType: input.mimeType)
+        adjustmentData = PHAdjustmentData(input.adjustment)
+        fullSizeImageURL = URL(fileURLWithPath: input.fullSizeImagePath)
+        fullSizeImageOrientation = Int32(input.orientation)
         assetIdentifier = asset.localIdentifier
     }
 }
@@ -127,12 +127,19 @@ private struct ContentEditingRequest {
         completionHandler(input, [:])
     }
 
-    /// The current version of the asset's image, to edit.
+    /// The original and the adjustment when the program can resume the asset's edit, else the current version.
     private func makeInput() throws -> PHContentEditingInput {
         let assetId = asset.localIdentifier
-        let current = try LibraryClient.shared.call { library throws(PhotoLibraryError) in
-            try await library.requestImageData(for: assetId, version: .current)
+        var input = try LibraryClient.shared.call { library throws(PhotoLibraryError) in
+            try await library.requestContentEditingInput(for: assetId)
         }
-        return PHContentEditingInput(asset: asset, file: current, adjustmentData: nil)
+        if let adjustment = input.currentAdjustment, let data = PHAdjustmentData(adjustment),
+           options.canHandleAdjustmentData(data) {
+            let format = AdjustmentFormat(formatIdentifier: adjustment.formatIdentifier, formatVersion: adjustment.formatVersion)
+            input = try LibraryClient.shared.call { library throws(PhotoLibraryError) in
+                try await library.requestContentEditingInput(for: assetId, canHandle: [format])
+            }
+        }
+        return PHContentEditingInput(asset: asset, input: input)
     }
 }

@@ -20,6 +20,15 @@ struct InfoCommand: AsyncParsableCommand {
         var asset: Asset
         var albums: [AssetCollection]
         var metadata: AssetMetadata
+        /// The edit's rendered file and adjustment, when the asset has an edit.
+        var edit: Edit?
+    }
+
+    private struct Edit: Encodable {
+        var path: String
+        var mimeType: String
+        var fileSize: Int
+        var adjustment: Adjustment?
     }
 
     func run() async throws {
@@ -30,17 +39,25 @@ struct InfoCommand: AsyncParsableCommand {
         }
         let albums = try await library.fetchAllCollections(matching: CollectionQuery(containingAsset: asset)).collections
         let metadata = try await library.fetchAssetMetadata(for: asset)
+        var edit: Edit?
+        if found.hasAdjustments {
+            let file = try await library.requestImageData(for: asset)
+            let input = try await library.requestContentEditingInput(for: asset)
+            edit = Edit(path: file.path, mimeType: file.mimeType, fileSize: file.fileSize, adjustment: input.currentAdjustment)
+        }
         await library.close()
+        let info = Info(asset: found, albums: albums, metadata: metadata, edit: edit)
         if json {
-            try Console.printJSON(Info(asset: found, albums: albums, metadata: metadata))
+            try Console.printJSON(info)
         } else {
-            for (label, value) in Self.lines(found, albums: albums, metadata: metadata) {
+            for (label, value) in Self.lines(info) {
                 Console.print(label.padding(toLength: 10, withPad: " ", startingAt: 0) + value)
             }
         }
     }
 
-    private static func lines(_ asset: Asset, albums: [AssetCollection], metadata: AssetMetadata) -> [(String, String)] {
+    private static func lines(_ info: Info) -> [(String, String)] {
+        let asset = info.asset, metadata = info.metadata
         var lines: [(String, String)] = [("id", asset.id)]
         let subtypes = asset.mediaSubtypes.wireNames
         lines.append(("type", asset.mediaType.rawValue + (subtypes.isEmpty ? "" : " (\(subtypes.joined(separator: ", ")))")
@@ -61,7 +78,11 @@ struct InfoCommand: AsyncParsableCommand {
             lines.append(("file", "\(resource.type.rawValue): \(resource.path ?? resource.originalFilename) "
                 + "(\(resource.mimeType), \(resource.fileSize) bytes)"))
         }
-        lines.append(("albums", albums.map { "\($0.title) (\($0.kind.rawValue))" }.joined(separator: ", ")))
+        if let edit = info.edit {
+            lines.append(("file", "edit: \(edit.path) (\(edit.mimeType), \(edit.fileSize) bytes)"))
+            lines.append(("edit", edit.adjustment.map(describe) ?? "-"))
+        }
+        lines.append(("albums", info.albums.map { "\($0.title) (\($0.kind.rawValue))" }.joined(separator: ", ")))
         let groups: [(String, [String: String]?)] = [("tiff", metadata.tiff), ("exif", metadata.exif), ("gps", metadata.gps),
                                                       ("iptc", metadata.iptc), ("xmp", metadata.xmp),
                                                       ("makerApple", metadata.makerApple), ("container", metadata.container)]
@@ -69,6 +90,13 @@ struct InfoCommand: AsyncParsableCommand {
             for (key, value) in (values ?? [:]).sorted(by: { $0.key < $1.key }) { lines.append((group, "\(key) = \(value)")) }
         }
         return lines
+    }
+
+    /// "io.photolibd.basic 1: {"rotate":90}", or the size of data in a format this tool does not read.
+    private static func describe(_ adjustment: Adjustment) -> String {
+        let data = adjustment.decodedData ?? Data()
+        let content = adjustment.isBasic ? String(decoding: data, as: UTF8.self) : "\(data.count) bytes of data"
+        return "\(adjustment.formatIdentifier) \(adjustment.formatVersion): \(content)"
     }
 
     private static func describe(_ source: CreationDateSource?) -> String {

@@ -366,7 +366,7 @@ struct ImageRequestTests {
         let thumbnails = try TemporaryDirectory()
         let library = try await ImageLibrary.start(extraConfig: "[images]\nfreedesktop_thumbnails = \"\(thumbnails.path)\"\n")
         let photo = try MarkedPhotos.write(at: library.photos.file("my photo.jpg"), width: 600, height: 400, orientation: 6)
-        _ = try await library.importByReference([photo])
+        let id = try #require(try await library.importByReference([photo]).first)
         let uri = "file://" + photo.replacingOccurrences(of: " ", with: "%20")
         let name = try md5(uri)
         let large = thumbnails.path + "/large/\(name).png", normal = thumbnails.path + "/normal/\(name).png"
@@ -379,6 +379,22 @@ struct ImageRequestTests {
             .split(separator: "\n").map(String.init)
         let modified = try #require(try FileManager.default.attributesOfItem(atPath: photo)[.modificationDate] as? Date)
         #expect(tags == [uri, String(Int(modified.timeIntervalSince1970))])
+
+        // They show the current version: an edit replaces them, a revert brings the original's back.
+        var changes = PhotoLibrary.ChangeBuilder()
+        changes.editAsset(id, basic: BasicAdjustment(rotate: 90))
+        _ = try await library.client.performChanges(changes)
+        try await library.waitUntil("the thumbnails show the edit") {
+            (try? ImageProbe.size(of: large)) ?? (0, 0) == (171, 256) && (try? ImageProbe.size(of: normal)) ?? (0, 0) == (85, 128)
+        }
+        #expect(try MarkedPhotos.corners(of: large) == MarkedPhotos.Corners(topLeft: .grey, topRight: .red, bottomLeft: .grey))
+        changes = PhotoLibrary.ChangeBuilder()
+        changes.revertAsset(id)
+        _ = try await library.client.performChanges(changes)
+        try await library.waitUntil("the thumbnails show the original again") {
+            (try? ImageProbe.size(of: large)) ?? (0, 0) == (256, 171)
+        }
+        #expect(try MarkedPhotos.corners(of: large) == .upright)
     }
 
     // MARK: Videos

@@ -17,7 +17,9 @@ struct StockClientTests {
             "AuthorizationStatus", "FetchAssetMetadata", "FetchAssets", "FetchCollections", "FetchPersistentChanges", "Observe",
             "PerformChanges", "UpdateObservation",
         ])
-        #expect(summary["io.photolibd.Images"] as? [String] == ["RequestImage", "RequestImageData", "StartCaching", "StopCaching"])
+        #expect(summary["io.photolibd.Images"] as? [String] == [
+            "RequestContentEditingInput", "RequestImage", "RequestImageData", "StartCaching", "StopCaching",
+        ])
         #expect(summary["io.photolibd.Import"] as? [String] == ["AddSource", "ImportFiles", "ListSources", "RemoveSource", "Status"])
         #expect(summary["filenames"] as? [String] == ["photo0.jpg", "photo1.jpg"])
         #expect((summary["smartAlbums"] as? [String])?.contains("smartAlbumFavorites") == true)
@@ -49,5 +51,9 @@ struct StockClientTests {
         let image = try #require(summary["image"] as? [String: Any])
         #expect(image["final"] as? Bool == true && image["fits"] as? Bool == true && image["readable"] as? Bool == true)
         #expect(image["mimeType"] as? String == "image/jpeg")
+        let edit = try #require(summary["edit"] as? [String: Any])
+        #expect(edit["hasAdjustments"] as? Bool == true && edit["reverted"] as? Bool == false)
+        #expect(edit["resumed"] as? [String] == ["original", "same data"])
+        #expect(edit["current"] as? [String] == ["current", "no adjustment"])
     }
 }

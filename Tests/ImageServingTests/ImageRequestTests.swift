@@ -1,4 +1,5 @@
 import Imaging
+import PhotoModel
 @testable import PhotolibDaemon
 import Testing
 

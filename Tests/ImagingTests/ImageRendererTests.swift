@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import PhotoModel
 import Testing
 import TestSupport
 

@@ -1,4 +1,5 @@
 import Imaging
+import PhotoModel
 import Testing
 
 private let landscape = PixelSize(width: 4000, height: 3000)

@@ -5,6 +5,7 @@ every call's parameters and every reply through the IDL's types, so a shape the 
 
 Usage: stock_varlink_client.py SOCKET_PATH EXPECTED_ASSET_COUNT PHOTO_TO_IMPORT
 Prints one JSON summary line; exits non-zero on any mismatch."""
+import base64
 import json
 import os
 import sys
@@ -82,6 +83,20 @@ def main() -> int:
                 "fits": max(final["width"], final["height"]) >= 64,
                 "readable": os.access(final["path"], os.R_OK),
                 "mimeType": final["mimeType"],
+            }
+        with client.open("io.photolibd.Library") as library, client.open("io.photolibd.Images") as images:
+            turn = base64.b64encode(b'{"rotate":90}').decode()
+            basic = {"formatIdentifier": "io.photolibd.basic", "formatVersion": "1"}
+            library.PerformChanges([{"op": "editAsset", "target": first, "adjustment": dict(basic, data=turn)}])
+            edited = library.FetchAssets({"ids": [first]})["assets"][0]
+            resumed = images.RequestContentEditingInput(first, [basic])
+            current = images.RequestContentEditingInput(assetId=first)
+            library.PerformChanges([{"op": "revertAsset", "target": first}])
+            summary["edit"] = {
+                "hasAdjustments": edited["hasAdjustments"],
+                "resumed": [resumed["baseVersion"], "same data" if resumed["adjustment"]["data"] == turn else "other data"],
+                "current": [current["baseVersion"], "no adjustment" if current.get("adjustment") is None else "adjustment"],
+                "reverted": library.FetchAssets({"ids": [first]})["assets"][0]["hasAdjustments"],
             }
     print(json.dumps(summary))
     if summary["count"] != expected_count:

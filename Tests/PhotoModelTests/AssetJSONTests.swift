@@ -36,7 +36,6 @@ struct AssetJSONTests {
         adjusted.hasAdjustments = true
         for asset in [asset, adjusted] {
             var encoded = try JSONSerialization.jsonObject(with: JSONEncoder().encode(asset)) as! [String: Any]
-            encoded["hasAdjustments"] = asset.hasAdjustments
             encoded["unknownKey"] = ["nested": [1, 2]]
             let data = try JSONSerialization.data(withJSONObject: encoded)
             let read = try data.withUnsafeBytes { try JSONReader.read(Asset.self, from: $0) }

@@ -2,6 +2,8 @@ import Glibc
 import Imaging
 import LibraryStore
 import PhotoModel
+import PhotolibProtocol
+import ThumbnailCache
 
 /// Why an image request failed, before it becomes an `io.photolibd.Images` error.
 enum ImageError: Error, Sendable, Hashable {
@@ -18,18 +20,32 @@ struct AssetImageSource: Sendable, Hashable {
         case video(duration: Double)
     }
 
+    /// One file an asset's images can come from.
+    struct File: Sendable, Hashable {
+        var path: String
+        /// The size as displayed; nil when unknown.
+        var displayedSize: PixelSize?
+        var mimeType: String
+        var originalFilename: String
+        var fileSize: Int64
+        var orientation: Int
+    }
+
     var assetId: String
     var kind: Kind
-    var path: String
-    /// The size as displayed, from the library; nil when unknown.
-    var displayedSize: PixelSize?
-    var mimeType: String
-    var originalFilename: String
-    var fileSize: Int64
-    var orientation: Int
+    /// The file images are made from: the original, or the edit once `selecting(.current)` chose it.
+    var file: File
+    /// The edit's rendered file, until a version is selected.
+    var edit: File?
+    /// What the cache names of this version start with: empty for the current version.
+    var renditionPrefix = ""
 
-    /// The source of `asset`, fetched with its resources: the photo of a photo or Live Photo, the movie of a video.
-    init(_ asset: Asset) throws(ImageError) {
+    var path: String { file.path }
+    var displayedSize: PixelSize? { file.displayedSize }
+
+    /// The source of `asset`, fetched with its resources: the photo of a photo or Live Photo, the movie of a video;
+    /// `edit` is the asset's edit.
+    init(_ asset: Asset, edit: AssetEdit?) throws(ImageError) {
         let resources = asset.resources ?? []
         let kind: Kind
         let resource: AssetResource?
@@ -46,15 +62,42 @@ struct AssetImageSource: Sendable, Hashable {
         guard let resource, let path = resource.path else {
             throw .unavailable(assetId: asset.id, reason: "the asset has no file to make an image from")
         }
+        func size(_ width: Int, _ height: Int) -> PixelSize? {
+            width > 0 && height > 0 ? PixelSize(width: width, height: height) : nil
+        }
         self.assetId = asset.id
         self.kind = kind
-        self.path = path
-        self.displayedSize = asset.pixelWidth > 0 && asset.pixelHeight > 0
-            ? PixelSize(width: asset.pixelWidth, height: asset.pixelHeight) : nil
-        self.mimeType = resource.mimeType
-        self.originalFilename = resource.originalFilename
-        self.fileSize = resource.fileSize
-        self.orientation = asset.orientation
+        self.file = File(path: path, displayedSize: edit.map { size($0.originalPixelWidth, $0.originalPixelHeight) }
+                            ?? size(asset.pixelWidth, asset.pixelHeight),
+                         mimeType: resource.mimeType, originalFilename: resource.originalFilename,
+                         fileSize: resource.fileSize, orientation: asset.orientation)
+        self.edit = edit.map { edit in
+            let rendered = edit.draft
+            // PhotoKit names an edit's full-size file so.
+            let name = "FullSizeRender." + (rendered.path.split(separator: ".").last.map(String.init) ?? "jpg")
+            return File(path: rendered.path, displayedSize: size(rendered.pixelWidth, rendered.pixelHeight),
+                        mimeType: rendered.mimeType, originalFilename: name, fileSize: rendered.fileSize,
+                        orientation: rendered.orientation)
+        }
+    }
+
+    /// This source with the file of `version`: the edit for `current` when there is one, else the original, whose
+    /// renditions then have names of their own.
+    func selecting(_ version: ImageVersion) -> AssetImageSource {
+        guard let edit else { return self }
+        var selected = self
+        selected.edit = nil
+        if version == .current {
+            selected.file = edit
+        } else {
+            selected.renditionPrefix = "unadjusted-"
+        }
+        return selected
+    }
+
+    /// The cache's name for `variant` of this version.
+    func renditionKey(_ variant: String) -> RenditionKey {
+        RenditionKey(assetId: assetId, variant: renditionPrefix + variant)
     }
 
     /// The file's identity now: size, modification time and inode, which change when the file is rewritten but

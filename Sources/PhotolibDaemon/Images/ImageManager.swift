@@ -6,6 +6,7 @@ import NIOCore
 import NIOPosix
 import PhotoModel
 import PhotolibConfig
+import PhotolibProtocol
 import ThumbnailCache
 
 /// An image delivered to a client: a rendition file and whether it is a stand-in for the one asked for.
@@ -68,10 +69,10 @@ final class ImageManager: Sendable {
     /// image, degraded if that is what is at hand, and makes the final one in the background.
     func requestImage(_ request: ImageRequest, streams: Bool,
                       deliver: (DeliveredImage) async throws -> Void) async throws {
-        let source = try await source(of: request.assetId)
+        let source = try await source(of: request.assetId).selecting(request.version)
         let version = source.currentVersion()
         let plan = request.finalRendition(displayedSize: source.displayedSize)
-        let key = RenditionKey(assetId: source.assetId, variant: plan.variant)
+        let key = source.renditionKey(plan.variant)
         if let cached = cache.rendition(for: key, sourceVersion: version) {
             try await deliver(DeliveredImage(rendition: cached, isDegraded: false))
             return
@@ -99,20 +100,41 @@ final class ImageManager: Sendable {
         }
     }
 
-    /// The asset's original file, for `RequestImageData`.
-    func originalFile(of assetId: String) async throws -> AssetImageSource {
-        let source = try await source(of: assetId)
+    /// The asset's file of `version`, for `RequestImageData`: the edit's rendered file for `current` when there
+    /// is one, else the original.
+    func file(of assetId: String, version: ImageVersion) async throws -> AssetImageSource.File {
+        let source = try await source(of: assetId).selecting(version)
         _ = try source.requireVersion()
-        return source
+        return source.file
+    }
+
+    /// What an edit of the photo starts from: the original and the adjustment when the caller can resume the
+    /// asset's edit (its format is among `formats`), else the current version.
+    func contentEditingInput(of assetId: String, canHandle formats: [AdjustmentFormat]) async throws -> ContentEditingInput {
+        let source = try await source(of: assetId)
+        guard case .photo = source.kind else {
+            throw ImageError.unavailable(assetId: assetId, reason: "only photos can be edited")
+        }
+        let adjustment = source.edit == nil ? nil : try await database.edit(of: assetId)?.draft.adjustment
+        let resumed = adjustment.flatMap { adjustment in
+            formats.contains { $0.formatIdentifier == adjustment.formatIdentifier && $0.formatVersion == adjustment.formatVersion }
+                ? adjustment : nil
+        }
+        let base = source.selecting(resumed == nil ? .current : .original)
+        _ = try base.requireVersion()
+        return ContentEditingInput(fullSizeImagePath: base.path, mimeType: base.file.mimeType, mediaType: .image,
+                                   orientation: base.file.orientation,
+                                   adjustment: resumed, baseVersion: resumed == nil ? .current : .original,
+                                   currentAdjustment: adjustment)
     }
 
     /// Queues the renditions `fast` requests for `targetSize` would use, for the assets that lack them.
     func startCaching(_ assetIds: [String], targetSize: PixelSize, contentMode: ImageRequest.ContentMode) async throws {
-        for source in try await assets(assetIds).compactMap({ try? AssetImageSource($0) }) {
+        for source in try await sources(of: assets(assetIds)).map({ $0.selecting(.current) }) {
             let request = ImageRequest(assetId: source.assetId, targetSize: targetSize, contentMode: contentMode,
                                        resizeMode: .fast, deliveryMode: .highQuality)
             let plan = request.finalRendition(displayedSize: source.displayedSize)
-            let key = RenditionKey(assetId: source.assetId, variant: plan.variant)
+            let key = source.renditionKey(plan.variant)
             guard let version = source.currentVersion(), cache.rendition(for: key, sourceVersion: version) == nil else {
                 continue
             }
@@ -134,9 +156,19 @@ final class ImageManager: Sendable {
         }
         let generation = memo.generation
         guard let asset = try await assets([assetId]).first else { throw ImageError.notFound(assetId: assetId) }
-        let source = try AssetImageSource(asset)
+        let source = try AssetImageSource(asset, edit: asset.hasAdjustments ? try await database.edit(of: assetId) : nil)
         memo.remember(source, readAt: generation)
         return source
+    }
+
+    /// The sources of the `assets` that have images, with their edits.
+    private func sources(of assets: [Asset]) async throws -> [AssetImageSource] {
+        var sources: [AssetImageSource] = []
+        for asset in assets {
+            let edit = asset.hasAdjustments ? try await database.edit(of: asset.id) : nil
+            if let source = try? AssetImageSource(asset, edit: edit) { sources.append(source) }
+        }
+        return sources
     }
 
     /// The assets among `ids` that exist, with their resources, hidden and trashed ones included.
@@ -151,7 +183,7 @@ final class ImageManager: Sendable {
     private func render(_ plan: PlannedRendition, of source: AssetImageSource, version: String?,
                         priority: RenderPriority) async throws -> CachedRendition {
         let version = try version ?? source.requireVersion()
-        let key = RenditionKey(assetId: source.assetId, variant: plan.variant)
+        let key = source.renditionKey(plan.variant)
         return try await mappingRenderErrors(of: source.assetId) {
             try await queue.value(for: key, priority: priority, work: renderWork(plan, of: source, version: version))
         }
@@ -169,7 +201,7 @@ final class ImageManager: Sendable {
                     encodedImage: try posterFrames.posterFrame(ofVideoAt: source.path, duration: duration),
                     named: source.path, as: plan.spec)
             }
-            let key = RenditionKey(assetId: source.assetId, variant: plan.variant)
+            let key = source.renditionKey(plan.variant)
             return try cache.store(RenditionImage(image), for: key, sourceVersion: version)
         }
     }
@@ -188,7 +220,7 @@ final class ImageManager: Sendable {
             if let checked = cache.rendition(for: candidate.key, sourceVersion: version) { return checked }
         }
         guard case .photo = source.kind else { return nil }
-        let key = RenditionKey(assetId: source.assetId, variant: PlannedRendition.embeddedVariant)
+        let key = source.renditionKey(PlannedRendition.embeddedVariant)
         do {
             return try await queue.value(for: key, priority: .degraded) { [renderer, cache] in
                 guard let image = try renderer.embeddedThumbnail(ofImageAt: source.path) else {
@@ -236,10 +268,11 @@ final class ImageManager: Sendable {
     /// Makes the asset's grid rendition at idle priority, then its freedesktop.org thumbnails if it is referenced
     /// in place and they are configured.
     func makeGridRendition(of assetId: String) async throws {
-        let source = try await source(of: assetId)
+        let asset = try await source(of: assetId)
+        let source = asset.selecting(.current)
         let version = try source.requireVersion()
         let plan = PlannedRendition.rung(ImageRequest.gridRung)
-        let key = RenditionKey(assetId: assetId, variant: plan.variant)
+        let key = source.renditionKey(plan.variant)
         let rendition: CachedRendition
         if let cached = cache.rendition(for: key, sourceVersion: version) {
             rendition = cached
@@ -248,11 +281,12 @@ final class ImageManager: Sendable {
                 try await queue.value(for: key, priority: .idle, work: renderWork(plan, of: source, version: version))
             }
         }
-        guard let freedesktop, !source.path.hasPrefix(originalsDirectory), let displayed = source.displayedSize else {
+        // The original's thumbnail shows the current version, as every other image of the asset does.
+        guard let freedesktop, !asset.path.hasPrefix(originalsDirectory), let displayed = source.displayedSize else {
             return
         }
         _ = try await queue.value(for: RenditionKey(assetId: assetId, variant: "freedesktop"), priority: .idle) {
-            try freedesktop.write(forFileAt: source.path, displayedSize: displayed, from: rendition.path)
+            try freedesktop.write(forFileAt: asset.path, displayedSize: displayed, from: rendition.path)
             return rendition
         }
     }

@@ -1,4 +1,5 @@
 import Imaging
+import PhotoModel
 import PhotolibProtocol
 
 /// A `RequestImage` call, checked: PhotoKit's `PHImageRequestOptions` plus the asset and target size.
@@ -15,6 +16,8 @@ struct ImageRequest: Sendable, Hashable {
     var deliveryMode: DeliveryMode
     /// Used with the exact resize mode only, as PhotoKit does.
     var crop: NormalizedRect?
+    /// Which version of an edited asset.
+    var version: ImageVersion = .current
 
     /// The sizes the cache keeps for the fast resize mode, by shorter side.
     static let ladder = [128, 256, 512, 1024, 2048]

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import PhotoModel
 
-/// The library's own files: `originals/YYYY/MM/NAME`, names kept and made unique.
+/// The library's own files: `originals/YYYY/MM/NAME`, names kept and made unique, and `edits/XX/ASSET-ID.EXT`.
 ///
 /// A file comes in through `incoming/`: copied and synced under a temporary name, then linked to its final name,
 /// whose path is written beside it in `ID.target`. After the commit the temporary names go (and the final name too
@@ -20,16 +20,19 @@ struct LibraryFileStore: Sendable {
     }
 
     let originals: String
+    /// Rendered edits, beside the originals they were made from.
+    let edits: String
     let incoming: String
 
     init(libraryPath: String) {
         originals = libraryPath + "/originals"
+        edits = libraryPath + "/edits"
         incoming = libraryPath + "/incoming"
     }
 
     /// Creates the store's folders.
     func createDirectories() throws {
-        for directory in [originals, incoming] {
+        for directory in [originals, edits, incoming] {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
     }
@@ -37,7 +40,39 @@ struct LibraryFileStore: Sendable {
     /// Copies the open file into the store under a unique variant of `name`, in the folder of the month it was taken.
     func stage(descriptor: Int32, named name: String, takenAt date: Timestamp?) throws(ImportFailure) -> StagedFile {
         let day = (date ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)).localDay
-        let directory = "\(originals)/\(day.prefix(4))/\(day.dropFirst(5).prefix(2))"
+        return try stage(named: name, into: "\(originals)/\(day.prefix(4))/\(day.dropFirst(5).prefix(2))") { chunk throws(ImportFailure) in
+            try Self.readChunks(descriptor, chunk)
+        }
+    }
+
+    /// Copies the rendered file of an edit of `assetId` into the store's `edits` folder.
+    func stageEdit(of assetId: String, descriptor: Int32, fileExtension: String) throws(ImportFailure) -> StagedFile {
+        try stage(named: "\(assetId).\(fileExtension)", into: editsDirectory(of: assetId)) { chunk throws(ImportFailure) in
+            try Self.readChunks(descriptor, chunk)
+        }
+    }
+
+    /// Writes the rendered bytes of an edit of `assetId` into the store's `edits` folder.
+    func stageEdit(of assetId: String, bytes: [UInt8], fileExtension: String) throws(ImportFailure) -> StagedFile {
+        try stage(named: "\(assetId).\(fileExtension)", into: editsDirectory(of: assetId)) { chunk throws(ImportFailure) in
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
+            defer { buffer.deallocate() }
+            buffer.copyBytes(from: bytes)
+            try chunk(UnsafeRawBufferPointer(buffer))
+        }
+    }
+
+    /// Edits live in `edits/XX/`, XX the first two characters of the asset's id.
+    private func editsDirectory(of assetId: String) -> String {
+        "\(edits)/\(assetId.prefix(2))"
+    }
+
+    /// Writes the bytes `feed` hands over under a temporary name, synced, then links them to a unique variant of
+    /// `name` in `directory`.
+    private func stage(named name: String, into directory: String,
+                       feed: ((UnsafeRawBufferPointer) throws(ImportFailure) -> Void) throws(ImportFailure) -> Void)
+        throws(ImportFailure) -> StagedFile
+    {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -57,7 +92,7 @@ struct LibraryFileStore: Sendable {
         var hasher = SHA256()
         do {
             defer { close(output) }
-            try Self.readChunks(descriptor) { chunk throws(ImportFailure) in
+            try feed { chunk throws(ImportFailure) in
                 hasher.update(bufferPointer: chunk)
                 var written = 0
                 while written < chunk.count {

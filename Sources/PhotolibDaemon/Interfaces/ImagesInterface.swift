@@ -1,4 +1,5 @@
 import Imaging
+import PhotoModel
 import PhotolibProtocol
 import Synchronization
 import Varlink
@@ -26,10 +27,14 @@ final class ImagesInterface: VarlinkInterface {
                                        replies: replies)
             case .requestImageData:
                 let parameters = try call.decodeParameters(RequestImageDataParameters.self)
-                let original = try await images.originalFile(of: parameters.assetId)
+                let file = try await images.file(of: parameters.assetId, version: parameters.version ?? .current)
                 try await replies.send(ImageData(
-                    path: original.path, mimeType: original.mimeType, orientation: original.orientation,
-                    fileSize: Int(original.fileSize), originalFilename: original.originalFilename))
+                    path: file.path, mimeType: file.mimeType, orientation: file.orientation,
+                    fileSize: Int(file.fileSize), originalFilename: file.originalFilename))
+            case .requestContentEditingInput:
+                let parameters = try call.decodeParameters(RequestContentEditingInputParameters.self)
+                try await replies.send(try await images.contentEditingInput(of: parameters.assetId,
+                                                                            canHandle: parameters.canHandle ?? []))
             case .startCaching:
                 let parameters = try call.decodeParameters(StartCachingParameters.self)
                 guard parameters.targetWidth > 0 else { throw ImageError.invalidParameter("targetWidth") }
@@ -97,7 +102,8 @@ extension RequestImageParameters {
             throw .invalidParameter("normalizedCropRect")
         }
         return ImageRequest(assetId: assetId, targetSize: targetSize, contentMode: contentMode ?? .aspectFit,
-                            resizeMode: resizeMode ?? .fast, deliveryMode: deliveryMode ?? .opportunistic, crop: crop)
+                            resizeMode: resizeMode ?? .fast, deliveryMode: deliveryMode ?? .opportunistic, crop: crop,
+                            version: version ?? .current)
     }
 }
 

@@ -11,6 +11,7 @@ struct LibraryInterface: VarlinkInterface {
     let description = PhotolibInterface.library.definition
     let database: LibraryDatabase
     let importer: Importer
+    let editor: AssetEditor
     let authorization: Authorization
     let observations = Observations()
 
@@ -94,23 +95,39 @@ struct LibraryInterface: VarlinkInterface {
         for (index, request) in parameters.changes.enumerated() {
             changes.append(try request.validated(index: index))
         }
-        var prepared: [Int: PreparedFile] = [:]
+        var prepared: [Int: PreparedFile] = [:], edits: [Int: PreparedEdit] = [:]
         let outcome: ChangeOutcome
         do {
             for (index, change) in changes.enumerated() {
-                guard case .createAsset(let path, _) = change else { continue }
                 do {
-                    prepared[index] = try await importer.prepare(path: path, mode: .copy, caller: context.peer)
+                    switch change {
+                    case .createAsset(let path, _):
+                        do {
+                            prepared[index] = try await importer.prepare(path: path, mode: .copy, caller: context.peer)
+                        } catch let failure as ImportFailure {
+                            throw ImportFailure.failed("\(path): \(failure.reason)")
+                        }
+                    case .editAsset(let target, let renderedPath, let adjustment):
+                        edits[index] = try await editor.prepare(target: target, renderedPath: renderedPath,
+                                                                adjustment: adjustment, caller: context.peer)
+                    default:
+                        continue
+                    }
                 } catch let failure as ImportFailure {
-                    throw LibraryError.invalidChange(index: index, reason: "\(path): \(failure.reason)")
+                    throw LibraryError.invalidChange(index: index, reason: failure.reason)
+                } catch LibraryError.notFound(let id, nil) {
+                    throw LibraryError.notFound(id: id, index: index)
                 }
             }
-            outcome = try await database.performChanges(changes, drafts: prepared.mapValues(\.draft))
+            outcome = try await database.performChanges(changes, drafts: prepared.mapValues(\.draft),
+                                                        edits: edits.mapValues(\.draft))
         } catch {
             for file in prepared.values { importer.finish(file, committedAs: nil, logger: context.logger) }
+            for edit in edits.values { editor.finish(edit, isCommitted: false) }
             throw error
         }
         for (index, file) in prepared { importer.finish(file, committedAs: outcome.assets[index], logger: context.logger) }
+        for edit in edits.values { editor.finish(edit, isCommitted: true) }
         importer.removeFiles(outcome.purgedFiles, logger: context.logger)
         try await replies.send(ChangeResult(token: outcome.token.description, created: outcome.created))
     }
