@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "observer-benchmark", targets: ["ObserverBenchmark"]),
         .executable(name: "import-benchmark", targets: ["ImportBenchmark"]),
         .executable(name: "image-benchmark", targets: ["ImageBenchmark"]),
+        .executable(name: "edit-benchmark", targets: ["EditBenchmark"]),
         .executable(name: "library-model-benchmark", targets: ["LibraryModelBenchmark"]),
         .executable(name: "photos-benchmark", targets: ["PhotosBenchmark"]),
     ],
@@ -200,6 +201,14 @@ let package = Package(
             name: "ImageBenchmark",
             dependencies: ["BenchmarkSupport", "PhotoLibrary"],
             path: "Benchmarks/ImageBenchmark"
+        ),
+
+        // Times basic edits beside vips, the edited thumbnail after the commit, and camera data's cost on imports
+        // (Benchmarks/edits.sh runs it).
+        .executableTarget(
+            name: "EditBenchmark",
+            dependencies: ["BenchmarkSupport", "PhotoLibrary"],
+            path: "Benchmarks/EditBenchmark"
         ),
 
         // Times watched-folder ingest beside sha256sum and inotifywait, and start-up reconciliation (Benchmarks/import.sh).

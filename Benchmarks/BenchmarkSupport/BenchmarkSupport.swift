@@ -80,6 +80,20 @@ public enum BenchmarkLibrary {
         throw BenchmarkError("photolibd did not start")
     }
 
+    /// Imports the photos by reference (a later run finds them in the library) and returns their ids in order.
+    public static func importPhotos(_ photos: [String], binary: String, work: String) async throws -> [String] {
+        let (process, socket) = try await startDaemon(binary, work: work)
+        defer { process.terminate(); process.waitUntilExit() }
+        let library = try await PhotoLibrary.connect(socketPath: socket)
+        let result = try await library.importFiles(photos, mode: .reference)
+        let ids = Dictionary(result.files.compactMap { file in file.assetId.map { (file.path, $0) } }) { first, _ in first }
+        await library.close()
+        return try photos.map { path in
+            guard let id = ids[path] else { throw BenchmarkError("\(path) was not imported") }
+            return id
+        }
+    }
+
     /// The daemon's resident memory in megabytes.
     public static func residentMegabytes(of process: Process) -> Double {
         residentMegabytes(ofProcess: process.processIdentifier)
@@ -107,6 +121,19 @@ public func runSQLite3(_ database: String, _ script: String) throws -> String {
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return String(decoding: data, as: UTF8.self)
+}
+
+/// Seconds `executable` takes to run to completion.
+public func timeTool(_ executable: String, _ arguments: [String]) throws -> Double {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    let start = monotonicMilliseconds()
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw BenchmarkError("\(executable) failed") }
+    return (monotonicMilliseconds() - start) / 1000
 }
 
 /// Order statistics of measured durations.

@@ -17,7 +17,7 @@ struct ImageBenchmark {
         let clients = arguments.count > 4 ? Int(arguments[4])! : 4
         let photos = try FileManager.default.contentsOfDirectory(atPath: work + "/photos")
             .filter { $0.hasSuffix(".jpg") }.sorted().prefix(count).map { work + "/photos/" + $0 }
-        let ids = try await importPhotos(photos, binary: binary, work: work)
+        let ids = try await BenchmarkLibrary.importPhotos(photos, binary: binary, work: work)
         print("\(ids.count) photos of about 12 MP (\(megabytes(photos)) MB of JPEG); \(ProcessInfo.processInfo.activeProcessorCount) cores")
 
         print("\n256-pixel thumbnails of every photo (fit in 256x256), cache empty at the start of each line")
@@ -41,20 +41,6 @@ struct ImageBenchmark {
         try await opportunistic(ids: Array(ids.prefix(50)), socket: daemon.socket)
         daemon.process.terminate()
         daemon.process.waitUntilExit()
-    }
-
-    /// Imports the photos by reference once (a later run finds them in the library) and returns their ids.
-    static func importPhotos(_ photos: [String], binary: String, work: String) async throws -> [String] {
-        let (process, socket) = try await BenchmarkLibrary.startDaemon(binary, work: work)
-        defer { process.terminate(); process.waitUntilExit() }
-        let library = try await PhotoLibrary.connect(socketPath: socket)
-        let result = try await library.importFiles(photos, mode: .reference)
-        let ids = Dictionary(result.files.compactMap { file in file.assetId.map { (file.path, $0) } }) { first, _ in first }
-        await library.close()
-        return try photos.map { path in
-            guard let id = ids[path] else { throw BenchmarkError("\(path) was not imported") }
-            return id
-        }
     }
 
     /// Stops the daemon if running, empties its cache, and starts it again: nothing is cached or queued.
@@ -143,19 +129,6 @@ struct ImageBenchmark {
     static func report(_ maker: String, seconds: Double, photos: Int) {
         print(maker.padding(toLength: 37, withPad: " ", startingAt: 0)
             + String(format: " | %7.2f | %12.1f | %8.1f", seconds, seconds * 1000 / Double(photos), Double(photos) / seconds))
-    }
-
-    /// Seconds `executable` takes to run to completion.
-    static func timeTool(_ executable: String, _ arguments: [String]) throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        let start = monotonicMilliseconds()
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw BenchmarkError("\(executable) failed") }
-        return (monotonicMilliseconds() - start) / 1000
     }
 
     /// An empty scratch directory for the other tools' thumbnails.
