@@ -90,3 +90,17 @@ public struct CollectionPage: Sendable {
     public var collections: [AssetCollection]
     public var token: ChangeToken
 }
+
+extension LibraryDatabase {
+    /// Returns once the writer has run an empty step: proof that writes are not stuck.
+    public func answersWrites() async throws {
+        try await writer.writeWithoutTransaction { _ in }
+    }
+
+    /// How many assets the user library holds, the trash not counted.
+    public func userLibraryAssetCount() async throws -> Int {
+        try await writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset WHERE trashedTime IS NULL") ?? 0
+        }
+    }
+}

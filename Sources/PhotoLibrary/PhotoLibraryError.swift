@@ -26,6 +26,8 @@ public struct PhotoLibraryError: Error, Sendable, CustomStringConvertible {
         case invalidParameter
         /// The daemon does not offer this method.
         case notSupported
+        /// The daemon is stopping: connect again once it answers.
+        case daemonStopping
         /// Any other error the daemon answered with; see `varlinkError`.
         case daemonError
     }
@@ -66,6 +68,8 @@ public struct PhotoLibraryError: Error, Sendable, CustomStringConvertible {
             (.daemonError, "photolibd failed: \(parameter("reason"))")
         case .metadataUnavailable:
             (.daemonError, "the file of asset '\(parameter("id"))' cannot be read: \(parameter("reason"))")
+        case .serviceStopping:
+            (.daemonStopping, "photolibd is stopping; connect again once it answers")
         case .imageUnavailable, nil:
             Self.varlinkServiceError(error)
         }

@@ -15,18 +15,36 @@ public struct Daemon: Sendable {
 
     let configuration: DaemonConfiguration
     let environment: [String: String]
+    /// Reads the configuration again, for a reload (SIGHUP).
+    let reloadConfiguration: @Sendable () throws -> DaemonConfiguration
     let logger: Logger
 
-    public init(configuration: DaemonConfiguration, environment: [String: String], logger: Logger) {
+    public init(configuration: DaemonConfiguration, environment: [String: String],
+                reloadConfiguration: @escaping @Sendable () throws -> DaemonConfiguration, logger: Logger) {
         self.configuration = configuration
         self.environment = environment
+        self.reloadConfiguration = reloadConfiguration
         self.logger = logger
     }
 
-    /// Runs until SIGTERM or SIGINT, then shuts down gracefully.
+    /// Runs until SIGTERM or SIGINT, then drains and shuts down; SIGHUP reloads the configuration.
     public func run() async throws {
+        // Until the reloader takes SIGHUP over, it must not end the daemon.
+        signal(SIGHUP, SIG_IGN)
+        GLibMessages.route { [logger] level, domain, message in
+            logger.log(level: Self.logLevel(of: level), "\(domain): \(message)")
+        }
+        try FileManager.default.createDirectory(atPath: configuration.libraryPath, withIntermediateDirectories: true)
+        let activated = try SocketActivation.takeListeningSocket(environment: environment)
+        let socketPath = activated?.path ?? configuration.socketPath
+        let lock = try LibraryLock(libraryPath: configuration.libraryPath, socketPath: socketPath)
+        defer { withExtendedLifetime(lock) {} }
+        if activated == nil, await VarlinkServer.isServing(socketPath: socketPath) {
+            throw VarlinkServerError.socketInUse(path: socketPath)
+        }
+
         try VipsRuntime.start()
-        for directory in [configuration.libraryPath, configuration.cachePath] + configuration.sources.map(\.path) {
+        for directory in [configuration.cachePath] + configuration.sources.map(\.path) {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
         let fileStore = LibraryFileStore(libraryPath: configuration.libraryPath)
@@ -39,6 +57,7 @@ public struct Daemon: Sendable {
             "generation": "\(database.feed.generation)",
         ])
 
+        let running = RunningConfiguration(configuration)
         let importer = Importer(fileStore: fileStore, threadPool: .singleton,
                                 metadataReader: ImageMetadataReader(maximumPixels: configuration.maximumImagePixels),
                                 mediaProber: MediaProber())
@@ -53,7 +72,8 @@ public struct Daemon: Sendable {
         let images = try ImageManager(configuration: configuration, database: database,
                                       originalsDirectory: fileStore.originals, logger: logger)
         let server = VarlinkServer(
-            socketPath: configuration.socketPath,
+            socketPath: socketPath,
+            listeningDescriptor: activated?.descriptor,
             info: VarlinkServiceInfo(vendor: "photolibd", product: "photolibd", version: Self.version,
                                      url: "https://github.com/photolibd/photolibd"),
             interfaces: [
@@ -65,40 +85,69 @@ public struct Daemon: Sendable {
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger
         )
-        let group = ServiceGroup(configuration: .init(
-            services: [
-                .init(service: sources),
-                .init(service: LibraryUpkeep.historyPruning(database: database, retentionDays: configuration.historyRetentionDays,
-                                                            logger: logger)),
-                .init(service: LibraryUpkeep.trashPurging(database: database, importer: importer,
-                                                          retentionDays: configuration.trashRetentionDays, logger: logger)),
-                .init(service: LibraryUpkeep.recentlyAddedAging(database: database, logger: logger)),
-                .init(service: LibraryUpkeep.cameraDataBackfill(database: database, importer: importer, logger: logger)),
-                .init(service: ImageCacheService(
-                    images: images, upkeep: RenditionUpkeep(database: database, images: images, logger: logger), fileWork: .singleton)),
-                .init(service: VarlinkService(server: server, environment: environment, logger: logger)),
-            ],
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger
-        ))
+        let reloader = ConfigurationReloader(
+            running: running, read: reloadConfiguration, environment: environment, logger: logger,
+            apply: { configuration in
+                await sources.reconfigure(configuration.sources)
+                authorization.replacePolicy(with: configuration.access)
+                images.apply(cacheByteLimit: configuration.cacheByteLimit,
+                             freedesktopDirectory: configuration.freedesktopThumbnailDirectory)
+            })
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: sources),
+            .init(service: LibraryUpkeep.historyPruning(database: database, retentionDays: { running.current.historyRetentionDays },
+                                                        logger: logger)),
+            .init(service: LibraryUpkeep.trashPurging(database: database, importer: importer,
+                                                      retentionDays: { running.current.trashRetentionDays }, logger: logger)),
+            .init(service: LibraryUpkeep.recentlyAddedAging(database: database, logger: logger)),
+            .init(service: LibraryUpkeep.cameraDataBackfill(database: database, importer: importer, logger: logger)),
+            .init(service: ImageCacheService(
+                images: images, upkeep: RenditionUpkeep(database: database, images: images, logger: logger), fileWork: .singleton)),
+            .init(service: StatusReporter(database: database, statistics: statistics, sources: sources, environment: environment)),
+            .init(service: reloader),
+        ]
+        if let watchdog = SystemdWatchdog(eventLoops: MultiThreadedEventLoopGroup.singleton, database: database,
+                                          environment: environment, logger: logger) {
+            services.append(.init(service: watchdog))
+        }
+        // Last, so that graceful shutdown drains the socket first and stops the imports after it.
+        services.append(.init(service: VarlinkService(server: server, environment: environment, logger: logger)))
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
+                                                      logger: logger))
         try await group.run()
         SystemdNotifier.notify("STOPPING=1", environment: environment)
         logger.info("stopped")
     }
+
+    private static func logLevel(of level: GLibMessages.Level) -> Logger.Level {
+        switch level {
+        case .error: .error
+        case .critical: .critical
+        case .warning: .warning
+        case .message: .notice
+        // GLib shows neither by default; libvips' info lines say what it loads and how.
+        case .info: .debug
+        case .debug: .trace
+        }
+    }
 }
 
-/// The varlink server as a service: tells systemd it is ready once the socket listens.
+/// The varlink server as a service: tells systemd it is ready once the socket listens, and drains the server at
+/// graceful shutdown.
 struct VarlinkService: Service {
     let server: VarlinkServer
     let environment: [String: String]
     let logger: Logger
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        try await withGracefulShutdownHandler {
             try await server.run { [logger, environment, socketPath = server.socketPath] in
                 logger.info("listening", metadata: ["socket": "\(socketPath)"])
-                SystemdNotifier.notify("READY=1\nSTATUS=Serving on \(socketPath)", environment: environment)
+                SystemdNotifier.notify("READY=1", environment: environment)
             }
+        } onGracefulShutdown: {
+            SystemdNotifier.notify("STOPPING=1\nSTATUS=stopping: ending observers and finishing calls", environment: environment)
+            server.drain()
         }
     }
 }

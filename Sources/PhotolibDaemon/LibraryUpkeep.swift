@@ -35,19 +35,20 @@ extension LibraryUpkeep {
     static func cutoff(retentionDays: Int) -> Date { Date().addingTimeInterval(-Double(retentionDays) * 86_400) }
 
     /// Keeps the change history to its retention.
-    static func historyPruning(database: LibraryDatabase, retentionDays: Int, logger: Logger) -> LibraryUpkeep {
+    static func historyPruning(database: LibraryDatabase, retentionDays: @escaping @Sendable () -> Int,
+                               logger: Logger) -> LibraryUpkeep {
         LibraryUpkeep(task: "prune change history", logger: logger, pause: hourly) {
-            let pruned = try await database.pruneHistory(committedBefore: cutoff(retentionDays: retentionDays))
+            let pruned = try await database.pruneHistory(committedBefore: cutoff(retentionDays: retentionDays()))
             if pruned > 0 { logger.info("pruned change history", metadata: ["entries": "\(pruned)"]) }
         }
     }
 
     /// Empties Recently Deleted of what stayed there longer than the retention, each purge one change event; the
     /// library's own files of purged assets are removed, referenced originals never.
-    static func trashPurging(database: LibraryDatabase, importer: Importer, retentionDays: Int,
+    static func trashPurging(database: LibraryDatabase, importer: Importer, retentionDays: @escaping @Sendable () -> Int,
                              logger: Logger) -> LibraryUpkeep {
         LibraryUpkeep(task: "purge expired trash", logger: logger, pause: hourly) {
-            if let purge = try await database.purgeTrash(trashedBefore: cutoff(retentionDays: retentionDays)) {
+            if let purge = try await database.purgeTrash(trashedBefore: cutoff(retentionDays: retentionDays())) {
                 importer.removeFiles(purge.purgedFiles, logger: logger)
                 logger.info("purged expired trash", metadata: ["token": "\(purge.token)", "files": "\(purge.purgedFiles.count)"])
             }

@@ -75,6 +75,7 @@ public enum PhotolibErrorName: String, CaseIterable, Sendable {
     case imageUnavailable = "ImageUnavailable"
     case invalidSource = "InvalidSource"
     case metadataUnavailable = "MetadataUnavailable"
+    case serviceStopping = "ServiceStopping"
 
     /// The qualified name in `interface`: `io.photolibd.Library.NotFound`.
     public func qualified(in interface: PhotolibInterface) -> String { "\(interface.rawValue).\(rawValue)" }

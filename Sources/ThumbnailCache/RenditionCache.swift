@@ -17,7 +17,8 @@ public final class RenditionCache: Sendable {
     /// The cache directory.
     public let directory: String
     /// The budget: when the files add up to more, the least recently used go until they fill 90% of it.
-    public let byteLimit: Int
+    public var byteLimit: Int { limit.load(ordering: .relaxed) }
+    private let limit: Atomic<Int>
 
     private struct Entry {
         var index: IndexEntry
@@ -61,7 +62,7 @@ public final class RenditionCache: Sendable {
     /// Opens the cache in `directory`, creating it as needed.
     public init(directory: String, byteLimit: Int, logger: Logger) throws(RenditionCacheError) {
         self.directory = directory
-        self.byteLimit = byteLimit
+        limit = Atomic(byteLimit)
         self.logger = logger
         files = RenditionFiles(cacheDirectory: directory)
         let indexPath = directory + "/index.sqlite"
@@ -229,8 +230,15 @@ public final class RenditionCache: Sendable {
 
     // MARK: Eviction
 
+    /// Sets a new budget; when the files add up to more, the least recently used go at once.
+    public func setByteLimit(_ byteLimit: Int) {
+        limit.store(byteLimit, ordering: .relaxed)
+        evictIfOverBudget(keeping: nil)
+    }
+
     /// Removes least recently used renditions until the files fill at most 90% of the budget.
-    private func evictIfOverBudget(keeping kept: RenditionKey) {
+    private func evictIfOverBudget(keeping kept: RenditionKey?) {
+        let byteLimit = byteLimit
         let victims: [RenditionKey] = state.withLock { state in
             guard state.byteCount > byteLimit else { return [] }
             return Self.leastRecentlyUsed(in: state, toFree: state.byteCount - byteLimit / 10 * 9, keeping: kept)
@@ -248,7 +256,7 @@ public final class RenditionCache: Sendable {
     }
 
     private static func leastRecentlyUsed(in state: State, toFree bytes: Int,
-                                          keeping kept: RenditionKey) -> [RenditionKey] {
+                                          keeping kept: RenditionKey?) -> [RenditionKey] {
         var freed = 0
         var victims: [RenditionKey] = []
         for (key, entry) in state.entries.sorted(by: { $0.value.index.lastUsed < $1.value.index.lastUsed })

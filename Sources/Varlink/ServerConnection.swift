@@ -11,9 +11,11 @@ struct ServerConnection: Sendable {
     private let connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>
     private let peer: PeerCredentials?
     private let interfaces: [String: any VarlinkInterface]
+    private let serverState: ServerState
     private let logger: Logger
 
-    init(_ accepted: AcceptedConnection, interfaces: [String: any VarlinkInterface], logger: Logger) {
+    init(_ accepted: AcceptedConnection, interfaces: [String: any VarlinkInterface], serverState: ServerState,
+         logger: Logger) {
         var logger = logger
         if let peer = accepted.peer {
             logger[metadataKey: "varlink.peer.pid"] = "\(peer.pid)"
@@ -22,12 +24,15 @@ struct ServerConnection: Sendable {
         self.connection = accepted.messages
         self.peer = accepted.peer
         self.interfaces = interfaces
+        self.serverState = serverState
         self.logger = logger
     }
 
     /// Serves until the client is done, hangs up or breaks the protocol, or the task is cancelled; then closes.
     func serve() async {
         let channel = connection.channel
+        serverState.opened(channel)
+        defer { serverState.closed(channel) }
         // The body does not throw, and closing errors are not reported: there is nothing to catch.
         try? await connection.executeThenClose { inbound, outbound in
             // Completed when the calls are done, or as soon as the channel closes: the client hung up.
@@ -63,7 +68,8 @@ struct ServerConnection: Sendable {
         await flushReplies()
     }
 
-    /// Handles the calls as they arrive until the client ends its input or sends something unreadable.
+    /// Handles the calls as they arrive until the client ends its input or sends something unreadable, or the
+    /// server drains (which closes the connection's input once its call is answered).
     private func receiveCalls(
         _ inbound: NIOAsyncChannelInboundStream<ByteBuffer>,
         _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
@@ -87,12 +93,15 @@ struct ServerConnection: Sendable {
                 logger.notice("Rejected an invalid call", metadata: ["error": "\(error)"])
                 try await outbound.write(OutgoingReply.framed(error))
             case .call(let call) where call.more && !call.oneway:
+                serverState.connection(connection.channel, is: .streaming)
                 readAhead = try await respondReadingAhead(to: call, outbound: outbound, frames: &frames)
                 if readAhead == nil {
                     return
                 }
             case .call(let call):
+                serverState.connection(connection.channel, is: .answering)
                 await respond(to: call, outbound: outbound)
+                if serverState.connection(connection.channel, is: .waiting) { return }
             }
         }
     }
@@ -106,8 +115,10 @@ struct ServerConnection: Sendable {
         frames: inout Frames
     ) async throws -> ByteBuffer? {
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
+            group.addTask { [serverState, channel = connection.channel] in
                 await respond(to: call, outbound: outbound)
+                // Draining: the stream has ended, and the connection takes no more calls.
+                if serverState.connection(channel, is: .waiting) { channel.close(mode: .input, promise: nil) }
             }
             let next = try await frames.next()
             if next == nil {

@@ -6,11 +6,20 @@ import Musl
 import Foundation
 
 /// The server could not take its socket path.
-public enum VarlinkServerError: Error, Sendable, Hashable {
+public enum VarlinkServerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Another server answers on the socket.
     case socketInUse(path: String)
     /// Setting the socket file's permissions failed with `errno`.
     case cannotSetPermissions(path: String, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .socketInUse(let path):
+            "another server already answers on \(path); stop it, or give this one another socket"
+        case .cannotSetPermissions(let path, let errno):
+            "cannot set the permissions of \(path): \(String(cString: strerror(errno)))"
+        }
+    }
 }
 
 /// The file system side of a listening Unix socket: its directory, permissions and removal.

@@ -18,6 +18,15 @@ public protocol VarlinkInterface: Sendable {
     /// Calls on one connection are handled one after another. The task is cancelled when the client
     /// disconnects, when a `more` client closes its side of the connection, and when the server stops.
     func handle(_ call: VarlinkCall, context: VarlinkCallContext, replies: VarlinkReplyWriter) async throws
+
+    /// Called once when the server starts draining: ends the interface's endless `more` calls (subscriptions)
+    /// with a final reply or an error, so that their connections can close. Calls that end by themselves need
+    /// nothing; the default does nothing.
+    func endStreams()
+}
+
+extension VarlinkInterface {
+    public func endStreams() {}
 }
 
 /// What a handler knows about a call besides its message.

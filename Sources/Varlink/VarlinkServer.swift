@@ -8,9 +8,18 @@ import Synchronization
 /// Each connection is served by its own task: its calls are handled one after another and answered in
 /// order, while other connections go on independently. `org.varlink.service` is served besides the
 /// given interfaces.
+///
+/// It moves from starting to serving, then either drains (``drain()``: no new connections, streams ended by
+/// their interfaces, calls in progress finished within ``drainDeadline``) or stops at once when its task is
+/// cancelled, and ends stopped.
 public struct VarlinkServer: Sendable {
     /// The path of the Unix socket served.
     public let socketPath: String
+    /// A listening socket handed over by the service manager (socket activation), served instead of binding
+    /// `socketPath`; the server then neither sets the socket file's mode nor removes it.
+    public let listeningDescriptor: Int32?
+    /// How long draining lets calls in progress run before they are cancelled.
+    public let drainDeadline: Duration
     /// The identity returned by `org.varlink.service.GetInfo`.
     public let info: VarlinkServiceInfo
     /// The socket file's mode.
@@ -19,6 +28,7 @@ public struct VarlinkServer: Sendable {
     public let maximumMessageSize: Int
     private let interfaces: [String: any VarlinkInterface]
     private let eventLoopGroup: any EventLoopGroup
+    private let state = ServerState()
     private let logger: Logger
 
     /// - Parameters:
@@ -26,17 +36,22 @@ public struct VarlinkServer: Sendable {
     ///   - socketPermissions: The socket file's mode; connecting needs write permission.
     ///   - maximumMessageSize: The largest call message accepted, in bytes; a client that sends a longer one is
     ///     disconnected.
+    ///   - listeningDescriptor: A listening socket to serve instead of binding `socketPath`.
     public init(
         socketPath: String,
+        listeningDescriptor: Int32? = nil,
         info: VarlinkServiceInfo,
         interfaces: [any VarlinkInterface],
         socketPermissions: UInt16 = 0o666,
         maximumMessageSize: Int = 16 << 20,
+        drainDeadline: Duration = .seconds(10),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger
     ) {
         let served = Dictionary(interfaces.map { ($0.name, $0) }) { _, last in last }
         self.socketPath = socketPath
+        self.listeningDescriptor = listeningDescriptor
+        self.drainDeadline = drainDeadline
         self.info = info
         self.interfaces = served.merging([ServiceInterface.name: ServiceInterface(info: info, interfaces: served)]) {
             _, service in service
@@ -47,7 +62,18 @@ public struct VarlinkServer: Sendable {
         self.logger = logger
     }
 
-    /// Binds, calls `onListening` once the socket accepts connections, then serves until the task is cancelled.
+    /// Where the server is in its life.
+    public var phase: VarlinkServerPhase { state.phase }
+
+    /// Starts draining a running server: it stops accepting, each interface ends its streams, connections close
+    /// as their calls are answered, and calls still running after ``drainDeadline`` are cancelled. ``run(onListening:)``
+    /// returns when every connection is closed.
+    public func drain() {
+        state.drain()
+    }
+
+    /// Binds (or takes over ``listeningDescriptor``), calls `onListening` once the socket accepts connections,
+    /// then serves until drained or until the task is cancelled.
     ///
     /// Binding creates the socket's directory if needed and replaces a stale socket file, but throws
     /// `VarlinkServerError.socketInUse` if another server answers on it. On cancellation the server stops
@@ -55,41 +81,59 @@ public struct VarlinkServer: Sendable {
     /// returns.
     public func run(onListening: @Sendable () async -> Void = {}) async throws {
         let socketFile = UnixSocketFile(path: socketPath)
-        try socketFile.createParentDirectory()
-        if await answersOnSocket() {
-            throw VarlinkServerError.socketInUse(path: socketPath)
+        if listeningDescriptor == nil {
+            try socketFile.createParentDirectory()
+            if await Self.isServing(socketPath: socketPath, eventLoopGroup: eventLoopGroup) {
+                throw VarlinkServerError.socketInUse(path: socketPath)
+            }
         }
         let accepting = AcceptedConnections()
         let listener = try await bind(counting: accepting)
-        let identity = socketFile.identity()
-        defer { socketFile.remove(ifStill: identity) }
+        let identity = listeningDescriptor == nil ? socketFile.identity() : nil
+        defer {
+            socketFile.remove(ifStill: identity)
+            state.advance(to: .stopped)
+        }
 
         // A connection accepted but not yet handed out when the listener closes is dropped, and NIO traps
         // on its unclosed channel (swift-nio#2813). So the accept loop runs in a task of its own, which this
         // task's cancellation does not reach, and stopping first stops accepting, waits until every
         // accepted connection has been handed out, and only then closes the listener.
-        let acceptLoop = Task {
+        let acceptLoop = Task { [state, interfaces, logger] in
             try await listener.executeThenClose { connections in
                 try await withThrowingDiscardingTaskGroup { group in
                     for try await connection in connections {
                         accepting.handedOut()
                         group.addTask {
-                            await ServerConnection(connection, interfaces: interfaces, logger: logger).serve()
+                            await ServerConnection(connection, interfaces: interfaces, serverState: state, logger: logger)
+                                .serve()
                         }
                     }
-                    // The listener closed: the server is stopping.
-                    group.cancelAll()
+                    // The listener closed. Draining waits for the connections to close; stopping ends them now.
+                    if state.phase < .draining { group.cancelAll() }
                 }
             }
         }
-        do {
-            try socketFile.setPermissions(socketPermissions)
-        } catch {
-            listener.channel.close(promise: nil)
-            _ = await acceptLoop.result
-            throw error
+        if listeningDescriptor == nil {
+            do {
+                try socketFile.setPermissions(socketPermissions)
+            } catch {
+                listener.channel.close(promise: nil)
+                _ = await acceptLoop.result
+                throw error
+            }
         }
-        logger.info("Varlink server listening", metadata: ["socket": .string(socketPath)])
+        state.whenDraining { [interfaces, logger, drainDeadline] in
+            logger.info("Varlink server draining", metadata: ["deadline": "\(drainDeadline)"])
+            for interface in interfaces.values { interface.endStreams() }
+            Task { await Self.stopAccepting(listener.channel, accepting: accepting) }
+            Task {
+                try? await Task.sleep(for: drainDeadline)
+                acceptLoop.cancel()
+            }
+        }
+        state.advance(to: .serving)
+        logger.debug("Varlink server listening", metadata: ["socket": .string(socketPath)])
         await onListening()
         try await withTaskCancellationHandler {
             try await acceptLoop.value
@@ -99,8 +143,9 @@ public struct VarlinkServer: Sendable {
         logger.info("Varlink server stopped", metadata: ["socket": .string(socketPath)])
     }
 
-    /// Whether a live server accepts connections on the socket path.
-    private func answersOnSocket() async -> Bool {
+    /// Whether a live server accepts connections on `socketPath`.
+    public static func isServing(socketPath: String,
+                                 eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async -> Bool {
         do {
             let channel = try await ClientBootstrap(group: eventLoopGroup).connect(unixDomainSocketPath: socketPath) {
                 channel in channel.eventLoop.makeSucceededFuture(channel)
@@ -125,27 +170,32 @@ public struct VarlinkServer: Sendable {
 
     private func bind(counting accepting: AcceptedConnections) async throws -> NIOAsyncChannel<AcceptedConnection, Never> {
         let maximumMessageSize = maximumMessageSize
-        return try await ServerBootstrap(group: eventLoopGroup)
+        let initialize: @Sendable (any Channel) -> EventLoopFuture<AcceptedConnection> = { channel in
+            accepting.accepted()
+            return PeerCredentials.of(channel)
+                .map(Optional.some)
+                .recover { _ in nil }
+                .flatMapThrowing { peer in
+                    try channel.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(VarlinkFrameDecoder(maximumMessageSize: maximumMessageSize))
+                    )
+                    return AcceptedConnection(
+                        messages: try NIOAsyncChannel(wrappingChannelSynchronously: channel),
+                        peer: peer
+                    )
+                }
+                .always { result in
+                    if case .failure = result { accepting.handedOut() }
+                }
+        }
+        let bootstrap = ServerBootstrap(group: eventLoopGroup)
             .serverChannelOption(.backlog, value: 256)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
-            .bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: true) { channel in
-                accepting.accepted()
-                return PeerCredentials.of(channel)
-                    .map(Optional.some)
-                    .recover { _ in nil }
-                    .flatMapThrowing { peer in
-                        try channel.pipeline.syncOperations.addHandler(
-                            ByteToMessageHandler(VarlinkFrameDecoder(maximumMessageSize: maximumMessageSize))
-                        )
-                        return AcceptedConnection(
-                            messages: try NIOAsyncChannel(wrappingChannelSynchronously: channel),
-                            peer: peer
-                        )
-                    }
-                    .always { result in
-                        if case .failure = result { accepting.handedOut() }
-                    }
-            }
+        if let listeningDescriptor {
+            return try await bootstrap.bind(listeningDescriptor, childChannelInitializer: initialize)
+        }
+        return try await bootstrap.bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: true,
+                                        childChannelInitializer: initialize)
     }
 }
 

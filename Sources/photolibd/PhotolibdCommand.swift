@@ -30,8 +30,10 @@ struct PhotolibdCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: level, forJournal: forJournal) }
         let logger = Logger(label: "photolibd")
         do {
-            let configuration = try DaemonConfiguration.resolve(configFile: config, environment: environment, system: system)
-            try await Daemon(configuration: configuration, environment: environment, logger: logger).run()
+            let read = { @Sendable [config, system] () throws -> DaemonConfiguration in
+                try DaemonConfiguration.resolve(configFile: config, environment: environment, system: system)
+            }
+            try await Daemon(configuration: try read(), environment: environment, reloadConfiguration: read, logger: logger).run()
         } catch {
             logger.critical("photolibd cannot run: \(error)")
             throw ExitCode.failure

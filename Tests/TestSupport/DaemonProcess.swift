@@ -10,7 +10,7 @@ public final class DaemonProcess: @unchecked Sendable {
     public let socketPath: String
     public let configPath: String
     /// A command that starts the daemon, given its command line as arguments (for example to run it in a namespace).
-    public let launcher: [String]
+    public var launcher: [String]
     private var process: Process?
     private let logPath: String
 
@@ -49,8 +49,9 @@ public final class DaemonProcess: @unchecked Sendable {
     public var libraryPath: String { directory + "/library" }
 
     /// Starts the daemon and waits until its socket answers. `--config` gets `configArgument` when given
-    /// (a path relative to `workingDirectory`), else `configPath`.
-    public func start(configArgument: String? = nil, workingDirectory: String? = nil) async throws {
+    /// (a path relative to `workingDirectory`), else `configPath`; `environment` is added to the test's own.
+    public func start(configArgument: String? = nil, workingDirectory: String? = nil,
+                      environment added: [String: String] = [:]) async throws {
         let command = launcher + [Self.productsDirectory + "/photolibd", "--config", configArgument ?? configPath]
         let process = Process()
         process.currentDirectoryURL = workingDirectory.map { URL(fileURLWithPath: $0) }
@@ -59,7 +60,7 @@ public final class DaemonProcess: @unchecked Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "PHOTOLIBD_SOCKET")
         environment.removeValue(forKey: "NOTIFY_SOCKET")
-        process.environment = environment
+        process.environment = environment.merging(added) { _, new in new }
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         logHandle.seekToEndOfFile()
@@ -95,6 +96,20 @@ public final class DaemonProcess: @unchecked Sendable {
     }
 
     public var isRunning: Bool { process?.isRunning ?? false }
+
+    /// The running daemon's process id (its launcher's, which execs it, when there is one).
+    public var processIdentifier: Int32? { process?.processIdentifier }
+
+    /// Sends `signal` (SIGHUP, SIGTERM...) without waiting.
+    public func send(_ signal: Int32) {
+        if let process { kill(process.processIdentifier, signal) }
+    }
+
+    /// Waits for the daemon to exit by itself or a signal sent earlier; returns the exit status.
+    public func waitForExit() async throws -> Int32 {
+        guard let process else { return 0 }
+        return try await wait(for: process)
+    }
 
     /// Makes sure the daemon does not outlive the test process, for a daemon shared by a whole test run
     /// (one that no `deinit` ever stops).

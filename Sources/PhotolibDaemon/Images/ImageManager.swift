@@ -7,6 +7,7 @@ import NIOPosix
 import PhotoModel
 import PhotolibConfig
 import PhotolibProtocol
+import Synchronization
 import ThumbnailCache
 
 /// An image delivered to a client: a rendition file and whether it is a stand-in for the one asked for.
@@ -25,7 +26,7 @@ final class ImageManager: Sendable {
     private let posterFrames: PosterFrameReader
     private let queue: RenderQueue<RenditionKey, CachedRendition>
     /// Also writes freedesktop.org thumbnails of the files outside the library's store, when set.
-    private let freedesktop: FreedesktopThumbnails?
+    private let freedesktopThumbnails: Mutex<FreedesktopThumbnails?>
     /// Files below it belong to the library; others are referenced in place.
     private let originalsDirectory: String
     private let fileWork: NIOThreadPool
@@ -40,7 +41,7 @@ final class ImageManager: Sendable {
         self.renderer = renderer
         self.posterFrames = posterFrames
         self.queue = RenderQueue(threadCount: renderThreads, backgroundThreadLimit: max(1, renderThreads - 1))
-        self.freedesktop = freedesktopDirectory.map { FreedesktopThumbnails(directory: $0, renderer: renderer) }
+        freedesktopThumbnails = Mutex(freedesktopDirectory.map { FreedesktopThumbnails(directory: $0, renderer: renderer) })
         self.originalsDirectory = originalsDirectory.hasSuffix("/") ? originalsDirectory : originalsDirectory + "/"
         self.fileWork = fileWork
         self.memo = AssetSourceMemo(feed: database.feed)
@@ -282,12 +283,21 @@ final class ImageManager: Sendable {
             }
         }
         // The original's thumbnail shows the current version, as every other image of the asset does.
-        guard let freedesktop, !asset.path.hasPrefix(originalsDirectory), let displayed = source.displayedSize else {
-            return
-        }
+        guard let freedesktop = freedesktopThumbnails.withLock({ $0 }), !asset.path.hasPrefix(originalsDirectory),
+              let displayed = source.displayedSize
+        else { return }
         _ = try await queue.value(for: RenditionKey(assetId: assetId, variant: "freedesktop"), priority: .idle) {
             try freedesktop.write(forFileAt: asset.path, displayedSize: displayed, from: rendition.path)
             return rendition
+        }
+    }
+
+    /// Applies a reloaded configuration's cache budget and freedesktop.org thumbnail folder.
+    func apply(cacheByteLimit: Int, freedesktopDirectory: String?) {
+        if cacheByteLimit != cache.byteLimit { cache.setByteLimit(cacheByteLimit) }
+        freedesktopThumbnails.withLock { current in
+            guard current?.directory != freedesktopDirectory else { return }
+            current = freedesktopDirectory.map { FreedesktopThumbnails(directory: $0, renderer: renderer) }
         }
     }
 

@@ -29,18 +29,19 @@ struct SourceError: Error, CustomStringConvertible {
 }
 
 /// The import sources (the config file's and those added at run time), each followed by a `SourceWatcher`,
-/// and the workers that ingest what they find.
+/// and the workers that ingest what they find. Watchers and workers run in the service's own task group.
 actor ImportSources: Service {
     private struct Running {
         var watcher: SourceWatcher
-        var task: Task<Void, Never>
+        /// Finishing it stops the watcher.
+        var stop: AsyncStream<Never>.Continuation
         var isConfigured: Bool
     }
 
     /// How many files are prepared at once.
     static let workerCount = 4
 
-    private let configured: [SourceConfiguration]
+    private var configured: [SourceConfiguration]
     private let queue: IngestQueue
     private let worker: IngestWorker
     private let database: LibraryDatabase
@@ -49,6 +50,8 @@ actor ImportSources: Service {
     private let logger: Logger
     private var running: [String: Running] = [:]
     private var order: [String] = []
+    /// Watchers to start, taken by `run`'s task group.
+    private let (starts, startSink) = AsyncStream.makeStream(of: (SourceWatcher, AsyncStream<Never>).self)
 
     init(configured: [SourceConfiguration], importer: Importer, database: LibraryDatabase, statistics: ImportStatistics,
          excluded: Set<String>, logger: Logger) {
@@ -68,12 +71,48 @@ actor ImportSources: Service {
             guard let mode = SourceMode(rawValue: stored.mode), running[stored.path] == nil else { continue }
             start(SourceConfiguration(path: stored.path, mode: mode, recursive: stored.recursive), isConfigured: false)
         }
-        await withTaskGroup(of: Void.self) { group in
+        await withDiscardingTaskGroup { group in
             for _ in 0..<Self.workerCount { group.addTask { [worker] in await worker.run() } }
-            try? await gracefulShutdown()
-            for source in running.values { source.task.cancel() }
+            await withGracefulShutdownHandler {
+                for await (watcher, stop) in starts {
+                    group.addTask { await Self.follow(watcher, until: stop) }
+                }
+            } onGracefulShutdown: { [startSink] in
+                startSink.finish()
+            }
+            for source in running.values { source.stop.finish() }
             await queue.close()
         }
+    }
+
+    /// Runs `watcher` until `stop` finishes.
+    private static func follow(_ watcher: SourceWatcher, until stop: AsyncStream<Never>) async {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await watcher.run() }
+            for await _ in stop {}
+            group.cancelAll()
+        }
+    }
+
+    /// Follows a reloaded config file's sources: starts those it adds, stops those it drops and restarts those it
+    /// changes. A source that cannot be followed is logged and left out; the others apply.
+    func reconfigure(_ sources: [SourceConfiguration]) {
+        let wanted = Dictionary(sources.map { ($0.path, $0) }) { first, _ in first }
+        for path in order {
+            guard let source = running[path], source.isConfigured, wanted[path] != source.watcher.source else { continue }
+            stop(path)
+            logger.info("source removed from the configuration", metadata: ["path": "\(path)"])
+        }
+        for source in sources where running[source.path] == nil {
+            do {
+                try validate(source)
+                start(source, isConfigured: true)
+                logger.info("source added from the configuration", metadata: ["path": "\(source.path)", "mode": "\(source.mode.rawValue)"])
+            } catch {
+                logger.error("The configuration's source \(source.path) is left out: \(error.reason)")
+            }
+        }
+        configured = sources
     }
 
     /// Adds and starts a source, remembered across restarts.
@@ -91,9 +130,7 @@ actor ImportSources: Service {
         guard !source.isConfigured else {
             throw SourceError(kind: .invalid, path: path, reason: "the config file defines this source; remove it there")
         }
-        source.task.cancel()
-        running[path] = nil
-        order.removeAll { $0 == path }
+        stop(path)
         _ = try await database.deleteSource(path: path)
         logger.info("source removed", metadata: ["path": "\(path)"])
     }
@@ -124,11 +161,18 @@ actor ImportSources: Service {
     private func start(_ source: SourceConfiguration, isConfigured: Bool) {
         let watcher = SourceWatcher(source: source, queue: queue, database: database, threadPool: threadPool,
                                     excluded: excluded, logger: logger)
-        running[source.path] = Running(watcher: watcher, task: Task { await watcher.run() }, isConfigured: isConfigured)
+        let (stop, stopSink) = AsyncStream.makeStream(of: Never.self)
+        running[source.path] = Running(watcher: watcher, stop: stopSink, isConfigured: isConfigured)
         order.append(source.path)
+        startSink.yield((watcher, stop))
     }
 
-    private func validate(_ source: SourceConfiguration) throws {
+    private func stop(_ path: String) {
+        running.removeValue(forKey: path)?.stop.finish()
+        order.removeAll { $0 == path }
+    }
+
+    private func validate(_ source: SourceConfiguration) throws(SourceError) {
         let path = source.path
         guard path.hasPrefix("/"), path == Self.normalized(path) else {
             throw SourceError(kind: .invalid, path: path, reason: "give an absolute path without '.', '..' or a trailing '/'")

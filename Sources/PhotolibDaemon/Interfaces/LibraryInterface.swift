@@ -15,6 +15,11 @@ struct LibraryInterface: VarlinkInterface {
     let authorization: Authorization
     let observations = Observations()
 
+    /// Ends every `Observe` stream with `ServiceStopping`.
+    func endStreams() {
+        observations.endAll()
+    }
+
     func handle(_ call: VarlinkCall, context: VarlinkCallContext, replies: VarlinkReplyWriter) async throws {
         let status = authorization.status(of: context.peer)
         try await mappingLibraryErrors {
@@ -34,7 +39,9 @@ struct LibraryInterface: VarlinkInterface {
                 let observation = Observation(owner: context.peer?.uid)
                 let observer = LibraryObserver(database: database, parameters: try call.decodeParameters(),
                                                canRead: status.canRead, observation: observation, replies: replies)
-                try await observations.registering(observation) { try await observer.run() }
+                try await observations.registering(observation) {
+                    try await observations.endingWhenStopping { try await observer.run() }
+                }
             case .updateObservation:
                 guard status.canRead else { throw LibraryError.permissionDenied }
                 let parameters: UpdateObservationParameters = try call.decodeParameters()

@@ -1,6 +1,7 @@
 import Foundation
 import LibraryStore
 import PhotoModel
+import PhotolibProtocol
 import Synchronization
 import Varlink
 
@@ -84,9 +85,48 @@ final class Observation: Sendable {
     }
 }
 
-/// The running `Observe` streams by id, for `UpdateObservation`.
+/// The running `Observe` streams by id, for `UpdateObservation`, and their end when the daemon stops.
 final class Observations: Sendable {
+    private struct Ending {
+        var hasEnded = false
+        var streams: [UUID: AsyncStream<Never>.Continuation] = [:]
+    }
+
     private let running = Mutex<[String: Observation]>([:])
+    private let ending = Mutex(Ending())
+
+    static let serviceStopping = VarlinkError(PhotolibErrorName.serviceStopping.qualified(in: .library))
+
+    /// Ends every stream, now and later, with `ServiceStopping`: the daemon is stopping.
+    func endAll() {
+        let streams = ending.withLock { ending in
+            ending.hasEnded = true
+            defer { ending.streams = [:] }
+            return ending.streams.values
+        }
+        for stream in streams { stream.finish() }
+    }
+
+    /// Runs `stream` until it ends by itself, or throws `ServiceStopping` once `endAll` is called.
+    func endingWhenStopping(_ stream: @escaping @Sendable () async throws -> Void) async throws {
+        let (ended, sink) = AsyncStream.makeStream(of: Never.self)
+        let id = UUID()
+        let hasEnded = ending.withLock { ending in
+            if !ending.hasEnded { ending.streams[id] = sink }
+            return ending.hasEnded
+        }
+        defer { _ = ending.withLock { $0.streams.removeValue(forKey: id) } }
+        guard !hasEnded else { throw Self.serviceStopping }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask(operation: stream)
+            group.addTask {
+                for await _ in ended {}
+                throw Self.serviceStopping
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
 
     /// Registers a stream's observation for as long as `body` runs.
     func registering<Result>(_ observation: Observation, during body: () async throws -> Result) async rethrows -> Result {
