@@ -9,6 +9,26 @@ struct PhotolibdCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photolibd",
         abstract: "The photo-library daemon: watches import folders and serves the library over varlink.",
+        discussion: """
+            photolibd keeps a photo library (SQLite and a store of originals and edits), imports what is dropped \
+            into its watched folders, keeps a thumbnail cache, and serves the io.photolibd.Library, \
+            io.photolibd.Images and io.photolibd.Import varlink interfaces on a Unix socket to photolib(1) and any \
+            varlink client. Without --config it reads the user's ~/.config/photolibd/photolibd.conf (with --system, \
+            /etc/photolibd/photolibd.conf) if it exists, else runs on built-in defaults; see photolibd.conf(5).
+
+            Under systemd (photolibd.socket and photolibd.service, for the system or a user) it takes the listening \
+            socket systemd passes, reports READY=1 and STATUS= lines, and feeds the watchdog while its event loop \
+            and database writer answer. One daemon serves a library: a second one on the same library exits at once.
+
+            Signals: SIGHUP re-reads the configuration and applies sources, access, cache budget, retention and \
+            freedesktop.org thumbnails without dropping clients (a file with an error is refused and the running \
+            configuration stays). SIGTERM and SIGINT stop it: Observe streams end with ServiceStopping, calls in \
+            progress get up to 10 seconds, imports not finished are taken up at the next start.
+
+            Environment: PHOTOLIBD_SOCKET overrides the socket path; XDG_RUNTIME_DIR, XDG_DATA_HOME, XDG_CACHE_HOME \
+            and XDG_CONFIG_HOME place a user daemon's files; NOTIFY_SOCKET, LISTEN_FDS and WATCHDOG_USEC come from \
+            systemd.
+            """,
         version: Daemon.version
     )
 

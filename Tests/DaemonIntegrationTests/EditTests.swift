@@ -230,6 +230,37 @@ struct EditTests {
         try await library.daemon.stop()
     }
 
+    @Test func anOfflinePhotoIsEditedOnlyOnceItsSourceIsBack() async throws {
+        let parent = try TemporaryDirectory()
+        let root = parent.file("share")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let photo = try MediaFixtures.writeVariants(0..<1, in: root)[0]
+        let before = try Data(contentsOf: URL(fileURLWithPath: photo))
+        let library = try await WatchedLibrary.start(sources: [(root, "reference")])
+        try await library.waitUntil("the photo is imported") { try await library.assets().count == 1 }
+        let id = try #require(try await library.assets().first?.id)
+        let turn = edit { $0.editAsset(id, basic: BasicAdjustment(rotate: 90)) }
+
+        try FileManager.default.moveItem(atPath: root, toPath: parent.file("unmounted"))
+        try await library.waitUntil("the source is offline") { try await library.sources().first?.state == "offline" }
+        do {
+            _ = try await library.client.performChanges(turn)
+            Issue.record("an offline photo was edited")
+        } catch {
+            #expect(error.varlinkError?.name == "io.photolibd.Library.InvalidChange")
+            #expect(error.varlinkError?.parameters["reason"]?.stringValue?.contains("offline") == true, "\(error)")
+        }
+        #expect(try await library.assets().first?.hasAdjustments == false)
+
+        try FileManager.default.moveItem(atPath: parent.file("unmounted"), toPath: root)
+        try await library.waitUntil("the source is back") { try await library.sources().first?.offlineAssetCount == 0 }
+        _ = try await library.client.performChanges(turn)
+        #expect(try await library.assets().first?.hasAdjustments == true)
+        // A reference source's original stays as it was.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: photo)) == before)
+        await library.client.close()
+    }
+
     private func edit(_ build: (inout PhotoLibrary.ChangeBuilder) -> Void) -> PhotoLibrary.ChangeBuilder {
         var changes = PhotoLibrary.ChangeBuilder()
         build(&changes)
