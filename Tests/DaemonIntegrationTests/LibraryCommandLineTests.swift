@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import PhotoLibrary
 import Testing
 import TestSupport
@@ -36,6 +37,26 @@ struct LibraryCommandLineTests {
         #expect(looseLine < (try #require(lines.firstIndex { $0.hasPrefix(trips) })))
         let moved = try #require(try await library.collections(CollectionQuery(ids: [loose])).first)
         #expect(moved.parentId == nil)
+    }
+
+    @Test func aReaderThatGoesAwayEndsTheCommandQuietly() async throws {
+        let (library, _) = try await ModelLibrary.make()
+        for arguments in [["assets"], ["assets", "--json"], ["smart"], ["albums"]] {
+            // As `photolib assets | head -1` once head has exited: nobody reads the pipe.
+            let output = Pipe(), errors = Pipe()
+            try output.fileHandleForReading.close()
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: DaemonProcess.productsDirectory + "/photolib")
+            process.arguments = ["--socket", library.daemon.socketPath] + arguments
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGPIPE,
+                    "photolib \(arguments) ended with \(process.terminationStatus)")
+            #expect(said.isEmpty, "photolib \(arguments) said: \(said)")
+        }
     }
 
     @Test func assetsFilterWithAPredicateAndSortDescending() async throws {
