@@ -6,12 +6,13 @@ import MediaProbe
 import NIOCore
 import NIOPosix
 import PhotolibConfig
+import PhotolibProtocol
 import ServiceLifecycle
 import Varlink
 
 /// The photolibd daemon: opens the library and serves it on the varlink socket until asked to stop.
 public struct Daemon: Sendable {
-    public static let version = "0.1.0"
+    public static let version = PhotolibVersion.current
 
     let configuration: DaemonConfiguration
     let environment: [String: String]

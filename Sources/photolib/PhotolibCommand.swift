@@ -6,6 +6,7 @@ struct PhotolibCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photolib",
         abstract: "Browse and change the photolibd photo library.",
+        version: PhotolibVersion.current,
         subcommands: [
             StatusCommand.self, AssetsCommand.self, InfoCommand.self, ImportCommand.self, AlbumsCommand.self, AlbumCommand.self,
             FavoriteCommand.self, WatchCommand.self, SourcesCommand.self, FolderCommand.self, SmartCommand.self,

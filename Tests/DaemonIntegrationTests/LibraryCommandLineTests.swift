@@ -59,6 +59,13 @@ struct LibraryCommandLineTests {
         }
     }
 
+    @Test func bothCommandsTellTheirVersion() throws {
+        for tool in ["photolib", "photolibd"] {
+            let result = try runTool(DaemonProcess.productsDirectory + "/" + tool, ["--version"])
+            #expect(result.output == PhotolibVersion.current + "\n", "\(tool) --version printed \(result.output)")
+        }
+    }
+
     @Test func assetsFilterWithAPredicateAndSortDescending() async throws {
         let (library, assets) = try await ModelLibrary.make()
         let output = try photolib(library, ["assets", "--json", "--where", "mediaType == 1 AND creationDate >= '2024-03-01T00:00:00Z'",
