@@ -104,9 +104,11 @@ public struct Daemon: Sendable {
             .init(service: LibraryUpkeep.cameraDataBackfill(database: database, importer: importer, logger: logger)),
             .init(service: ImageCacheService(
                 images: images, upkeep: RenditionUpkeep(database: database, images: images, logger: logger), fileWork: .singleton)),
-            .init(service: StatusReporter(database: database, statistics: statistics, sources: sources, environment: environment)),
             .init(service: reloader),
         ]
+        if let reporter = StatusReporter(database: database, statistics: statistics, sources: sources, environment: environment) {
+            services.append(.init(service: reporter))
+        }
         if let watchdog = SystemdWatchdog(eventLoops: MultiThreadedEventLoopGroup.singleton, database: database,
                                           environment: environment, logger: logger) {
             services.append(.init(service: watchdog))

@@ -11,14 +11,29 @@ struct StatusReporter: Service {
     let sources: ImportSources
     let environment: [String: String]
 
+    /// The reporter systemd asked for: nil without `NOTIFY_SOCKET`, where nobody would read the lines.
+    init?(database: LibraryDatabase, statistics: ImportStatistics, sources: ImportSources, environment: [String: String]) {
+        guard environment["NOTIFY_SOCKET"]?.isEmpty == false else { return nil }
+        self.database = database
+        self.statistics = statistics
+        self.sources = sources
+        self.environment = environment
+    }
+
     func run() async throws {
         var lastSent = ""
         var batch = ImportBatch()
+        // The asset count is read again only after a commit: counting a large library every second is waste.
+        var counted: (generation: Int64, assets: Int?)?
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             await sources.refreshStatistics()
             let status = statistics.snapshot
             batch.follow(status)
-            let assets = try? await database.userLibraryAssetCount()
+            let generation = database.feed.generation
+            if counted?.generation != generation {
+                counted = (generation, try? await database.userLibraryAssetCount())
+            }
+            let assets = counted?.assets
             let line = Self.describe(status, batch: batch, assets: assets)
             if line != lastSent, SystemdNotifier.notify("STATUS=" + line, environment: environment) {
                 lastSent = line
