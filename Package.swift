@@ -161,7 +161,7 @@ let package = Package(
         .executableTarget(
             name: "photolib",
             dependencies: [
-                "PhotoLibrary",
+                "PhotoLibrary", "PredicateQuery", "Imaging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

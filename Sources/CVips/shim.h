@@ -69,6 +69,15 @@ static inline int cvips_jpegsave_buffer(VipsImage *in, void **data, size_t *leng
     return vips_jpegsave_buffer(in, data, length, "Q", quality, "strip", TRUE, NULL);
 }
 
+/* vips_flatten onto white: the image without its alpha band, for formats that have none. */
+static inline int cvips_flatten_white(VipsImage *in, VipsImage **out) {
+    double white[1] = {255};
+    VipsArrayDouble *background = vips_array_double_new(white, 1);
+    int status = vips_flatten(in, out, "background", background, NULL);
+    vips_area_unref(VIPS_AREA(background));
+    return status;
+}
+
 /* vips_pngsave_buffer; with `strip` FALSE the image's png-comment fields become text chunks. Free `*data` with g_free. */
 static inline int cvips_pngsave_buffer(VipsImage *in, void **data, size_t *length, gboolean strip) {
     return vips_pngsave_buffer(in, data, length, "strip", strip, NULL);

@@ -34,6 +34,14 @@ public struct ImageRenderer: Sendable {
         try render(.file(path), as: spec, text: text)
     }
 
+    /// The image file at `path`, at its own size, encoded as `format` (an image with alpha is laid on white for
+    /// JPEG). For renditions, which are upright already and carry no orientation.
+    public func convert(imageAt path: String, to format: ImageFileFormat) throws(ImagingError) -> RenderedImage {
+        try VipsRuntime.start()
+        let probed = try ProbedImage(.file(path), maximumPixels: maximumPixels)
+        return try encode(try inSRGB(probed.handle, name: path), name: path, text: nil, as: format)
+    }
+
     /// The thumbnail the camera embedded in the file (EXIF's in a JPEG, the thumbnail item of a HEIF),
     /// upright and without the black bars some cameras pad it with; nil when the file has none.
     public func embeddedThumbnail(ofImageAt path: String) throws(ImagingError) -> RenderedImage? {
@@ -107,16 +115,18 @@ public struct ImageRenderer: Sendable {
         return try image.applying(for: name) { input, output in cvips_colourspace(input, output, space) }
     }
 
-    /// Encodes a copy of the image from which every metadata field was removed: a PNG carrying only `text` when
-    /// given, else a PNG if the image has alpha and a JPEG if not.
+    /// Encodes a copy of the image from which every metadata field was removed: as `requested` when given, else
+    /// a PNG carrying only `text` when given, else a PNG if the image has alpha and a JPEG if not.
     ///
     /// libvips 8.14's `strip` is not enough: its WebP writer ignores it, and a field left on the image is
     /// written by whichever saver knows it. So the copy keeps none, and savers strip as well.
-    func encode(_ image: VipsImageHandle, name: String, text: [PNGTextChunk]?,
+    func encode(_ image: VipsImageHandle, name: String, text: [PNGTextChunk]?, as requested: ImageFileFormat? = nil,
                 quality: Int? = nil) throws(ImagingError) -> RenderedImage {
-        let clean = try image.applying(for: name) { cvips_copy($0, $1) }
+        var clean = try image.applying(for: name) { cvips_copy($0, $1) }
+        let hasAlpha = vips_image_hasalpha(clean.pointer) != 0
+        let format: ImageFileFormat = requested ?? (text != nil || hasAlpha ? .png : .jpeg)
+        if format == .jpeg, hasAlpha { clean = try clean.applying(for: name) { cvips_flatten_white($0, $1) } }
         clean.removeMetadata()
-        let format: ImageFileFormat = text != nil || vips_image_hasalpha(clean.pointer) != 0 ? .png : .jpeg
         for (index, chunk) in (text ?? []).enumerated() {
             vips_image_set_string(clean.pointer, "png-comment-\(index)-\(chunk.keyword)", chunk.text)
         }

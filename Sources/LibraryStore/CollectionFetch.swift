@@ -135,6 +135,7 @@ extension AssetCollection {
     /// The value of a collection predicate key, in the predicate's domain.
     func predicateValue(of key: PredicateKey) -> PredicateValue? {
         switch key.name {
+        case "localIdentifier": .text(id)
         case "title": .text(title)
         case "kind": .text(kind.rawValue)
         case "subtype": .text(subtype.rawValue)

@@ -13,7 +13,7 @@ struct PredicateSQL {
 
     /// The column of each asset predicate key; the same columns sort assets by those keys.
     static let assetColumns: [String: String] = [
-        "mediaType": "asset.mediaType", "mediaSubtypes": "asset.mediaSubtypes",
+        "localIdentifier": "asset.id", "mediaType": "asset.mediaType", "mediaSubtypes": "asset.mediaSubtypes",
         "creationDate": "asset.creationTime", "modificationDate": "asset.modificationTime",
         "addedDate": "asset.addedTime", "pixelWidth": "asset.pixelWidth", "pixelHeight": "asset.pixelHeight",
         "duration": "asset.duration", "isFavorite": "asset.isFavorite", "isHidden": "asset.isHidden",

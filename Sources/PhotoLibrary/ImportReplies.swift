@@ -9,7 +9,4 @@ public struct ImportProgress: Sendable, Hashable, Codable {
 /// The outcome of an `importFiles` call: one entry per path, in the order given.
 public struct ImportResult: Sendable, Hashable, Codable {
     public var files: [ImportedFile]
-
-    /// Whether any file failed to import.
-    public var hasFailures: Bool { files.contains { $0.status == .failed } }
 }

@@ -19,14 +19,52 @@ public final class PhotoLibrary: Sendable {
 
     /// Connects to the daemon at `socketPath`, or where `SocketLocation.forClient` finds it when nil. The
     /// connection's replies are read on `taskExecutor` when given (see `VarlinkConnection.connect`).
-    public static func connect(socketPath: String? = nil,
-                               taskExecutor: (any TaskExecutor)? = nil) async throws(PhotoLibraryError) -> PhotoLibrary {
+    ///
+    /// With `answerWithin`, the daemon must answer a first call within that time, or the connect fails: a program
+    /// listening on the socket that never answers would otherwise hold every call for ever.
+    public static func connect(socketPath: String? = nil, taskExecutor: (any TaskExecutor)? = nil,
+                               answerWithin timeout: Duration? = nil) async throws(PhotoLibraryError) -> PhotoLibrary {
         let path = socketPath ?? SocketLocation.forClient(environment: ProcessInfo.processInfo.environment)
+        let connection: VarlinkConnection
         do {
-            let connection = try await VarlinkConnection.connect(socketPath: path, taskExecutor: taskExecutor)
-            return PhotoLibrary(socketPath: path, connection: connection)
+            connection = try await VarlinkConnection.connect(socketPath: path, taskExecutor: taskExecutor)
         } catch {
             throw PhotoLibraryError(error, socketPath: path)
+        }
+        if let timeout { try await expectAnswer(on: connection, socketPath: path, within: timeout) }
+        return PhotoLibrary(socketPath: path, connection: connection)
+    }
+
+    /// Asks the service for its description and waits `timeout` at most for the answer; closes the connection
+    /// when none comes.
+    private static func expectAnswer(on connection: VarlinkConnection, socketPath: String,
+                                     within timeout: Duration) async throws(PhotoLibraryError) {
+        enum Outcome: Sendable { case answered, failed(any Error), timedOut }
+        let outcome = await withTaskGroup(of: Outcome.self) { group in
+            group.addTask {
+                do {
+                    _ = try await connection.call("org.varlink.service.GetInfo")
+                    return .answered
+                } catch {
+                    return .failed(error)
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return .timedOut
+            }
+            let first = await group.next() ?? .timedOut
+            group.cancelAll()
+            return first
+        }
+        switch outcome {
+        case .answered:
+            return
+        case .failed(let error):
+            throw PhotoLibraryError(error, socketPath: socketPath)
+        case .timedOut:
+            await connection.close()
+            throw PhotoLibraryError.noAnswer(socketPath: socketPath, within: timeout)
         }
     }
 
@@ -69,7 +107,11 @@ public final class PhotoLibrary: Sendable {
 
     /// Applies `changes` atomically, as one change event; `created` maps their placeholders to real ids.
     public func performChanges(_ changes: [ChangeRequest]) async throws(PhotoLibraryError) -> ChangeResult {
-        try await call(LibraryMethod.performChanges, PerformChangesParameters(changes: changes))
+        do {
+            return try await call(LibraryMethod.performChanges, PerformChangesParameters(changes: changes))
+        } catch {
+            throw error.varlinkError.map { PhotoLibraryError($0, changeCount: changes.count) } ?? error
+        }
     }
 
     /// Applies the changes a `ChangeBuilder` collected, atomically.
@@ -153,7 +195,12 @@ public final class PhotoLibrary: Sendable {
 
     /// Stops watching an import folder added with `addSource`; its assets stay in the library.
     public func removeSource(path: String) async throws(PhotoLibraryError) {
-        let _: EmptyReply = try await call(ImportMethod.removeSource, RemoveSourceParameters(path: path))
+        do {
+            let _: EmptyReply = try await call(ImportMethod.removeSource, RemoveSourceParameters(path: path))
+        } catch {
+            guard error.code == .notFound else { throw error }
+            throw PhotoLibraryError(code: .notFound, message: "\(path) is not an import source", varlinkError: error.varlinkError)
+        }
     }
 
     // MARK: Calls

@@ -46,18 +46,18 @@ public struct PhotoLibraryError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 
-    /// The error for the daemon's error reply, with a readable message.
-    public init(_ error: VarlinkError) {
+    /// The error for the daemon's error reply, with a readable message; `changeCount` is the number of changes
+    /// of the `PerformChanges` call it answers, whose failing change is named only when there were several.
+    public init(_ error: VarlinkError, changeCount: Int? = nil) {
         func parameter(_ name: String) -> String { error.parameters[name]?.stringValue ?? "?" }
+        let change = changeCount == 1 ? nil : error.parameters["index"]?.intValue
         let (code, message): (Code, String) = switch PhotolibErrorName(qualifiedName: error.name) {
         case .notFound:
-            (.notFound, "no asset or collection has the id '\(parameter("id"))'"
-                + (error.parameters["index"]?.intValue.map { " (change \($0))" } ?? ""))
+            (.notFound, "no asset or collection has the id '\(parameter("id"))'" + (change.map { " (change \($0))" } ?? ""))
         case .invalidPredicate:
             (.invalidPredicate, "invalid predicate: \(parameter("reason"))")
         case .invalidChange:
-            (.invalidChange, "change \(error.parameters["index"]?.intValue.map(String.init) ?? "?") was rejected: "
-                + parameter("reason"))
+            (.invalidChange, (change.map { "change \($0) was rejected: " } ?? "the change was rejected: ") + parameter("reason"))
         case .tokenExpired:
             (.tokenExpired, "the change token has expired or belongs to another library; fetch the library again")
         case .permissionDenied:
@@ -111,15 +111,33 @@ public struct PhotoLibraryError: Error, Sendable, CustomStringConvertible {
 
     /// The error for a failed connect: the daemon is not running when there is no socket or nothing listens on it.
     private init(cannotConnectTo socketPath: String, reason: String) {
-        let advice = "Start it with scripts/run-daemon or `systemctl start photolibd`."
-        if access(socketPath, F_OK) != 0 {
+        let advice = Self.startAdvice(socketPath: socketPath)
+        var file = stat()
+        if stat(socketPath, &file) != 0 {
             self.init(code: .daemonNotRunning, message: "photolibd is not running (no socket at \(socketPath)). \(advice)")
+        } else if file.st_mode & S_IFMT != S_IFSOCK {
+            self.init(code: .connectionFailed, message: "\(socketPath) is not a socket, so photolibd cannot be there: "
+                + "check --socket, $PHOTOLIBD_SOCKET and the config file's socket setting")
         } else if reason.contains("(errno: \(ECONNREFUSED))") {
             self.init(code: .daemonNotRunning,
                       message: "photolibd is not running (nothing listens on \(socketPath)). \(advice)")
         } else {
             self.init(code: .connectionFailed, message: "cannot connect to photolibd at \(socketPath): \(reason)")
         }
+    }
+
+    /// How to start the daemon that serves `socketPath`: the system service for the system socket, the user's
+    /// own service otherwise.
+    private static func startAdvice(socketPath: String) -> String {
+        socketPath.hasPrefix("/run/photolibd/")
+            ? "Start it with `sudo systemctl start photolibd.socket`."
+            : "Start it with `systemctl --user start photolibd.socket`, or run `photolibd` in a terminal."
+    }
+
+    /// The daemon did not answer within `timeout`.
+    static func noAnswer(socketPath: String, within timeout: Duration) -> PhotoLibraryError {
+        PhotoLibraryError(code: .connectionFailed, message: "nothing answered on \(socketPath) within \(timeout.components.seconds) s: "
+            + "the program listening there is not photolibd, or photolibd is stuck")
     }
 
     /// The daemon's reply to `method` could not be read.

@@ -143,3 +143,16 @@ extension AssetQuery: JSONReadable {
         }
     }
 }
+
+/// Text written into predicates.
+public enum PredicateText {
+    /// `text` as a double-quoted predicate string literal, its backslashes and quotes escaped.
+    public static func quoted(_ text: String) -> String {
+        var literal = "\""
+        for character in text {
+            if character == "\\" || character == "\"" { literal.append("\\") }
+            literal.append(character)
+        }
+        return literal + "\""
+    }
+}

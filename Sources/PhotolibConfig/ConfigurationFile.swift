@@ -117,6 +117,8 @@ struct ConfigurationFile {
         if let value = table[thumbnailsKey.key] {
             if let enabled = value.bool {
                 settings.freedesktopThumbnails = enabled ? .standardDirectory : nil
+            } else if let word = value.string, ["yes", "no", "true", "false", "on", "off"].contains(word.lowercased()) {
+                throw invalidValue(at: thumbnailsKey, "is the text \"\(word)\"; write true or false without quotes, or a directory path")
             } else if value.string != nil, let directory = try path(at: thumbnailsKey, in: table) {
                 settings.freedesktopThumbnails = .directory(directory)
             } else {

@@ -27,6 +27,8 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public var maximumImagePixels: Int
     /// Where to also write freedesktop.org thumbnails of files in reference sources; nil when not written.
     public var freedesktopThumbnailDirectory: String?
+    /// The file this configuration was read from; nil for the embedded default.
+    public var file: String?
 
     /// The thumbnail cache's budget unless configured otherwise: 4 GiB.
     public static let defaultCacheByteLimit = 4 << 30
@@ -71,6 +73,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
         let file = try ConfigurationFile(path: path, home: UserEnvironment(environment).home)
         let settings = try file.settings()
         var configuration = embeddedDefault(environment: environment, system: system)
+        configuration.file = path
         configuration.libraryPath = settings.library ?? configuration.libraryPath
         configuration.cachePath = settings.cache ?? configuration.cachePath
         configuration.socketPath = SocketLocation.resolve(

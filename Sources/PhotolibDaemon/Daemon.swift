@@ -66,9 +66,9 @@ public struct Daemon: Sendable {
                                  renderer: ImageRenderer(maximumPixels: configuration.maximumImagePixels),
                                  metadataReader: importer.metadataReader)
         let statistics = ImportStatistics()
-        let sources = ImportSources(configured: configuration.sources, importer: importer, database: database,
-                                    statistics: statistics, excluded: [configuration.libraryPath, configuration.cachePath],
-                                    logger: logger)
+        let sources = ImportSources(configured: configuration.sources, configurationFile: configuration.file, importer: importer,
+                                    database: database, statistics: statistics,
+                                    excluded: [configuration.libraryPath, configuration.cachePath], logger: logger)
         let authorization = Authorization(policy: configuration.access)
         let images = try ImageManager(configuration: configuration, database: database,
                                       originalsDirectory: fileStore.originals, logger: logger)
@@ -89,7 +89,7 @@ public struct Daemon: Sendable {
         let reloader = ConfigurationReloader(
             running: running, read: reloadConfiguration, environment: environment, logger: logger,
             apply: { configuration in
-                await sources.reconfigure(configuration.sources)
+                await sources.reconfigure(configuration.sources, from: configuration.file)
                 authorization.replacePolicy(with: configuration.access)
                 images.apply(cacheByteLimit: configuration.cacheByteLimit,
                              freedesktopDirectory: configuration.freedesktopThumbnailDirectory)

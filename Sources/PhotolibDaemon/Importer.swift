@@ -81,7 +81,14 @@ struct Importer: Sendable {
     /// Prepares one file named by a client; `caller` must be able to read it.
     func prepare(path: String, mode: SourceMode, caller: PeerCredentials?) async throws -> PreparedFile {
         guard MediaFileKind(fileName: path) != nil else {
-            throw ImportFailure(kind: .unsupported, reason: "'.\((path as NSString).pathExtension)' files are not a supported media format")
+            var info = stat()
+            if CallerFileAccess.canRead(path, peer: caller), stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                throw ImportFailure(kind: .unsupported, reason: "a folder: import the files in it")
+            }
+            let fileExtension = (path as NSString).pathExtension
+            throw ImportFailure(kind: .unsupported, reason: fileExtension.isEmpty
+                ? "a file name without an extension, so not a known photo, video or audio format"
+                : "'.\(fileExtension)' files are not a supported photo, video or audio format")
         }
         guard CallerFileAccess.canRead(path, peer: caller) else {
             throw ImportFailure.failed("the calling user cannot read this file")
@@ -114,9 +121,15 @@ struct Importer: Sendable {
         }
         if let staged = file.staged { fileStore.settle(staged, isKept: isStored) }
         guard file.mode == .move, let outcome else { return }
-        if case .duplicate(_, let libraryCopy) = outcome {
+        if case .duplicate(let assetId, let libraryCopy) = outcome {
             // Remove a dropped duplicate only when the library's own copy is there with the same content.
-            guard let libraryCopy, await storedCopy(libraryCopy, matches: file.draft.contentHash) else { return }
+            guard let libraryCopy, await storedCopy(libraryCopy, matches: file.draft.contentHash) else {
+                logger.notice("A duplicate in the drop folder stays: the library's copy is missing or differs",
+                              metadata: ["path": "\(file.sourcePath)", "asset": "\(assetId)"])
+                return
+            }
+            logger.info("removed a duplicate from the drop folder: the library has it already",
+                        metadata: ["path": "\(file.sourcePath)", "asset": "\(assetId)"])
         }
         removeSource(file, logger: logger)
     }

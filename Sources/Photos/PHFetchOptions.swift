@@ -66,15 +66,15 @@ public final class PHPredicate: NSObject, @unchecked Sendable {
     private static func literal(_ value: Any?) -> String {
         switch value {
         case nil: return "nil"
-        case let string as String: return quoted(string)
-        case let string as NSString: return quoted(String(describing: string))
-        case let date as Date: return quoted(Timestamp(date).rfc3339)
+        case let string as String: return PredicateText.quoted(string)
+        case let string as NSString: return PredicateText.quoted(String(describing: string))
+        case let date as Date: return PredicateText.quoted(Timestamp(date).rfc3339)
         case let bool as Bool: return bool ? "YES" : "NO"
-        case let object as PHObject: return quoted(object.localIdentifier)
+        case let object as PHObject: return PredicateText.quoted(object.localIdentifier)
         case let number as NSNumber: return number.stringValue
         case let array as [Any]: return "{" + array.map(literal).joined(separator: ", ") + "}"
         case let array as NSArray: return "{" + array.map(literal).joined(separator: ", ") + "}"
-        case let url as URL: return quoted(url.absoluteString)
+        case let url as URL: return PredicateText.quoted(url.absoluteString)
         case let value?: return number(value)
         }
     }
@@ -87,10 +87,6 @@ public final class PHPredicate: NSObject, @unchecked Sendable {
         case let number as NSNumber: return number.stringValue
         default: return literal(value)
         }
-    }
-
-    private static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 }
 

@@ -423,11 +423,8 @@ struct PredicateParser {
     }
 
     private func lookUp(_ name: String, at position: Int) throws(PredicateError) -> PredicateKey {
-        if let key = schema.keys[name] { return key }
-        if let similar = schema.keys.keys.first(where: { $0.lowercased() == name.lowercased() }) {
-            throw PredicateError("unknown key '\(name)' (did you mean '\(similar)'?)", at: position)
-        }
-        throw PredicateError("unknown key '\(name)'", at: position)
+        guard let key = schema.keys[name] else { throw PredicateError(schema.unknownKeyProblem(name), at: position) }
+        return key
     }
 
     // MARK: - Tokens

@@ -40,6 +40,7 @@ public struct PredicateSchema: Sendable {
 
     /// The asset keys of the contract.
     public static let assets = PredicateSchema([
+        PredicateKey("localIdentifier", .text),
         PredicateKey("mediaType", .mediaType),
         PredicateKey("mediaSubtypes", .mediaSubtypes),
         PredicateKey("creationDate", .date, isOptional: true),
@@ -65,6 +66,7 @@ public struct PredicateSchema: Sendable {
 
     /// The collection keys of the contract.
     public static let collections = PredicateSchema([
+        PredicateKey("localIdentifier", .text),
         PredicateKey("title", .text),
         PredicateKey("kind", .enumeration(CollectionKind.allCases.map(\.rawValue))),
         PredicateKey("subtype", .enumeration(CollectionSubtype.allCases.map(\.rawValue))),
@@ -72,4 +74,35 @@ public struct PredicateSchema: Sendable {
         PredicateKey("startDate", .date, isOptional: true),
         PredicateKey("endDate", .date, isOptional: true),
     ])
+}
+
+extension PredicateSchema {
+    /// Why `name` is not a key, with the key it most likely meant: `unknown key 'fnumber' (did you mean 'fNumber'?)`.
+    public func unknownKeyProblem(_ name: String) -> String {
+        "unknown key '\(name)'" + (closestKey(to: name).map { " (did you mean '\($0)'?)" } ?? "")
+    }
+
+    /// The keys, sorted and separated by commas.
+    public var keyList: String { keys.keys.sorted().joined(separator: ", ") }
+
+    /// The key spelled most like `name`: the same but for case, or a few edits (one per three letters) away.
+    public func closestKey(to name: String) -> String? {
+        let folded = Array(name.lowercased())
+        let candidates = keys.keys.sorted().map { ($0, Self.editDistance(folded, Array($0.lowercased()))) }
+        guard let best = candidates.min(by: { $0.1 < $1.1 }), best.1 <= Swift.max(1, folded.count / 3) else { return nil }
+        return best.0
+    }
+
+    /// The Levenshtein distance between two strings' characters.
+    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, y) in b.enumerated() {
+                current[j + 1] = Swift.min(previous[j] + (x == y ? 0 : 1), previous[j + 1] + 1, current[j] + 1)
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
 }

@@ -24,7 +24,7 @@ struct AlbumCommand: AsyncParsableCommand {
 
         @OptionGroup var connection: ConnectionOptions
 
-        @Argument(help: ArgumentHelp("The album.", valueName: "album-id"))
+        @Argument(help: ArgumentHelp("The album: its id, the start of its id, or its title.", valueName: "album"))
         var album: String
 
         @Argument(help: ArgumentHelp("The assets to add.", valueName: "asset-id"))
@@ -32,9 +32,13 @@ struct AlbumCommand: AsyncParsableCommand {
 
         func run() async throws {
             let library = try await connection.connect()
+            let references = References(library: library)
+            let target = try await references.collection(album, kinds: [.album])
+            let added = try await references.assets(assets)
             var changes = PhotoLibrary.ChangeBuilder()
-            changes.addAssets(assets, to: album)
+            changes.addAssets(added.map(\.id), to: target.id)
             _ = try await library.performChanges(changes)
+            for asset in added { Console.print("added \(asset.summary) to \(target.describedWithArticle)") }
         }
     }
 
@@ -44,11 +48,11 @@ struct AlbumCommand: AsyncParsableCommand {
 
         @OptionGroup var connection: ConnectionOptions
 
-        @Argument(help: ArgumentHelp("The album or folder to move.", valueName: "collection-id"))
+        @Argument(help: ArgumentHelp("The album or folder to move (id, start of an id, or title).", valueName: "collection"))
         var collection: String
 
         @Option(name: .customLong("into"), help: ArgumentHelp("The folder to move it into; without it, the top level.",
-                                                               valueName: "folder-id"))
+                                                               valueName: "folder"))
         var folder: String?
 
         @Option(help: ArgumentHelp("Its place among the folder's contents, from 0 (default: last).", valueName: "index"))
@@ -60,20 +64,26 @@ struct AlbumCommand: AsyncParsableCommand {
 
         func run() async throws {
             let library = try await connection.connect()
-            guard let moved = try await library.fetchCollections(matching: CollectionQuery(ids: [collection])).collections.first
-            else { throw CommandFailure("no album or folder has the id '\(collection)'") }
+            let references = References(library: library)
+            let moved = try await references.collection(collection, kinds: [.album, .folder])
             var changes = PhotoLibrary.ChangeBuilder()
             if let folder {
-                let siblings = try await library.fetchAllCollections(matching: CollectionQuery(parent: folder)).collections
-                changes.addChildCollections([collection], to: folder)
+                let parent = try await references.collection(folder, kinds: [.folder])
+                let siblings = try await library.fetchAllCollections(matching: CollectionQuery(parent: parent.id)).collections
+                changes.addChildCollections([moved.id], to: parent.id)
                 if let at {
-                    let from = siblings.firstIndex { $0.id == collection } ?? siblings.count
-                    changes.moveChildCollections(at: [from], to: at, in: folder)
+                    let from = siblings.firstIndex { $0.id == moved.id } ?? siblings.count
+                    changes.moveChildCollections(at: [from], to: at, in: parent.id)
                 }
+                _ = try await library.performChanges(changes)
+                Console.print("moved \(moved.describedWithArticle) into \(parent.describedWithArticle)")
             } else if let parent = moved.parentId {
-                changes.removeChildCollections([collection], from: parent)
+                changes.removeChildCollections([moved.id], from: parent)
+                _ = try await library.performChanges(changes)
+                Console.print("moved \(moved.describedWithArticle) to the top level")
+            } else {
+                Console.print("\(moved.describedWithArticle) is at the top level already")
             }
-            _ = try await library.performChanges(changes)
         }
     }
 }
@@ -83,12 +93,15 @@ struct NewCollectionOptions: ParsableArguments {
     @Argument(help: "Its title.")
     var title: String
 
-    @Option(name: .customLong("in"), help: ArgumentHelp("Create it inside this folder.", valueName: "folder-id"))
+    @Option(name: .customLong("in"), help: ArgumentHelp("Create it inside this folder (id, start of an id, or title).",
+                                                         valueName: "folder"))
     var parent: String?
 
     /// Creates the album or folder and prints its id.
     func create(_ kind: CollectionKind, connection: ConnectionOptions) async throws {
         let library = try await connection.connect()
+        var parent: String?
+        if let folder = self.parent { parent = try await References(library: library).collection(folder, kinds: [.folder]).id }
         var changes = PhotoLibrary.ChangeBuilder()
         let placeholder = kind == .folder ? changes.createFolder(title: title, in: parent) : changes.createAlbum(title: title, in: parent)
         guard let id = try await library.performChanges(changes).created[placeholder] else {

@@ -1,10 +1,17 @@
 import ArgumentParser
+import Foundation
 import PhotoLibrary
+import PredicateQuery
 
 struct AssetsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "assets",
-        abstract: "List assets, oldest first, or as --where and --sort say."
+        abstract: "List assets, oldest first, or as --where and --sort say.",
+        discussion: """
+            The table shows the first characters of each id (any unique start of an id is accepted wherever \
+            an id is asked for) and the time each photo was taken as the clock showed it where it was taken. \
+            --json prints the whole ids and dates with their UTC offsets.
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions
@@ -12,11 +19,22 @@ struct AssetsCommand: AsyncParsableCommand {
     @Flag(help: "Print each asset as one line of JSON, as the daemon sends it.")
     var json = false
 
-    @Option(help: ArgumentHelp("Only the assets of this album, smart album or moment.", valueName: "id"))
+    @Option(help: ArgumentHelp("Only the assets of this album, smart album or moment (id, start of an id, or title).",
+                               valueName: "album"))
     var album: String?
 
     @Option(help: "Only assets of this type: image, video or audio.")
     var media: MediaType?
+
+    @Option(help: ArgumentHelp("Only assets taken on or after this day (2024, 2024-05 or 2024-05-01, local time).",
+                               valueName: "date"))
+    var since: CalendarPeriod?
+
+    @Option(help: ArgumentHelp("Only assets taken on or before this day, month or year.", valueName: "date"))
+    var until: CalendarPeriod?
+
+    @Option(help: ArgumentHelp("Only assets taken on this day, in this month or in this year.", valueName: "date"))
+    var on: CalendarPeriod?
 
     @Option(help: "List at most this many assets.")
     var limit: Int?
@@ -39,31 +57,110 @@ struct AssetsCommand: AsyncParsableCommand {
     @Flag(help: "List every frame of a burst, not only its representative.")
     var allBurstFrames = false
 
+    /// The keys `--sort` takes: the predicate keys and `id`.
+    private static let sortKeys = PredicateSchema(Array(PredicateSchema.assets.keys.values) + [PredicateKey("id", .text)])
+
+    func validate() throws {
+        for key in sort.map(Self.sortKey) where Self.sortKeys.keys[key] == nil {
+            throw ValidationError(Self.sortKeys.unknownKeyProblem(key) + "; the keys are: \(Self.sortKeys.keyList)")
+        }
+    }
+
     func run() async throws {
         let library = try await connection.connect()
-        let sortDescriptors = sort.map { key in
-            key.hasPrefix("-") ? SortDescriptor(key: String(key.dropFirst()), ascending: false)
-                : SortDescriptor(key: key.hasPrefix("+") ? String(key.dropFirst()) : key)
-        }
-        let query = AssetQuery(collection: album, mediaTypes: media.map { [$0] }, predicate: predicate,
+        var collection: AssetCollection?
+        if let album { collection = try await References(library: library).collection(album, kinds: Set(CollectionKind.allCases)) }
+        let sortDescriptors = sort.map { SortDescriptor(key: Self.sortKey($0), ascending: !$0.hasPrefix("-")) }
+        let query = AssetQuery(collection: collection?.id, mediaTypes: media.map { [$0] }, predicate: combinedPredicate(),
                                sort: sortDescriptors.isEmpty ? nil : sortDescriptors, includeHidden: includeHidden,
                                includeTrashed: includeTrashed, includeAllBurstAssets: allBurstFrames, limit: limit)
-        let assets = try await library.fetchAllAssets(matching: query).assets
+        let assets: [Asset]
+        do {
+            assets = try await library.fetchAllAssets(matching: query).assets
+        } catch {
+            guard error.code == .invalidPredicate else { throw error }
+            throw try await Self.explain(error, ofPredicate: predicate, in: library)
+        }
         if json {
             for asset in assets { try Console.printJSON(asset) }
             return
         }
-        var table = TextTable(header: ["ID", "TYPE", "SIZE", "CREATED", "FAV", "FILENAME"])
+        var table = TextTable(header: ["ID", "TYPE", "PIXELS", "BYTES", "TAKEN (LOCAL TIME)", "FAV", "FILENAME"])
         for asset in assets {
             table.append([
-                asset.id,
+                Display.shortId(asset.id),
                 asset.mediaType.rawValue,
                 asset.pixelWidth > 0 ? "\(asset.pixelWidth)x\(asset.pixelHeight)" : "-",
-                asset.creationDate?.rfc3339 ?? "-",
+                Display.bytes(asset.fileSize),
+                Display.localTime(asset.creationDate),
                 asset.isFavorite ? "★" : "",
                 asset.originalFilename,
             ])
         }
-        table.print()
+        table.print(empty: "no assets match")
+    }
+
+    /// The refusal of `--where` as the user wrote it (its positions, not those of the predicate the date options
+    /// extend), with the keys there are when a key was unknown.
+    private static func explain(_ refusal: PhotoLibraryError, ofPredicate predicate: String?,
+                                in library: PhotoLibrary) async throws -> CommandFailure {
+        var message = refusal.message
+        do {
+            _ = try await library.fetchAssets(matching: AssetQuery(predicate: predicate, limit: 0))
+        } catch {
+            guard error.code == .invalidPredicate else { throw error }
+            message = error.message
+        }
+        return CommandFailure(message + (message.contains("unknown key") ? "; the keys are: \(PredicateSchema.assets.keyList)" : ""))
+    }
+
+    /// `--where` and the date options as one predicate.
+    private func combinedPredicate() -> String? {
+        var terms = predicate.map { ["(\($0))"] } ?? []
+        for period in [since, on].compactMap({ $0 }) {
+            terms.append("creationDate >= \(PredicateText.quoted(period.start.rfc3339))")
+        }
+        for period in [until, on].compactMap({ $0 }) {
+            terms.append("creationDate < \(PredicateText.quoted(period.end.rfc3339))")
+        }
+        return terms.isEmpty ? nil : terms.joined(separator: " AND ")
+    }
+
+    /// A sort argument's key, without its direction sign.
+    private static func sortKey(_ argument: String) -> String {
+        argument.hasPrefix("-") || argument.hasPrefix("+") ? String(argument.dropFirst()) : argument
+    }
+}
+
+/// A year, month or day typed on the command line (`2024`, `2024-05`, `2024-05-01`), in the local time zone.
+struct CalendarPeriod: ExpressibleByArgument {
+    /// The period's first instant.
+    let start: Timestamp
+    /// The instant just after it.
+    let end: Timestamp
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+        guard (1...3).contains(parts.count), parts.allSatisfy({ $0 != nil }) else { return nil }
+        let numbers = parts.map { $0! }
+        var components = DateComponents(year: numbers[0], month: numbers.count > 1 ? numbers[1] : 1,
+                                        day: numbers.count > 2 ? numbers[2] : 1)
+        let calendar = Calendar.current
+        guard components.isValidDate(in: calendar), numbers[0] >= 1, let first = calendar.date(from: components) else {
+            return nil
+        }
+        components = DateComponents()
+        switch numbers.count {
+        case 1: components.year = 1
+        case 2: components.month = 1
+        default: components.day = 1
+        }
+        guard let next = calendar.date(byAdding: components, to: first) else { return nil }
+        start = Self.timestamp(first, in: calendar)
+        end = Self.timestamp(next, in: calendar)
+    }
+
+    private static func timestamp(_ date: Date, in calendar: Calendar) -> Timestamp {
+        Timestamp(secondsSince1970: date.timeIntervalSince1970, utcOffsetSeconds: calendar.timeZone.secondsFromGMT(for: date))
     }
 }

@@ -1,11 +1,20 @@
 import Foundation
 import Glibc
+import PhotoLibrary
 
 /// Unbuffered writes to standard output and standard error, so lines appear as soon as they are written.
 ///
 /// When the reader has gone (`photolib assets | head -2`), the command ends as every Unix tool does: quietly,
 /// killed by SIGPIPE, which the process otherwise ignores for its socket.
 enum Console {
+    /// The terminal's width in columns ($COLUMNS when set), or nil when standard output is not a terminal.
+    static let width: Int? = {
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        var size = winsize()
+        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }()
+
     /// Writes one line to standard output.
     static func print(_ line: String) {
         write(Data((line + "\n").utf8), to: STDOUT_FILENO)
@@ -21,6 +30,11 @@ enum Console {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         write(try encoder.encode(value) + Data("\n".utf8), to: STDOUT_FILENO)
+    }
+
+    /// Writes bytes to standard output as they are.
+    static func write(_ data: Data) {
+        write(data, to: STDOUT_FILENO)
     }
 
     /// Writes all of `data`; a closed pipe ends the process with SIGPIPE, other failures drop the rest.
@@ -46,6 +60,10 @@ enum Console {
 }
 
 /// Rows of text printed as left-aligned columns under a header; the last column is not padded.
+///
+/// On a terminal (or with `$COLUMNS` set) a table wider than the screen has its last column shortened in the
+/// middle (`IMG_20…0001.JPG`), where long file names and titles go. A table without rows prints `empty` on
+/// standard error instead, so that an empty result says so without adding a line to what a pipe reads.
 struct TextTable {
     let header: [String]
     private var rows: [[String]] = []
@@ -58,18 +76,70 @@ struct TextTable {
         rows.append(row)
     }
 
-    /// Prints the header and the rows to standard output.
-    func print() {
+    /// Prints the header and the rows to standard output, or `empty` when there are no rows.
+    func print(empty: String) {
+        guard !rows.isEmpty else { return Console.printError(empty + "\n") }
         let lines = [header] + rows
         let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
+        let lastColumnRoom = Console.width.map { width in
+            width - widths.dropLast().reduce(0) { $0 + $1 + 2 }
+        }
         for line in lines {
             let cells = line.indices.map { column in
                 column == line.count - 1
-                    ? line[column] : line[column].padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                    ? Self.shortened(line[column], to: lastColumnRoom)
+                    : line[column].padding(toLength: widths[column], withPad: " ", startingAt: 0)
             }
             Console.print(cells.joined(separator: "  "))
         }
     }
+
+    /// `text` cut in the middle to `room` characters (at least 12), with "…" where the cut is.
+    static func shortened(_ text: String, to room: Int?) -> String {
+        guard let room, text.count > max(room, 12) else { return text }
+        let kept = max(room, 12) - 1
+        return String(text.prefix(kept - kept / 2)) + "…" + String(text.suffix(kept / 2))
+    }
+}
+
+/// How the command line writes ids, dates and sizes in tables.
+enum Display {
+    /// The characters of an id shown in tables; any unique prefix of an id is accepted where one is asked for.
+    static let shortIdLength = 8
+
+    static func shortId(_ id: String) -> String {
+        String(id.prefix(shortIdLength))
+    }
+
+    /// The wall-clock time where the date was recorded, to the second: `2024-05-01 14:03:22`.
+    static func localTime(_ timestamp: Timestamp?) -> String {
+        guard let timestamp else { return "-" }
+        return String(timestamp.rfc3339.prefix(19)).replacingOccurrences(of: "T", with: " ")
+    }
+
+    /// The date with its UTC offset, or marked as a time of unknown zone when the source recorded none.
+    static func dateWithZone(_ timestamp: Timestamp, source: CreationDateSource?) -> String {
+        if let source, source.isFloating { return localTime(timestamp) + ", time zone unknown" }
+        let text = timestamp.rfc3339
+        return localTime(timestamp) + " " + String(text.suffix(6))
+    }
+
+    /// A byte count as `ls -h` writes it: `812`, `4.2K`, `2.4M`, `1.1G`.
+    static func bytes(_ count: Int64) -> String {
+        var value = Double(count)
+        for unit in ["", "K", "M", "G", "T"] {
+            if value < 1024 || unit == "T" {
+                return unit.isEmpty ? "\(count)" : String(format: value < 10 ? "%.1f" : "%.0f", value) + unit
+            }
+            value /= 1024
+        }
+        return "\(count)"
+    }
+}
+
+extension CreationDateSource {
+    /// Whether the date is a wall-clock time of unknown zone: EXIF without an offset, or a file name's digits.
+    var isFloating: Bool { self == .exifWithoutOffset || self == .fileName }
 }
 
 /// A command's failure, printed as its message.

@@ -15,7 +15,7 @@ struct EditCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Argument(help: ArgumentHelp("The photo to edit.", valueName: "asset-id"))
+    @Argument(help: ArgumentHelp("The photo to edit (its id or the start of it).", valueName: "asset-id"))
     var asset: String
 
     @Option(help: ArgumentHelp("Turn clockwise by 90, 180 or 270 degrees.", valueName: "degrees"))
@@ -43,10 +43,14 @@ struct EditCommand: AsyncParsableCommand {
 
     func run() async throws {
         let library = try await connection.connect()
+        let references = References(library: library)
+        let photo = try await references.asset(asset)
         var changes = PhotoLibrary.ChangeBuilder()
-        changes.editAsset(asset, basic: BasicAdjustment(rotate: rotate, flipHorizontal: flipHorizontal, crop: try cropRect(),
-                                                        exposure: exposure))
+        changes.editAsset(photo.id, basic: BasicAdjustment(rotate: rotate, flipHorizontal: flipHorizontal, crop: try cropRect(),
+                                                           exposure: exposure))
         _ = try await library.performChanges(changes)
+        let edited = try await references.asset(photo.id)
+        Console.print("edited \(edited.summary): now \(edited.pixelWidth)x\(edited.pixelHeight)")
     }
 
     private func cropRect() throws -> NormalizedRect? {
@@ -77,8 +81,13 @@ struct RevertCommand: AsyncParsableCommand {
 
     func run() async throws {
         let library = try await connection.connect()
+        let found = try await References(library: library).assets(assets)
+        if let unedited = found.first(where: { !$0.hasAdjustments }) {
+            throw CommandFailure("\(unedited.summary) has no edit; nothing reverted")
+        }
         var changes = PhotoLibrary.ChangeBuilder()
-        for asset in assets { changes.revertAsset(asset) }
+        for asset in found { changes.revertAsset(asset.id) }
         _ = try await library.performChanges(changes)
+        for asset in found { Console.print("reverted \(asset.summary) to its original") }
     }
 }

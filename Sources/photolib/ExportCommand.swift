@@ -6,27 +6,32 @@ struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Copy assets' original files, unchanged, into a folder.",
-        discussion: "Each file keeps its original name; a name already taken gets a number: IMG_0001 (1).JPG."
+        discussion: """
+            Each file keeps its original name and modification time; a name already taken gets a number: \
+            IMG_0001 (1).JPG. The folder must exist.
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Argument(help: ArgumentHelp("The assets to export.", valueName: "asset-id"))
+    @Argument(help: ArgumentHelp("The assets to export (ids or unique starts of ids).", valueName: "asset-id"))
     var assets: [String]
 
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The folder to write into.", valueName: "folder"))
     var output: String = "."
 
     func run() async throws {
-        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        try OutputFile.requireFolder(output, for: output)
         let library = try await connection.connect()
-        for asset in assets {
-            let original = try await library.requestImageData(for: asset)
+        for asset in try await References(library: library).assets(assets) {
+            let original = try await library.requestImageData(for: asset.id)
             let destination = try freeName(for: original.originalFilename)
             do {
                 try FileManager.default.copyItem(atPath: original.path, toPath: destination)
+                let modified = try FileManager.default.attributesOfItem(atPath: original.path)[.modificationDate]
+                try FileManager.default.setAttributes([.modificationDate: modified as Any], ofItemAtPath: destination)
             } catch {
-                throw CommandFailure("cannot copy \(original.path) to \(destination): \(error.localizedDescription)")
+                throw CommandFailure("cannot copy \(original.path) to \(destination): \(OutputFile.reason(error))")
             }
             Console.print(destination)
         }

@@ -9,7 +9,7 @@ struct FavoriteCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Argument(help: ArgumentHelp("The assets to mark.", valueName: "asset-id"))
+    @Argument(help: ArgumentHelp("The assets to mark (ids or unique starts of ids).", valueName: "asset-id"))
     var assets: [String]
 
     @Flag(help: "Unmark the assets instead.")
@@ -17,8 +17,10 @@ struct FavoriteCommand: AsyncParsableCommand {
 
     func run() async throws {
         let library = try await connection.connect()
+        let found = try await References(library: library).assets(assets)
         var changes = PhotoLibrary.ChangeBuilder()
-        changes.setFavorite(!off, for: assets)
+        changes.setFavorite(!off, for: found.map(\.id))
         _ = try await library.performChanges(changes)
+        for asset in found { Console.print("\(off ? "unmarked" : "marked") \(asset.summary)") }
     }
 }

@@ -5,35 +5,57 @@ import PhotoLibrary
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import files into the library; exits with 1 if any file failed."
+        abstract: "Import files into the library.",
+        discussion: """
+            Prints each file's outcome and a summary line; exits with 1 when any file was unsupported or failed. \
+            A folder is imported with -r: every file under it, hidden ones left out.
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Argument(help: ArgumentHelp("The files to import.", valueName: "path"))
+    @Argument(help: ArgumentHelp("The files (and with -r, folders) to import.", valueName: "path"))
     var paths: [String]
+
+    @Flag(name: [.short, .long], help: "Import the files in the folders given, and in their subfolders.")
+    var recursive = false
+
+    @Flag(help: "List the files that would be sent to photolibd, and import nothing.")
+    var dryRun = false
 
     @Option(help: "copy (the default): copy into the library; move: move into it; reference: index in place.")
     var mode: ImportMode?
 
-    @Option(help: ArgumentHelp("Add the imported assets to this album.", valueName: "id"))
+    @Option(help: ArgumentHelp("Add the imported assets to this album (id, start of an id, or title).", valueName: "album"))
     var album: String?
 
     func run() async throws {
+        let files = try ImportFiles.collect(paths, recursive: recursive)
+        if dryRun {
+            files.forEach(Console.print)
+            Console.print("would import \(files.count == 1 ? "1 file" : "\(files.count) files")")
+            return
+        }
+        guard !files.isEmpty else { throw CommandFailure("no files to import in \(paths.joined(separator: ", "))") }
         let library = try await connection.connect()
-        let absolutePaths = paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        var albumId: String?
+        if let album { albumId = try await References(library: library).collection(album, kinds: [.album]).id }
         let showsProgressInPlace = isatty(STDERR_FILENO) == 1
-        let result = try await library.importFiles(absolutePaths, mode: mode, album: album) { progress in
+        let result = try await library.importFiles(files, mode: mode, album: albumId) { progress in
             let counter = "[\(progress.processed)/\(progress.total)]"
             Console.printError(showsProgressInPlace ? "\r" + Self.bar(progress) + " " + counter : counter + "\n")
         }
         if showsProgressInPlace { Console.printError("\n") }
         var table = TextTable(header: ["STATUS", "ASSET", "PATH"])
         for file in result.files {
-            table.append([file.status.rawValue, file.assetId ?? "-", file.path + (file.error.map { ": \($0)" } ?? "")])
+            table.append([file.status.rawValue, file.assetId.map(Display.shortId) ?? "-",
+                          file.path + (file.error.map { ": \($0)" } ?? "")])
         }
-        table.print()
-        if result.hasFailures { throw ExitCode.failure }
+        table.print(empty: "no files")
+        let counts = Dictionary(grouping: result.files, by: \.status).mapValues(\.count)
+        Console.print("imported \(counts[.imported] ?? 0), duplicates \(counts[.duplicate] ?? 0), "
+            + "unsupported \(counts[.unsupported] ?? 0), failed \(counts[.failed] ?? 0)")
+        if counts[.unsupported] != nil || counts[.failed] != nil { throw ExitCode.failure }
     }
 
     /// A 30-character bar of how much of the import is done, e.g. `[#########.....................]`.
@@ -41,5 +63,38 @@ struct ImportCommand: AsyncParsableCommand {
         let width = 30
         let done = progress.total == 0 ? width : width * progress.processed / progress.total
         return "[" + String(repeating: "#", count: done) + String(repeating: ".", count: width - done) + "]"
+    }
+}
+
+/// The files an import names: each path given that is not a folder, and with `recursive` the files under each
+/// folder given.
+enum ImportFiles {
+    /// Absolute paths, in the order given and, inside a folder, sorted; hidden files and folders are left out.
+    static func collect(_ paths: [String], recursive: Bool) throws -> [String] {
+        var files: [String] = []
+        for path in paths {
+            let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+            var info = stat()
+            guard stat(absolute, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                files.append(absolute)   // photolibd says what is wrong with a file it cannot import
+                continue
+            }
+            guard recursive else { throw CommandFailure("\(path) is a folder: give -r to import the files in it") }
+            files += try filesUnder(absolute)
+        }
+        return files
+    }
+
+    private static func filesUnder(_ folder: String) throws -> [String] {
+        let root = URL(fileURLWithPath: folder, isDirectory: true)
+        guard let walk = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey],
+                                                        options: [.skipsHiddenFiles]) else {
+            throw CommandFailure("cannot read the folder \(folder)")
+        }
+        var files: [String] = []
+        for case let url as URL in walk where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+            files.append(url.standardizedFileURL.path)
+        }
+        return files.sorted()
     }
 }

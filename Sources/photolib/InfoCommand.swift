@@ -10,7 +10,7 @@ struct InfoCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Argument(help: ArgumentHelp("The asset to show.", valueName: "asset-id"))
+    @Argument(help: ArgumentHelp("The asset to show (its id or the start of it).", valueName: "asset-id"))
     var asset: String
 
     @Flag(help: "Print the asset, its albums and its file's metadata as one JSON object.")
@@ -19,7 +19,9 @@ struct InfoCommand: AsyncParsableCommand {
     private struct Info: Encodable {
         var asset: Asset
         var albums: [AssetCollection]
-        var metadata: AssetMetadata
+        var metadata: AssetMetadata?
+        /// Why the file's metadata could not be read, when it could not.
+        var metadataProblem: String?
         /// The edit's rendered file and adjustment, when the asset has an edit.
         var edit: Edit?
     }
@@ -33,12 +35,19 @@ struct InfoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let library = try await connection.connect()
+        let asset = try await References(library: library).asset(self.asset).id
         let query = AssetQuery(ids: [asset], includeHidden: true, includeTrashed: true, includeAllBurstAssets: true)
         guard let found = try await library.fetchAssets(matching: query, includeResources: true).assets.first else {
-            throw CommandFailure("no asset has the id \(asset)")
+            throw CommandFailure("asset \(asset) is gone")
         }
         let albums = try await library.fetchAllCollections(matching: CollectionQuery(containingAsset: asset)).collections
-        let metadata = try await library.fetchAssetMetadata(for: asset)
+        var metadata: AssetMetadata?, metadataProblem: String?
+        do {
+            metadata = try await library.fetchAssetMetadata(for: asset)
+        } catch {
+            guard error.code == .daemonError, error.varlinkError != nil else { throw error }
+            metadataProblem = error.message   // an offline or vanished file: show the rest
+        }
         var edit: Edit?
         if found.hasAdjustments {
             let file = try await library.requestImageData(for: asset)
@@ -46,7 +55,7 @@ struct InfoCommand: AsyncParsableCommand {
             edit = Edit(path: file.path, mimeType: file.mimeType, fileSize: file.fileSize, adjustment: input.currentAdjustment)
         }
         await library.close()
-        let info = Info(asset: found, albums: albums, metadata: metadata, edit: edit)
+        let info = Info(asset: found, albums: albums, metadata: metadata, metadataProblem: metadataProblem, edit: edit)
         if json {
             try Console.printJSON(info)
         } else {
@@ -63,9 +72,11 @@ struct InfoCommand: AsyncParsableCommand {
         lines.append(("type", asset.mediaType.rawValue + (subtypes.isEmpty ? "" : " (\(subtypes.joined(separator: ", ")))")
             + (asset.pixelWidth > 0 ? ", \(asset.pixelWidth)x\(asset.pixelHeight)" : "")
             + (asset.duration > 0 ? String(format: ", %.1f s", asset.duration) : "")))
-        lines.append(("created", asset.creationDate.map { "\($0.rfc3339) (\(describe(asset.creationDateSource)))" } ?? "unknown"))
-        lines.append(("modified", asset.modificationDate?.rfc3339 ?? "-"))
-        lines.append(("added", asset.addedDate.rfc3339))
+        lines.append(("created", asset.creationDate.map { date in
+            Display.dateWithZone(date, source: asset.creationDateSource) + " (\(describe(asset.creationDateSource)))"
+        } ?? "unknown"))
+        lines.append(("modified", asset.modificationDate.map { Display.dateWithZone($0, source: nil) } ?? "-"))
+        lines.append(("added", Display.dateWithZone(asset.addedDate, source: nil)))
         lines.append(("camera", describe(asset.camera) ?? "-"))
         lines.append(("place", asset.location.map { location in
             String(format: "%.6f, %.6f", location.latitude, location.longitude)
@@ -82,7 +93,9 @@ struct InfoCommand: AsyncParsableCommand {
             lines.append(("file", "edit: \(edit.path) (\(edit.mimeType), \(edit.fileSize) bytes)"))
             lines.append(("edit", edit.adjustment.map(describe) ?? "-"))
         }
-        lines.append(("albums", info.albums.map { "\($0.title) (\($0.kind.rawValue))" }.joined(separator: ", ")))
+        lines.append(("albums", info.albums.map { "\($0.title) (\($0.kind.name))" }.joined(separator: ", ")))
+        if let problem = info.metadataProblem { lines.append(("metadata", problem)) }
+        guard let metadata else { return lines }
         let groups: [(String, [String: String]?)] = [("tiff", metadata.tiff), ("exif", metadata.exif), ("gps", metadata.gps),
                                                       ("iptc", metadata.iptc), ("xmp", metadata.xmp),
                                                       ("makerApple", metadata.makerApple), ("container", metadata.container)]
@@ -103,10 +116,10 @@ struct InfoCommand: AsyncParsableCommand {
         switch source {
         case .exif?: "EXIF, with the camera's offset"
         case .exifWithGPSOffset?: "EXIF, offset from the GPS clock"
-        case .exifWithoutOffset?: "EXIF, no offset recorded: a local time"
+        case .exifWithoutOffset?: "EXIF, no offset recorded: the camera clock's local time"
         case .gps?: "the GPS clock"
         case .mediaMetadata?: "the recording's container"
-        case .fileName?: "the file name"
+        case .fileName?: "the digits of the file name, a local time"
         case .fileModification?: "the file's modification time"
         case .user?: "set by a user"
         case nil: "source unknown"

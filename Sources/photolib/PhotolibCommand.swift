@@ -26,9 +26,12 @@ struct ConnectionOptions: ParsableArguments {
         valueName: "path"))
     var socket: String?
 
-    /// Connects to the daemon.
+    @Option(help: ArgumentHelp("How long to wait for the daemon's first answer before giving up.", valueName: "seconds"))
+    var timeout: Int = 10
+
+    /// Connects to the daemon, which must answer within the time-out.
     func connect() async throws -> PhotoLibrary {
-        try await PhotoLibrary.connect(socketPath: socket)
+        try await PhotoLibrary.connect(socketPath: socket, answerWithin: .seconds(timeout))
     }
 }
 

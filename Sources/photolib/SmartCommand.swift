@@ -9,13 +9,21 @@ struct SmartCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
+    @Flag(help: "Print each smart album as one line of JSON.")
+    var json = false
+
     func run() async throws {
         let library = try await connection.connect()
-        var table = TextTable(header: ["ID", "COUNT", "FIRST", "LAST", "TITLE"])
-        for album in try await library.fetchAllCollections(matching: CollectionQuery(kind: .smartAlbum)).collections {
-            table.append([album.id, album.assetCount.map(String.init) ?? "-", album.startDate?.rfc3339 ?? "-",
-                          album.endDate?.rfc3339 ?? "-", album.title])
+        let albums = try await library.fetchAllCollections(matching: CollectionQuery(kind: .smartAlbum)).collections
+        if json {
+            for album in albums { try Console.printJSON(album) }
+            return
         }
-        table.print()
+        var table = TextTable(header: ["ID", "COUNT", "FIRST (LOCAL TIME)", "LAST (LOCAL TIME)", "TITLE"])
+        for album in albums {
+            table.append([Display.shortId(album.id), album.assetCount.map(String.init) ?? "-", Display.localTime(album.startDate),
+                          Display.localTime(album.endDate), album.title])
+        }
+        table.print(empty: "no smart albums")
     }
 }

@@ -31,7 +31,7 @@ struct SourcesCommand: AsyncParsableCommand {
                 table.append([source.mode.rawValue + (source.recursive ? "" : ", top only"), source.state,
                               "\(source.assetCount)\(offline)", source.path + (source.error.map { ": \($0)" } ?? "")])
             }
-            table.print()
+            table.print(empty: "no import sources")
         }
     }
 

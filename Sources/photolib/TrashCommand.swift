@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import PhotoLibrary
 
 struct TrashCommand: AsyncParsableCommand {
@@ -12,26 +13,56 @@ struct TrashCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The assets to delete; none lists Recently Deleted.", valueName: "asset-id"))
     var assets: [String] = []
 
-    @Flag(help: "Delete for good at once instead.")
+    @Flag(help: "Delete for good at once instead; asks first unless --yes.")
     var permanently = false
+
+    @Flag(name: [.short, .long], help: "Do not ask before deleting for good.")
+    var yes = false
+
+    @Flag(help: "List Recently Deleted as one JSON object per asset.")
+    var json = false
 
     func run() async throws {
         let library = try await connection.connect()
-        guard assets.isEmpty else {
-            var changes = PhotoLibrary.ChangeBuilder()
-            changes.deleteAssets(assets, permanently: permanently)
-            _ = try await library.performChanges(changes)
-            return
-        }
+        guard assets.isEmpty else { return try await delete(from: library) }
         let recentlyDeleted = CollectionQuery(subtype: .smartAlbumRecentlyDeleted)
         guard let trash = try await library.fetchCollections(matching: recentlyDeleted).collections.first else {
             throw CommandFailure("photolibd has no Recently Deleted album")
         }
-        var table = TextTable(header: ["ID", "CREATED", "FILENAME"])
-        for asset in try await library.fetchAllAssets(matching: AssetQuery(collection: trash.id)).assets {
-            table.append([asset.id, asset.creationDate?.rfc3339 ?? "-", asset.originalFilename])
+        let trashed = try await library.fetchAllAssets(matching: AssetQuery(collection: trash.id)).assets
+        if json {
+            for asset in trashed { try Console.printJSON(asset) }
+            return
         }
-        table.print()
+        var table = TextTable(header: ["ID", "TAKEN (LOCAL TIME)", "FILENAME"])
+        for asset in trashed {
+            table.append([Display.shortId(asset.id), Display.localTime(asset.creationDate), asset.originalFilename])
+        }
+        table.print(empty: "Recently Deleted is empty")
+    }
+
+    private func delete(from library: PhotoLibrary) async throws {
+        let found = try await References(library: library).assets(assets)
+        if permanently, !yes {
+            try Self.confirm("Delete \(found.count == 1 ? "1 asset" : "\(found.count) assets") and their files for good?")
+        }
+        var changes = PhotoLibrary.ChangeBuilder()
+        changes.deleteAssets(found.map(\.id), permanently: permanently)
+        _ = try await library.performChanges(changes)
+        for asset in found {
+            Console.print(permanently ? "deleted \(asset.summary) for good" : "moved \(asset.summary) to Recently Deleted")
+        }
+    }
+
+    /// Asks `question` on the terminal; anything but yes ends the command. Without a terminal to ask on, refuses.
+    private static func confirm(_ question: String) throws {
+        guard isatty(STDIN_FILENO) == 1 else {
+            throw CommandFailure("deleting for good cannot be undone: add --yes to do it without a terminal to ask on")
+        }
+        Console.printError("\(question) [y/N] ")
+        guard let answer = readLine()?.lowercased(), ["y", "yes"].contains(answer) else {
+            throw CommandFailure("nothing deleted")
+        }
     }
 }
 
@@ -48,8 +79,13 @@ struct RestoreCommand: AsyncParsableCommand {
 
     func run() async throws {
         let library = try await connection.connect()
+        let found = try await References(library: library).assets(assets)
+        if let kept = found.first(where: { !$0.isTrashed }) {
+            throw CommandFailure("\(kept.summary) is not in Recently Deleted; nothing restored")
+        }
         var changes = PhotoLibrary.ChangeBuilder()
-        changes.restoreAssets(assets)
+        changes.restoreAssets(found.map(\.id))
         _ = try await library.performChanges(changes)
+        for asset in found { Console.print("restored \(asset.summary)") }
     }
 }

@@ -167,7 +167,7 @@ struct ImportTests {
         }
         let imported = try asNobody(["import", shared, secret, hidden])
         #expect(imported.status == 1)
-        let rows = imported.output.split(separator: "\n").dropFirst().map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        let rows = imported.output.split(separator: "\n").dropFirst().dropLast().map { $0.split(separator: " ", omittingEmptySubsequences: true) }
         #expect(rows.map { $0.first } == ["imported", "failed", "failed"])
         #expect(imported.output.components(separatedBy: "the calling user cannot read this file").count == 3)
 

@@ -4,9 +4,13 @@ import Testing
 @Suite struct ConfigurationFileTests {
     let environment = ["HOME": "/home/ann", "XDG_RUNTIME_DIR": "/run/user/1000"]
 
+    /// The settings of a file with `toml` in it; `file` (which names that file) is left out, for comparisons.
     func load(_ toml: String, in directory: TemporaryDirectory, system: Bool = false) throws -> DaemonConfiguration {
         let file = try directory.write(toml, to: "photolibd.conf")
-        return try DaemonConfiguration.load(fromFile: file, environment: environment, system: system)
+        var configuration = try DaemonConfiguration.load(fromFile: file, environment: environment, system: system)
+        #expect(configuration.file == file)
+        configuration.file = nil
+        return configuration
     }
 
     @Test func aFullFileSetsEveryField() throws {

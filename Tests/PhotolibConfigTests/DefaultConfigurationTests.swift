@@ -91,7 +91,9 @@ import Testing
             .deletingLastPathComponent()
         let shipped = repository.appendingPathComponent("etc/photolibd.conf").path
         let environment = ["HOME": "/root"]
-        let configuration = try DaemonConfiguration.load(fromFile: shipped, environment: environment, system: true)
+        var configuration = try DaemonConfiguration.load(fromFile: shipped, environment: environment, system: true)
+        #expect(configuration.file == shipped)
+        configuration.file = nil
         #expect(configuration == DaemonConfiguration.embeddedDefault(environment: environment, system: true))
     }
 }

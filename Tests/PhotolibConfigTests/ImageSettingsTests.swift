@@ -58,6 +58,13 @@ import Testing
                                     expected: "a boolean or a directory path", found: "an integer"))
     }
 
+    @Test(arguments: ["yes", "No", "true", "off"])
+    func aQuotedYesOrNoIsNotTakenForAFolder(word: String) throws {
+        let (error, file) = try loadError("[images]\nfreedesktop_thumbnails = \"\(word)\"\n")
+        #expect(error == .invalidValue(file: file, key: "images.freedesktop_thumbnails", line: 2,
+                                       reason: "is the text \"\(word)\"; write true or false without quotes, or a directory path"))
+    }
+
     @Test func anUnknownImagesKeyIsNamed() throws {
         let (error, _) = try loadError("[images]\ncache_size = 3\n")
         #expect(error?.key == "images.cache_size")

@@ -42,6 +42,8 @@ actor ImportSources: Service {
     static let workerCount = 4
 
     private var configured: [SourceConfiguration]
+    /// The config file the configured sources come from; nil when they are the built-in default.
+    private var configurationFile: String?
     private let queue: IngestQueue
     private let worker: IngestWorker
     private let database: LibraryDatabase
@@ -53,9 +55,10 @@ actor ImportSources: Service {
     /// Watchers to start, taken by `run`'s task group.
     private let (starts, startSink) = AsyncStream.makeStream(of: (SourceWatcher, AsyncStream<Never>).self)
 
-    init(configured: [SourceConfiguration], importer: Importer, database: LibraryDatabase, statistics: ImportStatistics,
+    init(configured: [SourceConfiguration], configurationFile: String?, importer: Importer, database: LibraryDatabase, statistics: ImportStatistics,
          excluded: Set<String>, logger: Logger) {
         self.configured = configured
+        self.configurationFile = configurationFile
         queue = IngestQueue(statistics: statistics)
         worker = IngestWorker(queue: queue, importer: importer, database: database, statistics: statistics, logger: logger)
         self.database = database
@@ -96,7 +99,7 @@ actor ImportSources: Service {
 
     /// Follows a reloaded config file's sources: starts those it adds, stops those it drops and restarts those it
     /// changes. A source that cannot be followed is logged and left out; the others apply.
-    func reconfigure(_ sources: [SourceConfiguration]) {
+    func reconfigure(_ sources: [SourceConfiguration], from configurationFile: String?) {
         let wanted = Dictionary(sources.map { ($0.path, $0) }) { first, _ in first }
         for path in order {
             guard let source = running[path], source.isConfigured, wanted[path] != source.watcher.source else { continue }
@@ -113,6 +116,7 @@ actor ImportSources: Service {
             }
         }
         configured = sources
+        self.configurationFile = configurationFile
     }
 
     /// Adds and starts a source, remembered across restarts.
@@ -128,7 +132,9 @@ actor ImportSources: Service {
         let path = Self.normalized(path)
         guard let source = running[path] else { throw SourceError(kind: .notFound, path: path, reason: "not an import source") }
         guard !source.isConfigured else {
-            throw SourceError(kind: .invalid, path: path, reason: "the config file defines this source; remove it there")
+            throw SourceError(kind: .invalid, path: path, reason: configurationFile.map { "the config file \($0) defines this source; remove it there" }
+                ?? "it is the built-in drop folder, watched while photolibd runs without a config file; "
+                + "a config file's sources replace it (see photolibd.conf(5))")
         }
         stop(path)
         _ = try await database.deleteSource(path: path)
@@ -181,9 +187,19 @@ actor ImportSources: Service {
         guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
             throw SourceError(kind: .invalid, path: path, reason: "not an existing folder")
         }
+        if let existing = running[path] {
+            throw SourceError(kind: .invalid, path: path, reason: "it is a source already (\(existing.watcher.source.mode.rawValue))")
+        }
+        func role(of other: String) -> String {
+            running[other] != nil ? "a source already" : "where photolibd keeps the library or its cache"
+        }
         for other in Array(running.keys) + excluded {
-            if other == path || path.hasPrefix(other + "/") || other.hasPrefix(path + "/") {
-                throw SourceError(kind: .invalid, path: path, reason: "overlaps \(other)")
+            if other == path { throw SourceError(kind: .invalid, path: path, reason: "it is \(role(of: other))") }
+            if path.hasPrefix(other + "/") {
+                throw SourceError(kind: .invalid, path: path, reason: "it is inside \(other), \(role(of: other))")
+            }
+            if other.hasPrefix(path + "/") {
+                throw SourceError(kind: .invalid, path: path, reason: "it holds \(other), \(role(of: other))")
             }
         }
     }

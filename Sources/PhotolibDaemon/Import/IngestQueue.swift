@@ -107,8 +107,10 @@ struct IngestWorker: Sendable {
 
     private func ingest(_ item: IngestItem) async {
         let name = MediaFileKind.fileName(ofPath: item.path)
-        guard !MediaFileKind.isTemporaryOrHidden(name), MediaFileKind(fileName: name) != nil,
-              FileIdentity(regularFileAt: item.path) != nil else { return }
+        guard !MediaFileKind.isTemporaryOrHidden(name), FileIdentity(regularFileAt: item.path) != nil else { return }
+        guard MediaFileKind(fileName: name) != nil else {
+            return leftAlone(item, reason: "not a photo, video or audio file by its name")
+        }
         let file: PreparedFile
         do {
             file = try await importer.prepare(sourceFile: item.path, mode: item.source.mode, sourceRoot: item.source.path)
@@ -118,7 +120,9 @@ struct IngestWorker: Sendable {
                 requeue(item)
             case .failed, .changing:
                 statistics.recordFailure(path: item.path, reason: failure.reason, logger: logger)
-            case .vanished, .unsupported:
+            case .unsupported:
+                leftAlone(item, reason: failure.reason)
+            case .vanished:
                 logger.debug("not ingested", metadata: ["path": "\(item.path)", "reason": "\(failure.reason)"])
             }
             return
@@ -134,6 +138,17 @@ struct IngestWorker: Sendable {
         } catch {
             await importer.finish(file, outcome: nil, logger: logger)
             statistics.recordFailure(path: item.path, reason: "the library could not record it: \(error)", logger: logger)
+        }
+    }
+
+    /// Says why a file is not ingested: out loud for a drop folder, where the file stays until someone takes it
+    /// away; in debug logs for folders whose other files are none of the library's business.
+    private func leftAlone(_ item: IngestItem, reason: String) {
+        let metadata: Logger.Metadata = ["path": "\(item.path)", "reason": "\(reason)"]
+        if item.source.mode == .move {
+            logger.warning("A file in the drop folder is not imported and stays there", metadata: metadata)
+        } else {
+            logger.debug("not ingested", metadata: metadata)
         }
     }
 

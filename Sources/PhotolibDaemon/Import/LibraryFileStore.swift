@@ -40,7 +40,8 @@ struct LibraryFileStore: Sendable {
     /// Copies the open file into the store under a unique variant of `name`, in the folder of the month it was taken.
     func stage(descriptor: Int32, named name: String, takenAt date: Timestamp?) throws(ImportFailure) -> StagedFile {
         let day = (date ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)).localDay
-        return try stage(named: name, into: "\(originals)/\(day.prefix(4))/\(day.dropFirst(5).prefix(2))") { chunk throws(ImportFailure) in
+        return try stage(named: name, into: "\(originals)/\(day.prefix(4))/\(day.dropFirst(5).prefix(2))",
+                         keepingTimesOf: descriptor) { chunk throws(ImportFailure) in
             try Self.readChunks(descriptor, chunk)
         }
     }
@@ -68,8 +69,8 @@ struct LibraryFileStore: Sendable {
     }
 
     /// Writes the bytes `feed` hands over under a temporary name, synced, then links them to a unique variant of
-    /// `name` in `directory`.
-    private func stage(named name: String, into directory: String,
+    /// `name` in `directory`. The copy takes the access and modification times of the file open as `original`.
+    private func stage(named name: String, into directory: String, keepingTimesOf original: Int32? = nil,
                        feed: ((UnsafeRawBufferPointer) throws(ImportFailure) -> Void) throws(ImportFailure) -> Void)
         throws(ImportFailure) -> StagedFile
     {
@@ -100,6 +101,11 @@ struct LibraryFileStore: Sendable {
                     guard result > 0 else { throw .system("cannot write to the library") }
                     written += result
                 }
+            }
+            var info = stat()
+            if let original, fstat(original, &info) == 0 {
+                let times = [info.st_atim, info.st_mtim]
+                _ = futimens(output, times)
             }
             guard fsync(output) == 0 else { throw .system("cannot sync the copy") }
         }
