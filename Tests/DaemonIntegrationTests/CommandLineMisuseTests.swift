@@ -156,6 +156,36 @@ struct CommandLineMisuseTests {
         try await daemon.stop()
     }
 
+    @Test func watchNamesAlbumsAndFollowsTheDaemonThroughARestart() async throws {
+        let library = try await PopulatedDaemon.make(photoCount: 2)
+        let output = try TemporaryDirectory()
+        let watch = Process()
+        watch.executableURL = URL(fileURLWithPath: Self.photolib)
+        watch.arguments = ["--socket", library.daemon.socketPath, "watch"]
+        FileManager.default.createFile(atPath: output.file("watch.log"), contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: output.file("watch.log")))
+        watch.standardOutput = log
+        watch.standardError = log
+        try watch.run()
+        defer { watch.terminate() }
+        func printed() -> String { (try? String(contentsOfFile: output.file("watch.log"), encoding: .utf8)) ?? "" }
+        #expect(try await eventually { printed().contains("all assets: 2 assets") })
+        _ = try await library.change { _ = $0.createAlbum(title: "Harbour") }
+        #expect(try await eventually { printed().contains("album 'Harbour' (") && printed().contains(") inserted") })
+
+        try await library.daemon.stop()
+        #expect(try await eventually { printed().contains("photolibd went away") })
+        try await library.daemon.start()
+        let client = try await PhotoLibrary.connect(socketPath: library.daemon.socketPath)
+        var changes = PhotoLibrary.ChangeBuilder()
+        changes.setFavorite(true, for: [library.assetIds[1]])
+        _ = try await client.performChanges(changes)
+        #expect(try await eventually { printed().contains("asset \(library.assetIds[1].prefix(8)) changed") }, "\(printed())")
+        #expect(printed().split(separator: "\n").allSatisfy { $0.first == " " || $0.first?.isNumber == true }, "time stamps")
+        await client.close()
+        try await library.daemon.stop()
+    }
+
     @Test func connectionProblemsAreNamed() async throws {
         let notASocket = try photolib("/etc/passwd", ["status"])
         #expect(notASocket.status == 1 && notASocket.errors.contains("/etc/passwd is not a socket"))
