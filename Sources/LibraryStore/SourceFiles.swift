@@ -39,6 +39,13 @@ public struct SourceFile: Sendable, Hashable {
 }
 
 /// What the library knows of a file it took from a source.
+/// A referenced file that moved, and the asset that follows it.
+public struct ReferencedFileMove: Sendable, Hashable {
+    public var assetId: String
+    public var from: String
+    public var to: String
+}
+
 public struct KnownFile: Sendable, Hashable {
     public var assetId: String
     public var resourceType: ResourceType
@@ -126,13 +133,15 @@ extension LibraryDatabase {
         }
     }
 
-    /// Points the referenced files at `path` (a file, or a folder and everything in it) to `newPath`, keeping their assets.
+    /// Points the referenced files at `path` (a file, or a folder and everything in it) to `newPath`, keeping their
+    /// assets; returns each file's move.
     @discardableResult
-    public func moveReferencedFiles(from path: String, to newPath: String, sourceRoot: String) async throws -> Int {
+    public func moveReferencedFiles(from path: String, to newPath: String, sourceRoot: String) async throws -> [ReferencedFileMove] {
         try await writeRecordingChanges { transaction in
-            let moved = try KnownFileRows.referenced(under: path, db: transaction.db)
-            for file in moved {
+            var moves: [ReferencedFileMove] = []
+            for file in try KnownFileRows.referenced(under: path, db: transaction.db) {
                 let destination = newPath + file.sourcePath.dropFirst(path.count)
+                moves.append(ReferencedFileMove(assetId: file.assetId, from: file.sourcePath, to: destination))
                 try transaction.db.execute(sql: """
                     UPDATE resource_file SET sourcePath = ?, sourceRoot = ?, isOffline = 0 WHERE assetId = ? AND type = ?
                     """, arguments: [destination, sourceRoot, file.assetId, file.resourceType.rawValue])
@@ -140,23 +149,31 @@ extension LibraryDatabase {
                                            arguments: [destination, file.assetId, file.resourceType.rawValue])
                 transaction.note(.asset, file.assetId, .changed)
             }
-            return moved.count
+            return moves
         }
     }
 
     /// The referenced files at `paths` (files, or folders and everything in them) are gone: their assets move to
-    /// Recently Deleted, or lose the RAW or movie that went. One transaction for all.
+    /// Recently Deleted, or lose the RAW or movie that went. One transaction for all; returns the files' paths.
     @discardableResult
-    public func removeReferencedFiles(at paths: [String]) async throws -> Int {
+    public func removeReferencedFiles(at paths: [String]) async throws -> [String] {
         try await writeRecordingChanges { transaction in
-            var count = 0
+            var removed: [String] = []
             for path in paths {
                 for file in try KnownFileRows.referenced(under: path, db: transaction.db) where !file.isTrashed {
                     try transaction.detach(file)
-                    count += 1
+                    removed.append(file.sourcePath)
                 }
             }
-            return count
+            return removed
+        }
+    }
+
+    /// The assets whose photo is a file referenced in place, not a copy in the library's store.
+    public func referencedPhotoAssetIds() async throws -> [String] {
+        try await writer.read { db in
+            try String.fetchAll(db, sql: "SELECT assetId FROM resource WHERE type = ? AND isOwnedByLibrary = 0",
+                                arguments: [ResourceType.photo.rawValue])
         }
     }
 

@@ -65,13 +65,16 @@ public struct Daemon: Sendable {
         let editor = AssetEditor(database: database, fileStore: fileStore, threadPool: .singleton,
                                  renderer: ImageRenderer(maximumPixels: configuration.maximumImagePixels),
                                  metadataReader: importer.metadataReader)
+        let images = try ImageManager(configuration: configuration, database: database,
+                                      originalsDirectory: fileStore.originals, logger: logger)
+        let renditionUpkeep = RenditionUpkeep(database: database, images: images, logger: logger)
         let statistics = ImportStatistics()
         let sources = ImportSources(configured: configuration.sources, configurationFile: configuration.file, importer: importer,
                                     database: database, statistics: statistics,
-                                    excluded: [configuration.libraryPath, configuration.cachePath], logger: logger)
+                                    excluded: [configuration.libraryPath, configuration.cachePath],
+                                    filesLeft: { await renditionUpkeep.referencedFilesLeft($0, movedAssetIds: $1) },
+                                    logger: logger)
         let authorization = Authorization(policy: configuration.access)
-        let images = try ImageManager(configuration: configuration, database: database,
-                                      originalsDirectory: fileStore.originals, logger: logger)
         let server = VarlinkServer(
             socketPath: socketPath,
             listeningDescriptor: activated?.descriptor,
@@ -91,8 +94,10 @@ public struct Daemon: Sendable {
             apply: { configuration in
                 await sources.reconfigure(configuration.sources, from: configuration.file)
                 authorization.replacePolicy(with: configuration.access)
-                images.apply(cacheByteLimit: configuration.cacheByteLimit,
-                             freedesktopDirectory: configuration.freedesktopThumbnailDirectory)
+                if images.apply(cacheByteLimit: configuration.cacheByteLimit,
+                                freedesktopDirectory: configuration.freedesktopThumbnailDirectory) {
+                    await renditionUpkeep.listReferencedAssets()
+                }
             })
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: sources),
@@ -102,8 +107,7 @@ public struct Daemon: Sendable {
                                                       retentionDays: { running.current.trashRetentionDays }, logger: logger)),
             .init(service: LibraryUpkeep.recentlyAddedAging(database: database, logger: logger)),
             .init(service: LibraryUpkeep.cameraDataBackfill(database: database, importer: importer, logger: logger)),
-            .init(service: ImageCacheService(
-                images: images, upkeep: RenditionUpkeep(database: database, images: images, logger: logger), fileWork: .singleton)),
+            .init(service: ImageCacheService(images: images, upkeep: renditionUpkeep, fileWork: .singleton)),
             .init(service: reloader),
         ]
         if let reporter = StatusReporter(database: database, statistics: statistics, sources: sources, environment: environment) {

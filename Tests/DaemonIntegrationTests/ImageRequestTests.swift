@@ -397,6 +397,35 @@ struct ImageRequestTests {
         #expect(try MarkedPhotos.corners(of: large) == .upright)
     }
 
+    @Test func freedesktopThumbnailsFollowReferencedFilesTurnedOnRenamedAndDeleted() async throws {
+        let pictures = try TemporaryDirectory(), thumbnails = try TemporaryDirectory()
+        let photo = try MarkedPhotos.write(at: pictures.file("before.jpg"), width: 300, height: 200, orientation: 1)
+        let daemon = try DaemonProcess(extraConfig: "[[source]]\npath = \"\(pictures.path)\"\nmode = \"reference\"\n")
+        try await daemon.start()
+        let client = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
+        #expect(try await eventually { try await client.fetchAssets().count == 1 })
+        func thumbnail(of path: String) throws -> String {
+            thumbnails.path + "/large/" + (try md5("file://" + path)) + ".png"
+        }
+        let exists = { (path: String) in FileManager.default.fileExists(atPath: path) }
+
+        // Turned on by a reload, for a file the library holds already.
+        let config = try String(contentsOfFile: daemon.configPath, encoding: .utf8)
+            + "\n[images]\nfreedesktop_thumbnails = \"\(thumbnails.path)\"\n"
+        try config.write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        daemon.send(SIGHUP)
+        #expect(try await eventually { exists(try thumbnail(of: photo)) }, "\(daemon.log())")
+
+        let renamed = pictures.file("after.jpg")
+        #expect(rename(photo, renamed) == 0)
+        let (before, after) = (try thumbnail(of: photo), try thumbnail(of: renamed))
+        #expect(try await eventually { exists(after) && !exists(before) })
+        #expect(unlink(renamed) == 0)
+        #expect(try await eventually { !exists(after) })
+        await client.close()
+        try await daemon.stop()
+    }
+
     // MARK: Videos
 
     @Test func aVideoGivesAnUprightPosterFrame() async throws {

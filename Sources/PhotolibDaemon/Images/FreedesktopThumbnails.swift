@@ -26,7 +26,7 @@ struct FreedesktopThumbnails: Sendable {
             PNGTextChunk(keyword: "Thumb::Size", text: String(info.st_size)),
             PNGTextChunk(keyword: "Software", text: "photolibd"),
         ]
-        let name = Insecure.MD5.hash(data: Data(uri.utf8)).map { String(format: "%02x", $0) }.joined() + ".png"
+        let name = Self.thumbnailName(ofURI: uri)
         for (folder, side) in Self.sizes {
             // Never larger than the file's own picture, as the standard asks.
             let size = RenditionSpec(size: .fit(PixelSize(width: side, height: side)))
@@ -46,6 +46,33 @@ struct FreedesktopThumbnails: Sendable {
                 throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
             }
         }
+    }
+
+    /// Whether both thumbnails of the file at `path` are there and no older than the file or `rendition`, the
+    /// image of its current version they would be made from.
+    func isCurrent(forFileAt path: String, madeFrom rendition: String) -> Bool {
+        guard let file = Self.modificationTime(of: path), let made = Self.modificationTime(of: rendition) else { return false }
+        let name = Self.thumbnailName(ofURI: Self.uri(ofPath: path))
+        return Self.sizes.allSatisfy { folder, _ in
+            Self.modificationTime(of: "\(directory)/\(folder)/\(name)").map { $0 >= max(file, made) } ?? false
+        }
+    }
+
+    private static func modificationTime(of path: String) -> Double? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+    }
+
+    /// Removes the thumbnails of the file that was at `path` (moved or deleted). Blocking.
+    func remove(forFileAt path: String) {
+        let name = Self.thumbnailName(ofURI: Self.uri(ofPath: path))
+        for (folder, _) in Self.sizes { unlink("\(directory)/\(folder)/\(name)") }
+    }
+
+    /// The standard's file name of the thumbnails of `uri`: the MD5 of the URI in hex, `.png`.
+    private static func thumbnailName(ofURI uri: String) -> String {
+        Insecure.MD5.hash(data: Data(uri.utf8)).map { String(format: "%02x", $0) }.joined() + ".png"
     }
 
     /// The `file://` URI of an absolute path, escaped as RFC 2396 asks (and GLib's `g_filename_to_uri` does).

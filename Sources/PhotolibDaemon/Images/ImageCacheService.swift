@@ -16,6 +16,7 @@ struct ImageCacheService: Service {
             await withDiscardingTaskGroup { group in
                 group.addTask { await upkeep.followLibraryChanges() }
                 group.addTask { await upkeep.warmUpListedAssets() }
+                if images.writesFreedesktopThumbnails { group.addTask { await upkeep.listReferencedAssets() } }
                 group.addTask { await images.saveCacheUsage(every: .seconds(30)) }
                 group.addTask { try? await fileWork.runIfActive { images.removeOrphanedRenditions(olderThan: started) } }
             }

@@ -284,7 +284,7 @@ final class ImageManager: Sendable {
         }
         // The original's thumbnail shows the current version, as every other image of the asset does.
         guard let freedesktop = freedesktopThumbnails.withLock({ $0 }), !asset.path.hasPrefix(originalsDirectory),
-              let displayed = source.displayedSize
+              let displayed = source.displayedSize, !freedesktop.isCurrent(forFileAt: asset.path, madeFrom: rendition.path)
         else { return }
         _ = try await queue.value(for: RenditionKey(assetId: assetId, variant: "freedesktop"), priority: .idle) {
             try freedesktop.write(forFileAt: asset.path, displayedSize: displayed, from: rendition.path)
@@ -292,12 +292,24 @@ final class ImageManager: Sendable {
         }
     }
 
-    /// Applies a reloaded configuration's cache budget and freedesktop.org thumbnail folder.
-    func apply(cacheByteLimit: Int, freedesktopDirectory: String?) {
+    /// Whether freedesktop.org thumbnails of referenced files are written.
+    var writesFreedesktopThumbnails: Bool { freedesktopThumbnails.withLock { $0 != nil } }
+
+    /// Removes the freedesktop.org thumbnails of files that left `paths`.
+    func removeFreedesktopThumbnails(forFilesAt paths: [String]) async {
+        guard let freedesktop = freedesktopThumbnails.withLock({ $0 }) else { return }
+        try? await fileWork.runIfActive { paths.forEach(freedesktop.remove(forFileAt:)) }
+    }
+
+    /// Applies a reloaded configuration's cache budget and freedesktop.org thumbnail folder; returns whether
+    /// freedesktop.org thumbnails are now written where they were not.
+    @discardableResult
+    func apply(cacheByteLimit: Int, freedesktopDirectory: String?) -> Bool {
         if cacheByteLimit != cache.byteLimit { cache.setByteLimit(cacheByteLimit) }
-        freedesktopThumbnails.withLock { current in
-            guard current?.directory != freedesktopDirectory else { return }
+        return freedesktopThumbnails.withLock { current in
+            guard current?.directory != freedesktopDirectory else { return false }
             current = freedesktopDirectory.map { FreedesktopThumbnails(directory: $0, renderer: renderer) }
+            return freedesktopDirectory != nil
         }
     }
 

@@ -60,7 +60,27 @@ final class RenditionUpkeep: Sendable {
         let removed = assets.filter { $0.change == .removed }.map(\.id)
         let changed = assets.filter { $0.change == .changed && $0.contentChanged }.map(\.id)
         await images.dropRenditions(ofRemoved: removed, ofChanged: changed)
-        let listed = assets.filter { $0.change == .inserted }.map(\.id) + changed
+        list(assets.filter { $0.change == .inserted }.map(\.id) + changed)
+    }
+
+    /// Files referenced in place left `paths`: their freedesktop.org thumbnails go, and the assets that moved
+    /// with them are listed for new ones.
+    func referencedFilesLeft(_ paths: [String], movedAssetIds: [String]) async {
+        await images.removeFreedesktopThumbnails(forFilesAt: paths)
+        if images.writesFreedesktopThumbnails { list(movedAssetIds) }
+    }
+
+    /// Lists every asset referenced in place, for freedesktop.org thumbnails of those that have none yet (when
+    /// they are turned on, or at start).
+    func listReferencedAssets() async {
+        do {
+            list(try await database.referencedPhotoAssetIds())
+        } catch {
+            logger.warning("cannot list the referenced files for freedesktop.org thumbnails", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func list(_ listed: [String]) {
         guard !listed.isEmpty else { return }
         warmUps.withLock { list in
             for id in listed where list.members.insert(id).inserted {

@@ -49,6 +49,7 @@ actor ImportSources: Service {
     private let database: LibraryDatabase
     private let threadPool: NIOThreadPool
     private let excluded: Set<String>
+    private let filesLeft: ReferencedFilesLeft
     private let logger: Logger
     private var running: [String: Running] = [:]
     private var order: [String] = []
@@ -56,8 +57,9 @@ actor ImportSources: Service {
     private let (starts, startSink) = AsyncStream.makeStream(of: (SourceWatcher, AsyncStream<Never>).self)
 
     init(configured: [SourceConfiguration], configurationFile: String?, importer: Importer, database: LibraryDatabase, statistics: ImportStatistics,
-         excluded: Set<String>, logger: Logger) {
+         excluded: Set<String>, filesLeft: @escaping ReferencedFilesLeft, logger: Logger) {
         self.configured = configured
+        self.filesLeft = filesLeft
         self.configurationFile = configurationFile
         queue = IngestQueue(statistics: statistics)
         worker = IngestWorker(queue: queue, importer: importer, database: database, statistics: statistics, logger: logger)
@@ -166,7 +168,7 @@ actor ImportSources: Service {
 
     private func start(_ source: SourceConfiguration, isConfigured: Bool) {
         let watcher = SourceWatcher(source: source, queue: queue, database: database, threadPool: threadPool,
-                                    excluded: excluded, logger: logger)
+                                    excluded: excluded, filesLeft: filesLeft, logger: logger)
         let (stop, stopSink) = AsyncStream.makeStream(of: Never.self)
         running[source.path] = Running(watcher: watcher, stop: stopSink, isConfigured: isConfigured)
         order.append(source.path)

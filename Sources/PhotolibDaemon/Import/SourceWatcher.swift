@@ -38,6 +38,9 @@ enum SourceActivity: Sendable, Hashable {
     }
 }
 
+/// Told when files referenced in place leave their paths: moved (with the assets that follow them) or deleted.
+typealias ReferencedFilesLeft = @Sendable (_ paths: [String], _ movedAssetIds: [String]) async -> Void
+
 /// Keeps one import source in the library: reconciles it, then follows its inotify events (or polls it),
 /// and waits for its folder to come back when it goes.
 final class SourceWatcher: Sendable {
@@ -46,6 +49,7 @@ final class SourceWatcher: Sendable {
     private let database: LibraryDatabase
     private let threadPool: NIOThreadPool
     private let excluded: Set<String>
+    private let filesLeft: ReferencedFilesLeft
     private let logger: Logger
     private let activityState = Mutex(SourceActivity.starting)
     /// Names already reported as unreadable, so polls do not report them again.
@@ -58,8 +62,9 @@ final class SourceWatcher: Sendable {
     static let rewatchInterval: Duration = .seconds(10)
 
     init(source: SourceConfiguration, queue: IngestQueue, database: LibraryDatabase, threadPool: NIOThreadPool,
-         excluded: Set<String>, logger: Logger) {
+         excluded: Set<String>, filesLeft: @escaping ReferencedFilesLeft, logger: Logger) {
         self.source = source
+        self.filesLeft = filesLeft
         self.queue = queue
         self.database = database
         self.threadPool = threadPool
@@ -151,17 +156,14 @@ final class SourceWatcher: Sendable {
             case .fileCompleted(let path):
                 await enqueue(path)
             case .fileMoved(let from, let to):
-                if source.mode == .reference,
-                   try await database.moveReferencedFiles(from: from, to: to, sourceRoot: source.path) > 0 { continue }
+                if source.mode == .reference, try await moveReferencedFiles(from: from, to: to) { continue }
                 await enqueue(to)
             case .fileRemoved(let path), .directoryRemoved(let path):
-                if source.mode == .reference { try await database.removeReferencedFiles(at: [path]) }
+                if source.mode == .reference { try await removeReferencedFiles(at: [path]) }
             case .directoryAppeared(let path):
                 try await enqueueFiles(in: path)
             case .directoryMoved(let from, let to):
-                if source.mode == .reference {
-                    try await database.moveReferencedFiles(from: from, to: to, sourceRoot: source.path)
-                }
+                if source.mode == .reference { try await moveReferencedFiles(from: from, to: to) }
                 try await enqueueFiles(in: to)
             case .unreadableName(let directory, let name):
                 queue.statistics.recordFailure(path: directory + "/" + name, reason: Self.invalidNameReason, logger: logger)
@@ -239,16 +241,30 @@ final class SourceWatcher: Sendable {
             if let file = knownByPath[path], file.identity == identity, !file.isTrashed { continue }
             if knownByPath[path] == nil, let moved = missing.removeValue(forKey: InodeKey(identity)),
                moved.identity.size == identity.size, moved.identity.modificationTime == identity.modificationTime {
-                try await database.moveReferencedFiles(from: moved.sourcePath, to: path, sourceRoot: source.path)
+                try await moveReferencedFiles(from: moved.sourcePath, to: path)
                 continue
             }
             await enqueue(path)
             queued += 1
         }
         if !missing.isEmpty {
-            try await database.removeReferencedFiles(at: missing.values.map(\.sourcePath))
+            try await removeReferencedFiles(at: missing.values.map(\.sourcePath))
         }
         return queued
+    }
+
+    /// Points the library's referenced files at `from` (a file or folder) to `to`; returns whether any were.
+    @discardableResult
+    private func moveReferencedFiles(from: String, to: String) async throws -> Bool {
+        let moves = try await database.moveReferencedFiles(from: from, to: to, sourceRoot: source.path)
+        if !moves.isEmpty { await filesLeft(moves.map(\.from), moves.map(\.assetId)) }
+        return !moves.isEmpty
+    }
+
+    /// The referenced files at `paths` (files or folders) are gone.
+    private func removeReferencedFiles(at paths: [String]) async throws {
+        let removed = try await database.removeReferencedFiles(at: paths)
+        if !removed.isEmpty { await filesLeft(removed, []) }
     }
 
     /// The media files under `folder` (not temporary or hidden), and the names that are not valid UTF-8.
