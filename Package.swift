@@ -166,6 +166,19 @@ let package = Package(
             ]
         ),
 
+        // Coverage-guided fuzz targets (scripts/fuzz builds them with libFuzzer): each feeds its input to one parser.
+        // A plain build replays the files it is given instead: the seed corpus and the inputs of past findings.
+        .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
+        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/FuzzSupport"),
+        .executableTarget(name: "fuzz-varlink", dependencies: [
+            "FuzzSupport", "Varlink", "PhotolibProtocol",
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+        ], path: "Fuzz/Varlink"),
+        .executableTarget(name: "fuzz-predicate", dependencies: ["FuzzSupport", "PredicateQuery"], path: "Fuzz/Predicate"),
+        .executableTarget(name: "fuzz-exif", dependencies: ["FuzzSupport", "Imaging"], path: "Fuzz/Exif"),
+        .executableTarget(name: "fuzz-config", dependencies: ["FuzzSupport", "PhotolibConfig"], path: "Fuzz/Config"),
+        .executableTarget(name: "fuzz-file-name-date", dependencies: ["FuzzSupport", "PhotoModel"], path: "Fuzz/FileNameDate"),
+
         // Builds benchmark libraries through the store and starts the daemon on them.
         .target(name: "BenchmarkSupport", dependencies: ["LibraryStore", "PhotoLibrary", "TestSupport"], path: "Benchmarks/BenchmarkSupport"),
         // Times FetchAssets over the socket beside sqlite3 (Benchmarks/fetch.sh runs it).

@@ -53,7 +53,15 @@ struct ConfigurationFile {
     /// Reads and parses the file at `path`, which may be relative to the current directory.
     init(path: String, home: String) throws(ConfigurationError) {
         let absolute = Path.resolve(path, relativeTo: Path.currentDirectory, home: home)
-        let text = try Self.readText(absolute)
+        try self.init(text: try Self.readText(absolute), absolutePath: absolute, home: home)
+    }
+
+    /// Parses `text`, the contents of the file at `absolute`.
+    init(text: String, absolutePath absolute: String, home: String) throws(ConfigurationError) {
+        if let (line, column) = TOMLKeyCheck.firstNonASCIIOutsideStrings(text) {
+            throw .syntaxError(file: absolute, line: line, column: column,
+                               reason: "a character outside ASCII belongs only in a quoted string or a comment")
+        }
         do {
             root = try TOMLTable(string: text)
         } catch let error as TOMLParseError {

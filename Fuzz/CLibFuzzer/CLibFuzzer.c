@@ -1,0 +1,2 @@
+/* Declarations only: libFuzzer itself comes with the compiler's -sanitize=fuzzer. */
+#include "CLibFuzzer.h"
