@@ -10,9 +10,6 @@ func loadConfig(_ input: UnsafeRawBufferPointer) {
 struct FuzzConfig {
     /// Feeds each input as the text of photolibd.conf, parsed and checked as the daemon loads it.
     static func main() throws {
-        try FuzzTarget.run { data, size in
-            loadConfig(UnsafeRawBufferPointer(fuzzInput: data, count: size))
-            return 0
-        }
+        try FuzzTarget.run(loadConfig)
     }
 }

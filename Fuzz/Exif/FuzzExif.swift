@@ -13,9 +13,6 @@ func readExif(_ input: UnsafeRawBufferPointer) {
 struct FuzzExif {
     /// Feeds each input as an EXIF block, every value photolibd takes from one read out of it.
     static func main() throws {
-        try FuzzTarget.run { data, size in
-            readExif(UnsafeRawBufferPointer(fuzzInput: data, count: size))
-            return 0
-        }
+        try FuzzTarget.run(readExif)
     }
 }

@@ -9,9 +9,6 @@ func readFileNameDate(_ input: UnsafeRawBufferPointer) {
 struct FuzzFileNameDate {
     /// Feeds each input as a file name whose date is read.
     static func main() throws {
-        try FuzzTarget.run { data, size in
-            readFileNameDate(UnsafeRawBufferPointer(fuzzInput: data, count: size))
-            return 0
-        }
+        try FuzzTarget.run(readFileNameDate)
     }
 }

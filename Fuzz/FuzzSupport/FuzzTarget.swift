@@ -1,26 +1,29 @@
 import CLibFuzzer
 import Foundation
 
-/// How a fuzz target feeds one input to the code it tests; it returns 0, as libFuzzer asks.
-public typealias FuzzCallback = @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-
 /// The main program of a fuzz target.
 public enum FuzzTarget {
-    /// Built for fuzzing (`-D FUZZING -sanitize=fuzzer`), runs libFuzzer over `callback` with the command line's
-    /// options and corpus folders. Built plainly, feeds `callback` each file named on the command line and every
-    /// file in each folder named (the seed corpus and the inputs of past findings), so that a plain build checks
-    /// them all again; a crash ends the process in both.
-    public static func run(_ callback: FuzzCallback) throws {
+    /// The code under test, for libFuzzer's callback, which cannot capture it.
+    nonisolated(unsafe) private static var target: (UnsafeRawBufferPointer) -> Void = { _ in }
+
+    /// Built for fuzzing (`-D FUZZING` and coverage instrumentation), runs libFuzzer over `target` with the command
+    /// line's options and corpus folders. Built plainly, feeds `target` each file named on the command line and
+    /// every file in each folder named (the seed corpus and the inputs of past findings), so that a plain build
+    /// checks them all again; a crash ends the process in both.
+    public static func run(_ target: @escaping (UnsafeRawBufferPointer) -> Void) throws {
         #if FUZZING
+        Self.target = target
         var argc = CommandLine.argc
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv, callback))
+        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+            FuzzTarget.target(UnsafeRawBufferPointer(start: size == 0 ? nil : data, count: size))
+            return 0
+        })
         #else
         var count = 0
         for path in CommandLine.arguments.dropFirst() {
             for file in try inputs(at: path) {
-                let data = try Data(contentsOf: URL(fileURLWithPath: file))
-                _ = data.withUnsafeBytes { callback($0.bindMemory(to: UInt8.self).baseAddress, $0.count) }
+                try Data(contentsOf: URL(fileURLWithPath: file)).withUnsafeBytes(target)
                 count += 1
             }
         }
@@ -32,12 +35,5 @@ public enum FuzzTarget {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return [path] }
         return try FileManager.default.contentsOfDirectory(atPath: path).sorted().map { path + "/" + $0 }
-    }
-}
-
-extension UnsafeRawBufferPointer {
-    /// The bytes libFuzzer hands a callback.
-    public init(fuzzInput data: UnsafePointer<UInt8>?, count: Int) {
-        self.init(start: count == 0 ? nil : data, count: count)
     }
 }

@@ -25,9 +25,6 @@ struct FuzzPredicate {
     /// Feeds each input as predicate text, parsed and checked against the asset and the collection keys,
     /// and what parses evaluated (as observers of collections are) on sample values.
     static func main() throws {
-        try FuzzTarget.run { data, size in
-            checkPredicate(UnsafeRawBufferPointer(fuzzInput: data, count: size))
-            return 0
-        }
+        try FuzzTarget.run(checkPredicate)
     }
 }

@@ -33,9 +33,6 @@ struct FuzzVarlink {
     /// Feeds each input as the bytes arriving on a varlink connection, in pieces whose sizes the first byte
     /// chooses; every message the framing cuts out is read as a call, and its parameters as several methods' types.
     static func main() throws {
-        try FuzzTarget.run { data, size in
-            receive(UnsafeRawBufferPointer(fuzzInput: data, count: size))
-            return 0
-        }
+        try FuzzTarget.run(receive)
     }
 }
