@@ -1,11 +1,12 @@
-/// Finds what TOML allows nowhere but in strings and comments: a character outside ASCII.
+/// Finds what TOML allows nowhere but in strings and comments: a character outside printable ASCII (tabs and
+/// line ends aside).
 ///
 /// Checked before the text reaches toml++ (through TOMLKit), whose parser asserts, and so aborts the daemon,
-/// on a non-ASCII character where a bare key starts (`[émages]`). TOML's bare keys are ASCII; anything else
-/// must be quoted, so such a character is a syntax error wherever this finds it.
+/// on such a character where a bare key starts (`[émages]`, an escape character). Outside strings TOML is
+/// printable ASCII, so such a character is a syntax error wherever this finds it.
 enum TOMLKeyCheck {
-    /// The 1-based line and column of the first character outside ASCII that is not in a string or comment.
-    static func firstNonASCIIOutsideStrings(_ text: String) -> (line: Int, column: Int)? {
+    /// The 1-based line and column of the first such character that is not in a string or comment.
+    static func firstUnprintableOutsideStrings(_ text: String) -> (line: Int, column: Int)? {
         let scalars = Array(text.unicodeScalars)
         var index = 0, line = 1, lineStart = 0
         func starts(with delimiter: String, at position: Int) -> Bool {
@@ -45,7 +46,8 @@ enum TOMLKeyCheck {
             case "'":
                 starts(with: "'''", at: index) ? skipString(closedBy: "'''", escapes: false) : skipString(closedBy: "'", escapes: false)
             default:
-                if !scalar.isASCII { return (line, index - lineStart + 1) }
+                let isPrintable = (0x20..<0x7F).contains(scalar.value) || scalar == "\t" || scalar == "\r"
+                if !isPrintable { return (line, index - lineStart + 1) }
                 index += 1
             }
         }

@@ -128,7 +128,8 @@ struct CommandLineMisuseTests {
         try await daemon.start()
         let files = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: files.file("trip/day 1"), withIntermediateDirectories: true)
-        let first = try ImageFixtures.image(at: files.file("trip/first.jpg"), width: 40, height: 30)
+        let first = try ImageFixtures.image(at: files.file("trip/first.jpg"), width: 40, height: 30,
+                                            exif: ["-DateTimeOriginal=2020:05:06 07:08:09"])
         _ = try ImageFixtures.image(at: files.file("trip/day 1/second.png"), width: 20, height: 20)
         try Data("not a photo".utf8).write(to: URL(fileURLWithPath: files.file("trip/notes.txt")))
         try Data("hidden".utf8).write(to: URL(fileURLWithPath: files.file("trip/.hidden.jpg")))
@@ -152,6 +153,10 @@ struct CommandLineMisuseTests {
         let copy = try await library.requestImageData(for: stored.id).path
         let copyModified = try FileManager.default.attributesOfItem(atPath: copy)[.modificationDate] as? Date
         #expect(copy != first && copyModified == longAgo)
+        // A camera time without an offset is the clock where the photo was taken, not UTC.
+        let info = try photolib(daemon.socketPath, ["info", stored.id]).output
+        #expect(info.contains("created   2020-05-06 07:08:09, time zone unknown"), "\(info)")
+        #expect(try photolib(daemon.socketPath, ["assets"]).output.contains("2020-05-06 07:08:09"))
         await library.close()
         try await daemon.stop()
     }
@@ -187,8 +192,8 @@ struct CommandLineMisuseTests {
     }
 
     @Test func connectionProblemsAreNamed() async throws {
-        let notASocket = try photolib("/etc/passwd", ["status"])
-        #expect(notASocket.status == 1 && notASocket.errors.contains("/etc/passwd is not a socket"))
+        let notASocket = try runTool(Self.photolib, ["status"], environment: ["PHOTOLIBD_SOCKET": "/etc/passwd"], checked: false)
+        #expect(notASocket.status == 1 && notASocket.errors.contains("/etc/passwd is not a socket"), "\(notASocket.errors)")
 
         let nowhere = try TemporaryDirectory()
         let missing = try photolib(nowhere.file("socket"), ["status"])

@@ -230,18 +230,19 @@ import Testing
         #expect(line == 2)
     }
 
-    /// Found by fuzzing: toml++ asserted (aborting the daemon) on a non-ASCII character where a key starts.
+    /// Found by fuzzing: toml++ asserted (aborting the daemon) on a non-ASCII or control character where a key starts.
     @Test(arguments: [
         ("source = []\n[émages]\nx = 1\n", 2, 2),
         ("# café\nclé = 1\n", 2, 3),
         ("library = \"/l\"\ncache = é\n", 2, 9),
         ("x = \"\"\"\nline\n\"\"\"\n[\u{FFFD}]\n", 4, 2),
+        ("source = []\n[\u{1B}mages]\n", 2, 2),
     ])
-    func aCharacterOutsideASCIIOutsideStringsIsASyntaxError(toml: String, line: Int, column: Int) throws {
+    func anUnprintableCharacterOutsideStringsIsASyntaxError(toml: String, line: Int, column: Int) throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write(toml, to: "photolibd.conf")
         #expect(throws: ConfigurationError.syntaxError(file: file, line: line, column: column,
-                                                       reason: "a character outside ASCII belongs only in a quoted string or a comment")) {
+                                                       reason: "a character outside printable ASCII belongs only in a quoted string or a comment")) {
             try DaemonConfiguration.load(fromFile: file, environment: environment, system: false)
         }
     }
