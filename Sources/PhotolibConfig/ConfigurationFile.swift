@@ -58,9 +58,8 @@ struct ConfigurationFile {
 
     /// Parses `text`, the contents of the file at `absolute`.
     init(text: String, absolutePath absolute: String, home: String) throws(ConfigurationError) {
-        if let (line, column) = TOMLKeyCheck.firstUnprintableOutsideStrings(text) {
-            throw .syntaxError(file: absolute, line: line, column: column,
-                               reason: "a character outside printable ASCII belongs only in a quoted string or a comment")
+        if let mistake = TOMLKeyCheck.firstMistake(in: text) {
+            throw .syntaxError(file: absolute, line: mistake.line, column: mistake.column, reason: mistake.reason)
         }
         do {
             root = try TOMLTable(string: text)

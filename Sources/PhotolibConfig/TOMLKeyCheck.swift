@@ -1,56 +1,140 @@
-/// Finds what TOML allows nowhere but in strings and comments: a character outside printable ASCII (tabs and
-/// line ends aside).
+/// Finds the mistakes toml++ (under TOMLKit) does not report but asserts on, which aborts the daemon: a character
+/// where a key must start that cannot start one (`[émages]`, `[[# title`, an escape character), and any character
+/// outside printable ASCII beyond strings and comments. Each was found by fuzzing the config loader.
 ///
-/// Checked before the text reaches toml++ (through TOMLKit), whose parser asserts, and so aborts the daemon,
-/// on such a character where a bare key starts (`[émages]`, an escape character). Outside strings TOML is
-/// printable ASCII, so such a character is a syntax error wherever this finds it.
-enum TOMLKeyCheck {
-    /// The 1-based line and column of the first such character that is not in a string or comment.
-    static func firstUnprintableOutsideStrings(_ text: String) -> (line: Int, column: Int)? {
-        let scalars = Array(text.unicodeScalars)
-        var index = 0, line = 1, lineStart = 0
-        func starts(with delimiter: String, at position: Int) -> Bool {
-            let pattern = Array(delimiter.unicodeScalars)
-            return position + pattern.count <= scalars.count && Array(scalars[position..<position + pattern.count]) == pattern
-        }
-        /// Moves past a string opened by `delimiter` at `index`, counting its lines.
-        func skipString(closedBy delimiter: String, escapes: Bool) {
-            index += delimiter.unicodeScalars.count
-            while index < scalars.count {
-                if escapes, scalars[index] == "\\" {
-                    index += 2
-                    continue
-                }
-                if starts(with: delimiter, at: index) {
-                    index += delimiter.unicodeScalars.count
-                    return
-                }
-                if scalars[index] == "\n" {
-                    line += 1
-                    lineStart = index + 1
-                }
-                index += 1
-            }
-        }
+/// A small lexer, not a parser: it skips strings and comments, follows array and inline-table brackets in values,
+/// and checks each place where TOML expects a key: the start of a line, inside a table header, after a dot in a
+/// dotted key, and after `{` or `,` in an inline table. What it lets through, toml++ reports as a syntax error.
+struct TOMLKeyCheck {
+    /// The first mistake: its 1-based line and column, and what is wrong there.
+    struct Mistake: Equatable {
+        var line: Int
+        var column: Int
+        var reason: String
+    }
+
+    private let scalars: [Unicode.Scalar]
+    private var index = 0
+    private var line = 1
+    private var lineStart = 0
+
+    static func firstMistake(in text: String) -> Mistake? {
+        var check = TOMLKeyCheck(scalars: Array(text.unicodeScalars))
+        return check.run()
+    }
+
+    private init(scalars: [Unicode.Scalar]) {
+        self.scalars = scalars
+    }
+
+    /// What the scan is inside of.
+    private enum Context { case array, inlineTable }
+
+    private mutating func run() -> Mistake? {
+        var contexts: [Context] = []
+        var expectsKey = true  // at the start of a line, outside values
+        var inKey = false, inHeader = false
         while index < scalars.count {
             let scalar = scalars[index]
-            switch scalar {
-            case "\n":
-                line += 1
-                lineStart = index + 1
+            if scalar == "\n" {
+                newLine()
+                if contexts.isEmpty { (expectsKey, inKey, inHeader) = (true, false, false) }
+                continue
+            }
+            if scalar == " " || scalar == "\t" || scalar == "\r" {
                 index += 1
-            case "#":
+                continue
+            }
+            if scalar == "#" {
+                // A comment may end a line, but not stand where a header, dotted or inline-table key goes on.
+                if expectsKey, inHeader || inKey || !contexts.isEmpty {
+                    return mistake("a key must start with a letter, a digit, '-', '_' or a quote")
+                }
                 while index < scalars.count, scalars[index] != "\n" { index += 1 }
-            case "\"":
-                starts(with: "\"\"\"", at: index) ? skipString(closedBy: "\"\"\"", escapes: true) : skipString(closedBy: "\"", escapes: true)
-            case "'":
-                starts(with: "'''", at: index) ? skipString(closedBy: "'''", escapes: false) : skipString(closedBy: "'", escapes: false)
+                continue
+            }
+            guard (0x20..<0x7F).contains(scalar.value) else {
+                return mistake("a character outside printable ASCII belongs only in a quoted string or a comment")
+            }
+            if expectsKey {
+                expectsKey = false
+                if contexts.isEmpty, !inHeader, scalar == "[" {
+                    index += index + 1 < scalars.count && scalars[index + 1] == "[" ? 2 : 1
+                    (inHeader, expectsKey) = (true, true)
+                    continue
+                }
+                if contexts.last == .inlineTable, scalar == "}" {
+                    contexts.removeLast()
+                    continue
+                }
+                guard Self.startsKey(scalar) else {
+                    return mistake("a key must start with a letter, a digit, '-', '_' or a quote")
+                }
+                inKey = true
+            }
+            switch scalar {
+            case "\"", "'":
+                skipString()
+                continue
+            case "." where inKey || inHeader:
+                expectsKey = true
+            case "=" where inKey:
+                inKey = false
+            case "[" where !inKey && !inHeader:
+                contexts.append(.array)
+            case "{" where !inKey && !inHeader:
+                contexts.append(.inlineTable)
+                expectsKey = true
+            case "," where contexts.last == .inlineTable:
+                expectsKey = true
+            case "]" where contexts.last == .array, "}" where contexts.last == .inlineTable:
+                contexts.removeLast()
             default:
-                let isPrintable = (0x20..<0x7F).contains(scalar.value) || scalar == "\t" || scalar == "\r"
-                if !isPrintable { return (line, index - lineStart + 1) }
+                break
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Letters, digits, `-` and `_` start bare keys; quotes start quoted ones.
+    private static func startsKey(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "A"..."Z", "a"..."z", "0"..."9", "-", "_", "\"", "'": true
+        default: false
+        }
+    }
+
+    private func mistake(_ reason: String) -> Mistake {
+        Mistake(line: line, column: index - lineStart + 1, reason: reason)
+    }
+
+    private mutating func newLine() {
+        index += 1
+        line += 1
+        lineStart = index
+    }
+
+    /// Moves past the string that starts at `index`, of any of TOML's four kinds, counting its lines.
+    private mutating func skipString() {
+        let quote = scalars[index]
+        let isMultiline = index + 2 < scalars.count && scalars[index + 1] == quote && scalars[index + 2] == quote
+        let delimiterLength = isMultiline ? 3 : 1
+        index += delimiterLength
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if quote == "\"", scalar == "\\" {
+                index += 1
+                if index < scalars.count, scalars[index] == "\n" { newLine() } else { index += 1 }
+            } else if scalar == quote, (0..<delimiterLength).allSatisfy({ index + $0 < scalars.count && scalars[index + $0] == quote }) {
+                index += delimiterLength
+                return
+            } else if scalar == "\n" {
+                if !isMultiline { return }  // toml++ reports the unterminated string
+                newLine()
+            } else {
                 index += 1
             }
         }
-        return nil
     }
 }

@@ -230,19 +230,23 @@ import Testing
         #expect(line == 2)
     }
 
-    /// Found by fuzzing: toml++ asserted (aborting the daemon) on a non-ASCII or control character where a key starts.
+    /// Found by fuzzing: toml++ asserted (aborting the daemon) on a non-ASCII or control character, or a comment,
+    /// where a key starts.
     @Test(arguments: [
-        ("source = []\n[émages]\nx = 1\n", 2, 2),
-        ("# café\nclé = 1\n", 2, 3),
-        ("library = \"/l\"\ncache = é\n", 2, 9),
-        ("x = \"\"\"\nline\n\"\"\"\n[\u{FFFD}]\n", 4, 2),
-        ("source = []\n[\u{1B}mages]\n", 2, 2),
+        ("source = []\n[émages]\nx = 1\n", 2, 2, KeyCheckReasons.unprintable),
+        ("# café\nclé = 1\n", 2, 3, KeyCheckReasons.unprintable),
+        ("library = \"/l\"\ncache = é\n", 2, 9, KeyCheckReasons.unprintable),
+        ("x = \"\"\"\nline \\\n\"\"\"\n[\u{FFFD}]\n", 4, 2, KeyCheckReasons.unprintable),
+        ("source = []\n[\u{1B}mages]\n", 2, 2, KeyCheckReasons.unprintable),
+        ("[[# photolibd configuration\n", 1, 3, KeyCheckReasons.badKeyStart),
+        ("[images.  #x]\n", 1, 11, KeyCheckReasons.badKeyStart),
+        ("x = { a = 1, !b = 2 }\n", 1, 14, KeyCheckReasons.badKeyStart),
+        ("x = [1,\n# fine\n  2]\n[a.\"b c\".d]\ne = { }\n?f = 1\n", 6, 1, KeyCheckReasons.badKeyStart),
     ])
-    func anUnprintableCharacterOutsideStringsIsASyntaxError(toml: String, line: Int, column: Int) throws {
+    func whatTomlPlusPlusWouldAbortOnIsASyntaxError(toml: String, line: Int, column: Int, reason: String) throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write(toml, to: "photolibd.conf")
-        #expect(throws: ConfigurationError.syntaxError(file: file, line: line, column: column,
-                                                       reason: "a character outside printable ASCII belongs only in a quoted string or a comment")) {
+        #expect(throws: ConfigurationError.syntaxError(file: file, line: line, column: column, reason: reason)) {
             try DaemonConfiguration.load(fromFile: file, environment: environment, system: false)
         }
     }
@@ -287,4 +291,10 @@ import Testing
         #expect(error?.line == line)
         #expect(error?.message.hasPrefix(file) == true)
     }
+}
+
+/// The reasons `TOMLKeyCheck` gives.
+enum KeyCheckReasons {
+    static let unprintable = "a character outside printable ASCII belongs only in a quoted string or a comment"
+    static let badKeyStart = "a key must start with a letter, a digit, '-', '_' or a quote"
 }
