@@ -1,10 +1,12 @@
 /// Finds the mistakes toml++ (under TOMLKit) does not report but asserts on, which aborts the daemon: a character
-/// where a key must start that cannot start one (`[émages]`, `[[# title`, an escape character), and any character
-/// outside printable ASCII beyond strings and comments. Each was found by fuzzing the config loader.
+/// where a key or value must start that cannot start one (`[émages]`, `[[# title`, `source = [}`, an escape
+/// character), and any character outside printable ASCII beyond strings and comments. Each was found by fuzzing
+/// the config loader.
 ///
 /// A small lexer, not a parser: it skips strings and comments, follows array and inline-table brackets in values,
-/// and checks each place where TOML expects a key: the start of a line, inside a table header, after a dot in a
-/// dotted key, and after `{` or `,` in an inline table. What it lets through, toml++ reports as a syntax error.
+/// and checks each place where TOML expects a key (the start of a line, inside a table header, after a dot in a
+/// dotted key, after `{` or `,` in an inline table) or a value (after `=`, after `[` or `,` in an array). What it
+/// lets through, toml++ reports as a syntax error.
 struct TOMLKeyCheck {
     /// The first mistake: its 1-based line and column, and what is wrong there.
     struct Mistake: Equatable {
@@ -34,9 +36,11 @@ struct TOMLKeyCheck {
         var contexts: [Context] = []
         var expectsKey = true  // at the start of a line, outside values
         var inKey = false, inHeader = false
+        var expectsValue = false
         while index < scalars.count {
             let scalar = scalars[index]
             if scalar == "\n" {
+                if expectsValue, contexts.last != .array { return mistake(Self.badValueStart) }
                 newLine()
                 if contexts.isEmpty { (expectsKey, inKey, inHeader) = (true, false, false) }
                 continue
@@ -50,11 +54,23 @@ struct TOMLKeyCheck {
                 if expectsKey, inHeader || inKey || !contexts.isEmpty {
                     return mistake("a key must start with a letter, a digit, '-', '_' or a quote")
                 }
+                if expectsValue, contexts.last != .array { return mistake(Self.badValueStart) }
                 while index < scalars.count, scalars[index] != "\n" { index += 1 }
                 continue
             }
             guard (0x20..<0x7F).contains(scalar.value) else {
                 return mistake("a character outside printable ASCII belongs only in a quoted string or a comment")
+            }
+            if expectsValue {
+                expectsValue = false
+                if contexts.last == .array, scalar == "]" {
+                    contexts.removeLast()
+                    index += 1
+                    continue
+                }
+                guard Self.startsValue(scalar) else {
+                    return mistake(Self.badValueStart)
+                }
             }
             if expectsKey {
                 expectsKey = false
@@ -80,13 +96,17 @@ struct TOMLKeyCheck {
                 expectsKey = true
             case "=" where inKey:
                 inKey = false
+                expectsValue = true
             case "[" where !inKey && !inHeader:
                 contexts.append(.array)
+                expectsValue = true
             case "{" where !inKey && !inHeader:
                 contexts.append(.inlineTable)
                 expectsKey = true
             case "," where contexts.last == .inlineTable:
                 expectsKey = true
+            case "," where contexts.last == .array:
+                expectsValue = true
             case "]" where contexts.last == .array, "}" where contexts.last == .inlineTable:
                 contexts.removeLast()
             default:
@@ -101,6 +121,16 @@ struct TOMLKeyCheck {
     private static func startsKey(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar {
         case "A"..."Z", "a"..."z", "0"..."9", "-", "_", "\"", "'": true
+        default: false
+        }
+    }
+
+    static let badValueStart = "a value must be a string, number, boolean, date, array or inline table"
+
+    /// Quotes, brackets, signs, digits, and the letters of `true`, `false`, `inf` and `nan`.
+    private static func startsValue(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "0"..."9", "+", "-", "\"", "'", "[", "{", "t", "f", "i", "n": true
         default: false
         }
     }

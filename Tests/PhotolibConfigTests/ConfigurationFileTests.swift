@@ -242,6 +242,10 @@ import Testing
         ("[images.  #x]\n", 1, 11, KeyCheckReasons.badKeyStart),
         ("x = { a = 1, !b = 2 }\n", 1, 14, KeyCheckReasons.badKeyStart),
         ("x = [1,\n# fine\n  2]\n[a.\"b c\".d]\ne = { }\n?f = 1\n", 6, 1, KeyCheckReasons.badKeyStart),
+        ("source = [}\n", 1, 11, KeyCheckReasons.badValueStart),
+        ("x = ,\n", 1, 5, KeyCheckReasons.badValueStart),
+        ("x = # nothing\n", 1, 5, KeyCheckReasons.badValueStart),
+        ("x = [ # a list\n  1, 2,\n]\ny = [[1], []]\nz =\n", 5, 4, KeyCheckReasons.badValueStart),
     ])
     func whatTomlPlusPlusWouldAbortOnIsASyntaxError(toml: String, line: Int, column: Int, reason: String) throws {
         let directory = try TemporaryDirectory()
@@ -297,4 +301,5 @@ import Testing
 enum KeyCheckReasons {
     static let unprintable = "a character outside printable ASCII belongs only in a quoted string or a comment"
     static let badKeyStart = "a key must start with a letter, a digit, '-', '_' or a quote"
+    static let badValueStart = "a value must be a string, number, boolean, date, array or inline table"
 }
