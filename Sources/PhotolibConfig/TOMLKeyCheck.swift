@@ -41,6 +41,7 @@ struct TOMLKeyCheck {
             let scalar = scalars[index]
             if scalar == "\n" {
                 if expectsValue, contexts.last != .array { return mistake(Self.badValueStart) }
+                if expectsKey, inHeader || inKey || contexts.last == .inlineTable { return mistake(Self.badKeyStart) }
                 newLine()
                 if contexts.isEmpty { (expectsKey, inKey, inHeader) = (true, false, false) }
                 continue
@@ -51,9 +52,7 @@ struct TOMLKeyCheck {
             }
             if scalar == "#" {
                 // A comment may end a line, but not stand where a header, dotted or inline-table key goes on.
-                if expectsKey, inHeader || inKey || !contexts.isEmpty {
-                    return mistake("a key must start with a letter, a digit, '-', '_' or a quote")
-                }
+                if expectsKey, inHeader || inKey || !contexts.isEmpty { return mistake(Self.badKeyStart) }
                 if expectsValue, contexts.last != .array { return mistake(Self.badValueStart) }
                 while index < scalars.count, scalars[index] != "\n" { index += 1 }
                 continue
@@ -84,7 +83,7 @@ struct TOMLKeyCheck {
                     continue
                 }
                 guard Self.startsKey(scalar) else {
-                    return mistake("a key must start with a letter, a digit, '-', '_' or a quote")
+                    return mistake(Self.badKeyStart)
                 }
                 inKey = true
             }
@@ -125,6 +124,7 @@ struct TOMLKeyCheck {
         }
     }
 
+    static let badKeyStart = "a key must start with a letter, a digit, '-', '_' or a quote"
     static let badValueStart = "a value must be a string, number, boolean, date, array or inline table"
 
     /// Quotes, brackets, signs, digits, and the letters of `true`, `false`, `inf` and `nan`.
