@@ -46,6 +46,9 @@ struct TOMLKeyCheck {
                 if contexts.isEmpty { (expectsKey, inKey, inHeader) = (true, false, false) }
                 continue
             }
+            if scalar == "\r", index + 1 == scalars.count || scalars[index + 1] != "\n" {
+                return mistake("a carriage return belongs only before a line feed")
+            }
             if scalar == " " || scalar == "\t" || scalar == "\r" {
                 index += 1
                 continue

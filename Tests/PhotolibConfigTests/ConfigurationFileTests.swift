@@ -244,6 +244,8 @@ import Testing
         ("x = [1,\n# fine\n  2]\n[a.\"b c\".d]\ne = { }\n?f = 1\n", 6, 1, KeyCheckReasons.badKeyStart),
         ("source = [}\n", 1, 11, KeyCheckReasons.badValueStart),
         ("source = []\n[\n[images]\n", 2, 2, KeyCheckReasons.badKeyStart),
+        ("[\r", 1, 2, "a carriage return belongs only before a line feed"),
+        ("[\r\n", 1, 3, KeyCheckReasons.badKeyStart),
         ("x = ,\n", 1, 5, KeyCheckReasons.badValueStart),
         ("x = # nothing\n", 1, 5, KeyCheckReasons.badValueStart),
         ("x = [ # a list\n  1, 2,\n]\ny = [[1], []]\nz =\n", 5, 4, KeyCheckReasons.badValueStart),
