@@ -198,8 +198,16 @@ public final class PhotoLibrary: Sendable {
         do {
             let _: EmptyReply = try await call(ImportMethod.removeSource, RemoveSourceParameters(path: path))
         } catch {
-            guard error.code == .notFound else { throw error }
-            throw PhotoLibraryError(code: .notFound, message: "\(path) is not an import source", varlinkError: error.varlinkError)
+            switch error.code {
+            case .notFound:
+                throw PhotoLibraryError(code: .notFound, message: "\(path) is not an import source", varlinkError: error.varlinkError)
+            case .invalidParameter where error.varlinkError != nil:
+                let reason = error.varlinkError?.parameters["reason"]?.stringValue ?? "?"
+                throw PhotoLibraryError(code: .invalidParameter, message: "\(path) cannot be removed: \(reason)",
+                                        varlinkError: error.varlinkError)
+            default:
+                throw error
+            }
         }
     }
 
