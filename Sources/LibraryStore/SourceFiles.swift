@@ -38,7 +38,6 @@ public struct SourceFile: Sendable, Hashable {
     }
 }
 
-/// What the library knows of a file it took from a source.
 /// A referenced file that moved, and the asset that follows it.
 public struct ReferencedFileMove: Sendable, Hashable {
     public var assetId: String
@@ -46,6 +45,7 @@ public struct ReferencedFileMove: Sendable, Hashable {
     public var to: String
 }
 
+/// What the library knows of a file it took from a source.
 public struct KnownFile: Sendable, Hashable {
     public var assetId: String
     public var resourceType: ResourceType

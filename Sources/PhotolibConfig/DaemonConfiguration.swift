@@ -73,7 +73,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
         let file = try ConfigurationFile(path: path, home: UserEnvironment(environment).home)
         let settings = try file.settings()
         var configuration = embeddedDefault(environment: environment, system: system)
-        configuration.file = path
+        configuration.file = file.path
         configuration.libraryPath = settings.library ?? configuration.libraryPath
         configuration.cachePath = settings.cache ?? configuration.cachePath
         configuration.socketPath = SocketLocation.resolve(

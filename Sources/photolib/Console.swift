@@ -113,15 +113,19 @@ enum Display {
 
     /// The wall-clock time where the date was recorded, to the second: `2024-05-01 14:03:22`.
     static func localTime(_ timestamp: Timestamp?) -> String {
-        guard let timestamp else { return "-" }
-        return String(timestamp.rfc3339.prefix(19)).replacingOccurrences(of: "T", with: " ")
+        timestamp.map { wallClock(ofRFC3339: $0.rfc3339) } ?? "-"
     }
 
     /// The date with its UTC offset, or marked as a time of unknown zone when the source recorded none.
     static func dateWithZone(_ timestamp: Timestamp, source: CreationDateSource?) -> String {
-        if let source, source.isFloating { return localTime(timestamp) + ", time zone unknown" }
         let text = timestamp.rfc3339
-        return localTime(timestamp) + " " + String(text.suffix(6))
+        if let source, source.isFloating { return wallClock(ofRFC3339: text) + ", time zone unknown" }
+        return wallClock(ofRFC3339: text) + " " + text.suffix(6)
+    }
+
+    /// `2024-05-01 14:03:22` of `2024-05-01T14:03:22.250+02:00`.
+    private static func wallClock(ofRFC3339 text: String) -> String {
+        String(text.prefix(19)).replacingOccurrences(of: "T", with: " ")
     }
 
     /// A byte count as `ls -h` writes it: `812`, `4.2K`, `2.4M`, `1.1G`.

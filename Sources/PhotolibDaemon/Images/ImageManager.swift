@@ -303,7 +303,6 @@ final class ImageManager: Sendable {
 
     /// Applies a reloaded configuration's cache budget and freedesktop.org thumbnail folder; returns whether
     /// freedesktop.org thumbnails are now written where they were not.
-    @discardableResult
     func apply(cacheByteLimit: Int, freedesktopDirectory: String?) -> Bool {
         if cacheByteLimit != cache.byteLimit { cache.setByteLimit(cacheByteLimit) }
         return freedesktopThumbnails.withLock { current in

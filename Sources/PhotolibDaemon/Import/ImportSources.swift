@@ -56,8 +56,8 @@ actor ImportSources: Service {
     /// Watchers to start, taken by `run`'s task group.
     private let (starts, startSink) = AsyncStream.makeStream(of: (SourceWatcher, AsyncStream<Never>).self)
 
-    init(configured: [SourceConfiguration], configurationFile: String?, importer: Importer, database: LibraryDatabase, statistics: ImportStatistics,
-         excluded: Set<String>, filesLeft: @escaping ReferencedFilesLeft, logger: Logger) {
+    init(configured: [SourceConfiguration], configurationFile: String?, importer: Importer, database: LibraryDatabase,
+         statistics: ImportStatistics, excluded: Set<String>, filesLeft: @escaping ReferencedFilesLeft, logger: Logger) {
         self.configured = configured
         self.filesLeft = filesLeft
         self.configurationFile = configurationFile
@@ -134,9 +134,10 @@ actor ImportSources: Service {
         let path = Self.normalized(path)
         guard let source = running[path] else { throw SourceError(kind: .notFound, path: path, reason: "not an import source") }
         guard !source.isConfigured else {
-            throw SourceError(kind: .invalid, path: path, reason: configurationFile.map { "the config file \($0) defines this source; remove it there" }
+            let reason = configurationFile.map { "the config file \($0) defines this source; remove it there" }
                 ?? "it is the built-in drop folder, watched while photolibd runs without a config file; "
-                + "a config file's sources replace it (see photolibd.conf(5))")
+                + "a config file's sources replace it (see photolibd.conf(5))"
+            throw SourceError(kind: .invalid, path: path, reason: reason)
         }
         stop(path)
         _ = try await database.deleteSource(path: path)
