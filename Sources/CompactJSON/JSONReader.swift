@@ -68,31 +68,38 @@ public struct JSONReader {
     /// Reads an object, calling `member` with each key; `member` must read or skip the value.
     @inlinable
     public mutating func readObject(_ member: (JSONKey, inout JSONReader) throws(JSONReadError) -> Void) throws(JSONReadError) {
+        try readMembers { json throws(JSONReadError) in
+            let key = try json.readStringBytes()
+            try json.expect(UInt8(ascii: ":"))
+            if let bytes = key.bytes {
+                try member(JSONKey(bytes: bytes), &json)
+            } else {
+                var escaped = key.escaped!
+                do {
+                    try escaped.withUTF8 { utf8 in try member(JSONKey(bytes: UnsafeRawBufferPointer(utf8)), &json) }
+                } catch {
+                    throw error as! JSONReadError  // `withUTF8` rethrows untyped; `member` throws only this type
+                }
+            }
+        }
+    }
+
+    /// Reads an object's braces and commas, calling `member` to read each member, key and value.
+    @inlinable
+    mutating func readMembers(_ member: (inout JSONReader) throws(JSONReadError) -> Void) throws(JSONReadError) {
         try expect(UInt8(ascii: "{"))
         skipWhitespace()
         if consume(UInt8(ascii: "}")) { return }
         repeat {
             skipWhitespace()
-            let key = try readStringBytes()
-            skipWhitespace()
-            try expect(UInt8(ascii: ":"))
-            if let bytes = key.bytes {
-                try member(JSONKey(bytes: bytes), &self)
-            } else {
-                var escaped = key.escaped!
-                do {
-                    try escaped.withUTF8 { utf8 in try member(JSONKey(bytes: UnsafeRawBufferPointer(utf8)), &self) }
-                } catch {
-                    throw error as! JSONReadError  // `withUTF8` rethrows untyped; `member` throws only this type
-                }
-            }
+            try member(&self)
             skipWhitespace()
         } while consume(UInt8(ascii: ","))
         try expect(UInt8(ascii: "}"))
     }
 
     /// A string's raw bytes, or its text when it holds escapes.
-    @usableFromInline
+    @inlinable
     mutating func readStringBytes() throws(JSONReadError) -> (bytes: UnsafeRawBufferPointer?, escaped: String?) {
         try expect(UInt8(ascii: "\""))
         let start = index
@@ -325,7 +332,7 @@ public struct JSONReader {
 
     /// Moves past the bytes of a string that need no decoding (no quote, backslash or control character),
     /// eight at a time while it can.
-    @usableFromInline mutating func skipPlainStringBytes() {
+    @inlinable @inline(__always) mutating func skipPlainStringBytes() {
         if let base = bytes.baseAddress {
             let ones: UInt64 = 0x0101_0101_0101_0101, highBits: UInt64 = 0x8080_8080_8080_8080
             while index + 8 <= bytes.count {

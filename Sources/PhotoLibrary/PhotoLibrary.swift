@@ -17,17 +17,15 @@ public final class PhotoLibrary: Sendable {
         self.connection = connection
     }
 
-    /// Connects to the daemon at `socketPath`, or where `SocketLocation.forClient` finds it when nil. The
-    /// connection's replies are read on `taskExecutor` when given (see `VarlinkConnection.connect`).
+    /// Connects to the daemon at `socketPath`, or where `SocketLocation.forClient` finds it when nil.
     ///
     /// With `answerWithin`, the daemon must answer a first call within that time, or the connect fails: a program
     /// listening on the socket that never answers would otherwise hold every call for ever.
-    public static func connect(socketPath: String? = nil, taskExecutor: (any TaskExecutor)? = nil,
-                               answerWithin timeout: Duration? = nil) async throws(PhotoLibraryError) -> PhotoLibrary {
+    public static func connect(socketPath: String? = nil, answerWithin timeout: Duration? = nil) async throws(PhotoLibraryError) -> PhotoLibrary {
         let path = socketPath ?? SocketLocation.forClient(environment: ProcessInfo.processInfo.environment)
         let connection: VarlinkConnection
         do {
-            connection = try await VarlinkConnection.connect(socketPath: path, taskExecutor: taskExecutor)
+            connection = try await VarlinkConnection.connect(socketPath: path)
         } catch {
             throw PhotoLibraryError(error, socketPath: path)
         }

@@ -37,6 +37,16 @@ extension Asset: JSONWritable {
 }
 
 extension Asset: JSONReadable {
+    /// The members, in the order `write(to:)` writes them.
+    private enum Key: String, CaseIterable, Sendable {
+        case id, mediaType, mediaSubtypes, pixelWidth, pixelHeight, creationDate, creationDateSource, modificationDate
+        case addedDate, location, duration, isFavorite, isHidden, isTrashed, burstIdentifier, originalFilename, fileSize
+        case orientation, hasAdjustments, cameraMake, cameraModel, lensModel, fNumber, exposureTime, iso, focalLength
+        case focalLength35mm, resources
+    }
+
+    private static let keyOrder = JSONKeyOrder<Key>()
+
     /// Reads the asset as its `Decodable` conformance does, but without `JSONDecoder`'s overhead.
     public init(reading json: inout JSONReader) throws(JSONReadError) {
         var id: String?, mediaType: MediaType?, pixelWidth: Int?, pixelHeight: Int?, addedDate: Timestamp?
@@ -44,37 +54,37 @@ extension Asset: JSONReadable {
         var mediaSubtypes: MediaSubtypes = [], creationDate: Timestamp?, creationDateSource: CreationDateSource?
         var modificationDate: Timestamp?, location: Location?, duration = 0.0, burstIdentifier: String?
         var orientation = 1, resources: [AssetResource]?, hasAdjustments = false, camera = CameraData()
-        try json.readObject { key, json throws(JSONReadError) in
+        try json.readObject(keys: Self.keyOrder) { key, json throws(JSONReadError) in
             switch key {
-            case "id": id = try json.readString()
-            case "mediaType": mediaType = try json.read(MediaType.self)
-            case "mediaSubtypes": mediaSubtypes = try json.readOptional(MediaSubtypes.init(reading:)) ?? []
-            case "pixelWidth": pixelWidth = try json.readInt()
-            case "pixelHeight": pixelHeight = try json.readInt()
-            case "creationDate": creationDate = try json.readOptional(Timestamp.init(reading:))
-            case "creationDateSource": creationDateSource = try json.readOptional { json throws(JSONReadError) in try json.read(CreationDateSource.self) }
-            case "modificationDate": modificationDate = try json.readOptional(Timestamp.init(reading:))
-            case "addedDate": addedDate = try Timestamp(reading: &json)
-            case "location": location = try json.readOptional(Location.init(reading:))
-            case "duration": duration = try json.readOptional { json throws(JSONReadError) in try json.readDouble() } ?? 0
-            case "isFavorite": isFavorite = try json.readBool()
-            case "isHidden": isHidden = try json.readBool()
-            case "isTrashed": isTrashed = try json.readBool()
-            case "burstIdentifier": burstIdentifier = try json.readOptional { json throws(JSONReadError) in try json.readString() }
-            case "originalFilename": originalFilename = try json.readString()
-            case "fileSize": fileSize = Int64(try json.readInt())
-            case "orientation": orientation = try json.readOptional { json throws(JSONReadError) in try json.readInt() } ?? 1
-            case "resources": resources = try json.readOptional { json throws(JSONReadError) in try json.readArray(of: AssetResource.self) }
-            case "hasAdjustments": hasAdjustments = try json.readOptional { json throws(JSONReadError) in try json.readBool() } ?? false
-            case "cameraMake": camera.make = try json.readOptional { json throws(JSONReadError) in try json.readString() }
-            case "cameraModel": camera.model = try json.readOptional { json throws(JSONReadError) in try json.readString() }
-            case "lensModel": camera.lensModel = try json.readOptional { json throws(JSONReadError) in try json.readString() }
-            case "fNumber": camera.fNumber = try json.readOptional { json throws(JSONReadError) in try json.readDouble() }
-            case "exposureTime": camera.exposureTime = try json.readOptional { json throws(JSONReadError) in try json.readDouble() }
-            case "iso": camera.iso = try json.readOptional { json throws(JSONReadError) in try json.readInt() }
-            case "focalLength": camera.focalLength = try json.readOptional { json throws(JSONReadError) in try json.readDouble() }
-            case "focalLength35mm": camera.focalLength35mm = try json.readOptional { json throws(JSONReadError) in try json.readInt() }
-            default: try json.skipValue()
+            case .id?: id = try json.readString()
+            case .mediaType?: mediaType = try json.read(MediaType.self)
+            case .mediaSubtypes?: mediaSubtypes = try json.readOptional(MediaSubtypes.init(reading:)) ?? []
+            case .pixelWidth?: pixelWidth = try json.readInt()
+            case .pixelHeight?: pixelHeight = try json.readInt()
+            case .creationDate?: creationDate = try json.readOptional(Timestamp.init(reading:))
+            case .creationDateSource?: creationDateSource = try json.readOptional { json throws(JSONReadError) in try json.read(CreationDateSource.self) }
+            case .modificationDate?: modificationDate = try json.readOptional(Timestamp.init(reading:))
+            case .addedDate?: addedDate = try Timestamp(reading: &json)
+            case .location?: location = try json.readOptional(Location.init(reading:))
+            case .duration?: duration = try json.readOptional { json throws(JSONReadError) in try json.readDouble() } ?? 0
+            case .isFavorite?: isFavorite = try json.readBool()
+            case .isHidden?: isHidden = try json.readBool()
+            case .isTrashed?: isTrashed = try json.readBool()
+            case .burstIdentifier?: burstIdentifier = try json.readOptional { json throws(JSONReadError) in try json.readString() }
+            case .originalFilename?: originalFilename = try json.readString()
+            case .fileSize?: fileSize = Int64(try json.readInt())
+            case .orientation?: orientation = try json.readOptional { json throws(JSONReadError) in try json.readInt() } ?? 1
+            case .resources?: resources = try json.readOptional { json throws(JSONReadError) in try json.readArray(of: AssetResource.self) }
+            case .hasAdjustments?: hasAdjustments = try json.readOptional { json throws(JSONReadError) in try json.readBool() } ?? false
+            case .cameraMake?: camera.make = try json.readOptional { json throws(JSONReadError) in try json.readString() }
+            case .cameraModel?: camera.model = try json.readOptional { json throws(JSONReadError) in try json.readString() }
+            case .lensModel?: camera.lensModel = try json.readOptional { json throws(JSONReadError) in try json.readString() }
+            case .fNumber?: camera.fNumber = try json.readOptional { json throws(JSONReadError) in try json.readDouble() }
+            case .exposureTime?: camera.exposureTime = try json.readOptional { json throws(JSONReadError) in try json.readDouble() }
+            case .iso?: camera.iso = try json.readOptional { json throws(JSONReadError) in try json.readInt() }
+            case .focalLength?: camera.focalLength = try json.readOptional { json throws(JSONReadError) in try json.readDouble() }
+            case .focalLength35mm?: camera.focalLength35mm = try json.readOptional { json throws(JSONReadError) in try json.readInt() }
+            case nil: try json.skipValue()
             }
         }
         guard let id, let mediaType, let pixelWidth, let pixelHeight, let addedDate, let isFavorite, let isHidden,

@@ -69,56 +69,36 @@ public struct Timestamp: Sendable, Hashable, Comparable {
 
     /// Parses RFC 3339 from UTF-8 bytes, as `init?(rfc3339:)` does.
     public static func parse(rfc3339 bytes: UnsafeRawBufferPointer) -> Timestamp? {
-        var index = 0
-        func number(_ digits: Int) -> Int? {
-            guard index + digits <= bytes.count else { return nil }
-            var value = 0
-            for byte in bytes[index..<index + digits] {
-                guard byte >= 48, byte <= 57 else { return nil }
-                value = value * 10 + Int(byte - 48)
-            }
-            index += digits
-            return value
-        }
-        func expect(_ accepted: StaticString) -> Bool {
-            guard index < bytes.count else { return false }
-            for offset in 0..<accepted.utf8CodeUnitCount where accepted.utf8Start[offset] == bytes[index] {
-                index += 1
-                return true
-            }
-            return false
-        }
-        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-              expect("Tt "), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
-              let second = number(2),
+        var text = RFC3339Cursor(bytes: bytes)
+        guard let year = text.number(4), text.expect("-"), let month = text.number(2), text.expect("-"),
+              let day = text.number(2), text.expect("Tt "), let hour = text.number(2), text.expect(":"),
+              let minute = text.number(2), text.expect(":"), let second = text.number(2),
               (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day),
               hour < 24, minute < 60, second < 61
         else { return nil }
         var fraction = 0.0
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
+        if text.expect(".") {
             var scale = 0.1
-            let start = index
-            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
-                fraction += Double(bytes[index] - 48) * scale
+            guard let first = text.digit() else { return nil }
+            var digit: Int? = first
+            while let value = digit {
+                fraction += Double(value) * scale
                 scale /= 10
-                index += 1
+                digit = text.digit()
             }
-            guard index > start else { return nil }
         }
         var offset = 0
-        if expect("Zz") {
+        if text.expect("Zz") {
             offset = 0
-        } else if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-            let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
-            index += 1
-            guard let offsetHours = number(2), expect(":"), let offsetMinutes = number(2),
+        } else if text.expect("+-") {
+            let sign = bytes[text.index - 1] == UInt8(ascii: "-") ? -1 : 1
+            guard let offsetHours = text.number(2), text.expect(":"), let offsetMinutes = text.number(2),
                   offsetHours < 24, offsetMinutes < 60 else { return nil }
             offset = sign * (offsetHours * 3_600 + offsetMinutes * 60)
         } else {
             return nil
         }
-        guard index == bytes.count else { return nil }
+        guard text.index == bytes.count else { return nil }
         return Timestamp(year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59),
                          fractionalSecond: fraction, utcOffsetSeconds: offset)
     }
@@ -201,5 +181,41 @@ extension Timestamp: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         try rfc3339.encode(to: encoder)
+    }
+}
+
+/// Reads RFC 3339 text a field at a time.
+private struct RFC3339Cursor {
+    let bytes: UnsafeRawBufferPointer
+    var index = 0
+
+    /// A number of exactly `digits` decimal digits.
+    @inline(__always) mutating func number(_ digits: Int) -> Int? {
+        guard index + digits <= bytes.count else { return nil }
+        var value = 0
+        for offset in index..<index + digits {
+            let digit = bytes[offset] &- 48
+            guard digit < 10 else { return nil }
+            value = value * 10 + Int(digit)
+        }
+        index += digits
+        return value
+    }
+
+    /// One decimal digit, if the next byte is one.
+    @inline(__always) mutating func digit() -> Int? {
+        guard index < bytes.count, bytes[index] &- 48 < 10 else { return nil }
+        index += 1
+        return Int(bytes[index - 1] &- 48)
+    }
+
+    /// Consumes the next byte when it is one of `accepted`.
+    @inline(__always) mutating func expect(_ accepted: StaticString) -> Bool {
+        guard index < bytes.count else { return false }
+        for offset in 0..<accepted.utf8CodeUnitCount where accepted.utf8Start[offset] == bytes[index] {
+            index += 1
+            return true
+        }
+        return false
     }
 }

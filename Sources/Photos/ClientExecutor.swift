@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 
-/// Runs the module's own asynchronous work (socket calls, the connections' message pumps, the change stream)
+/// Runs the module's own asynchronous work (socket calls and the change stream)
 /// on a dispatch queue of its own, never on Swift's cooperative pool: PhotoKit's API is synchronous, and
 /// callers that block every thread of that pool (two on a two-core machine) must not starve the work they
 /// wait for. Unstructured tasks do not inherit an executor preference: each one here names this executor.

@@ -32,12 +32,12 @@ package final class LibraryClient: @unchecked Sendable {
 
     /// A connection of its own, for a stream that would hold up the shared one.
     func separateConnection() async throws(PhotoLibraryError) -> PhotoLibrary {
-        try await PhotoLibrary.connect(taskExecutor: ClientExecutor.shared)
+        try await PhotoLibrary.connect()
     }
 
     private func connection() async throws(PhotoLibraryError) -> PhotoLibrary {
         if let library = lock.withLock({ library }) { return library }
-        let connected = try await PhotoLibrary.connect(taskExecutor: ClientExecutor.shared)
+        let connected = try await PhotoLibrary.connect()
         return lock.withLock {
             if let library { return library }
             library = connected

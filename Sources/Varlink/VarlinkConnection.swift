@@ -33,11 +33,11 @@ public final class VarlinkConnection: Sendable {
     /// lives: a task of its own because the connection outlives the caller's scope.
     private let exchanges: Task<Void, Never>
 
-    private init(_ messages: NIOAsyncChannel<ByteBuffer, ByteBuffer>, taskExecutor: (any TaskExecutor)?) {
+    private init(_ messages: NIOAsyncChannel<ByteBuffer, ByteBuffer>) {
         let (requestStream, requests) = AsyncStream.makeStream(of: ConnectionRequest.self)
         self.channel = messages.channel
         self.requests = requests
-        self.exchanges = Task(executorPreference: taskExecutor) {
+        self.exchanges = Task(executorPreference: EventLoopTaskExecutor(messages.channel.eventLoop)) {
             await Self.exchangeMessages(over: messages, serving: requestStream)
         }
     }
@@ -51,13 +51,10 @@ public final class VarlinkConnection: Sendable {
     /// - Parameters:
     ///   - maximumMessageSize: The largest reply accepted, in bytes; a longer one closes the connection.
     ///     Replies may carry whole results (the ids of a million assets are about 40 MB), hence the default 1 GiB.
-    ///   - taskExecutor: Where the connection's message pump runs (by default Swift's global pool). A client
-    ///     whose callers block pool threads while they wait for replies passes an executor of its own.
     public static func connect(
         socketPath: String,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        maximumMessageSize: Int = 1 << 30,
-        taskExecutor: (any TaskExecutor)? = nil
+        maximumMessageSize: Int = 1 << 30
     ) async throws -> VarlinkConnection {
         do {
             // Replies of hundreds of kilobytes (asset pages, snapshots) arrive in a few large reads, not dozens.
@@ -72,7 +69,7 @@ public final class VarlinkConnection: Sendable {
                     return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
             }
-            return VarlinkConnection(messages, taskExecutor: taskExecutor)
+            return VarlinkConnection(messages)
         } catch {
             throw VarlinkConnectionError.cannotConnect(socketPath: socketPath, reason: "\(error)")
         }
@@ -224,6 +221,22 @@ public final class VarlinkConnection: Sendable {
                 call.replies.fail(VarlinkConnectionError.closed)
             }
         }
+    }
+}
+
+/// Runs a task's jobs on an event loop: there the connection's replies arrive, so a reply reaches its caller
+/// with one hand-off between threads, not two, and callers that block the threads of Swift's pool while
+/// they wait cannot stall the exchange.
+private final class EventLoopTaskExecutor: TaskExecutor {
+    private let eventLoop: any EventLoop
+
+    init(_ eventLoop: any EventLoop) {
+        self.eventLoop = eventLoop
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        eventLoop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
 

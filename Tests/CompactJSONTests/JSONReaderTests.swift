@@ -77,6 +77,40 @@ struct JSONReaderTests {
         #expect(seen == ["a": "1", "b": "nil", "c": "z"])
     }
 
+    private enum Member: String, CaseIterable, Sendable {
+        case id, idLong, name, size
+    }
+
+    /// Members in the usual order, shuffled, unknown, escaped, and keys that start with another key.
+    @Test(arguments: [
+        #"{"id":"1","idLong":"2","name":"n","size":4}"#,
+        #"{ "size" : 4 , "name":"n", "idLong":"2", "id":"1" }"#,
+        #"{"idLonger":0,"id":"1","other":[{"id":9}],"idLong":"2","\u006eame":"n","size":4,"siz":5}"#,
+    ])
+    func readsMembersByKeyOrderWhateverTheirOrder(text: String) throws {
+        let keys = JSONKeyOrder<Member>()
+        var seen: [Member: String] = [:]
+        try read(text) { json throws(JSONReadError) in
+            try json.readObject(keys: keys) { member, json throws(JSONReadError) in
+                switch member {
+                case .id?, .idLong?, .name?: seen[member!] = try json.readString()
+                case .size?: seen[.size] = String(try json.readInt())
+                case nil: try json.skipValue()
+                }
+            }
+        }
+        #expect(seen == [.id: "1", .idLong: "2", .name: "n", .size: "4"])
+    }
+
+    @Test(arguments: [#"{"id":"1""#, #"{"id""1"}"#, #"{"id":"1",}"#, #"{"id:"1"}"#])
+    func refusesMalformedObjectsReadByKeyOrder(text: String) {
+        #expect(throws: JSONReadError.self) {
+            try read(text) { json throws(JSONReadError) in
+                try json.readObject(keys: JSONKeyOrder<Member>()) { _, json throws(JSONReadError) in try json.skipValue() }
+            }
+        }
+    }
+
     @Test(arguments: [#"{"a":1"#, #"{"a" 1}"#, #"{"a":1,}"#, "[1,]", "[1 2]", "tru", "nul", #"{"a":1} x"#, "{1:2}", "[01x]"])
     func refusesMalformedText(_ text: String) {
         #expect(throws: JSONReadError.self) { try read(text) { json throws(JSONReadError) in try json.skipValue() } }
