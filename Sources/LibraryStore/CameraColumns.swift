@@ -71,17 +71,14 @@ extension LibraryDatabase {
     /// changed. An asset whose file could not be read has nil and is not asked for again.
     @discardableResult
     public func recordCameraData(_ readings: [String: CameraData?], now: Date = Date()) async throws -> ChangeToken? {
-        try await writer.write { db -> ChangeToken? in
-            var transaction = ChangeTransaction(db: db, now: now.timeIntervalSince1970)
+        try await writer.recordChange(now: now) { transaction in
+            let db = transaction.db
             for (id, camera) in readings {
                 let camera = camera ?? CameraData()
                 try db.execute(sql: "UPDATE asset SET \(CameraColumns.assignments), cameraDataRead = 1 WHERE id = ?",
                                arguments: StatementArguments(CameraColumns.values(of: camera) + [id]))
                 if db.changesCount > 0, camera != CameraData() { transaction.note(.asset, id, .changed) }
             }
-            guard transaction.hasChanges else { return nil }
-            let committed = try recordAndPublish(&transaction, db: db)
-            return ChangeToken(libraryId: libraryId, generation: committed.generation)
-        }
+        }.committed.map { ChangeToken(libraryId: libraryId, generation: $0.generation) }
     }
 }

@@ -35,7 +35,7 @@ extension LibraryDatabase {
     /// Returns how many entries were deleted.
     @discardableResult
     public func pruneHistory(committedBefore cutoff: Date) async throws -> Int {
-        try await writer.write { db in
+        try await writer.writeUnrecorded { db in
             try db.execute(sql: "DELETE FROM change_log WHERE committedTime < ?", arguments: [cutoff.timeIntervalSince1970])
             return db.changesCount
         }

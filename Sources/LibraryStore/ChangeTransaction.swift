@@ -7,8 +7,8 @@ public struct ChangeOutcome: Sendable {
     public var token: ChangeToken
     /// Each placeholder and the real id it became.
     public var created: [String: String]
-    /// For each `createAsset` change (by index): the asset's id, and whether it was a duplicate of an existing asset.
-    public var assets: [Int: (id: String, isDuplicate: Bool)]
+    /// For each `createAsset` change (by index): `inserted`, or `duplicate` of an existing asset.
+    public var assets: [Int: IngestOutcome]
     /// Files owned by the library that it no longer uses (of purged assets, of replaced and reverted edits):
     /// the caller removes them after the commit.
     public var purgedFiles: [String]
@@ -30,29 +30,13 @@ extension LibraryDatabase {
 
     /// Runs `body` on one `ChangeTransaction` in one write transaction and commits it as one change-log entry.
     func commitTransaction(_ body: @escaping @Sendable (inout ChangeTransaction) throws -> Void) async throws -> ChangeOutcome {
-        let now = Date()
-        return try await writer.write { db in
-            var transaction = ChangeTransaction(db: db, now: now.timeIntervalSince1970)
+        let (made, committed) = try await writer.recordChange { transaction in
             try body(&transaction)
-            let committed = try recordAndPublish(&transaction, db: db)
-            return ChangeOutcome(token: ChangeToken(libraryId: libraryId, generation: committed.generation),
-                                 created: transaction.placeholders, assets: transaction.createdAssets,
-                                 purgedFiles: transaction.purgedFiles)
+            return (transaction.placeholders, transaction.createdAssets, transaction.purgedFiles)
         }
-    }
-}
-
-extension LibraryDatabase {
-    /// Appends the transaction's change-log entry; once the write commits, advances the observed results
-    /// and wakes the observers (on the writer's queue, so in commit order).
-    func recordAndPublish(_ transaction: inout ChangeTransaction, db: Database) throws -> CommittedChange {
-        let committed = try transaction.recordChangeLog()
-        let feed = self.feed, observedResults = self.observedResults
-        db.afterNextTransaction { db in
-            observedResults.advance(past: committed, db: db)
-            feed.publish(committed)
-        }
-        return committed
+        // A transaction that changed nothing leaves the library at its current state.
+        let token = if let committed { ChangeToken(libraryId: libraryId, generation: committed.generation) } else { try await currentToken() }
+        return ChangeOutcome(token: token, created: made.0, assets: made.1, purgedFiles: made.2)
     }
 }
 
@@ -61,7 +45,7 @@ struct ChangeTransaction {
     let db: Database
     let now: Double
     var placeholders: [String: String] = [:]
-    var createdAssets: [Int: (id: String, isDuplicate: Bool)] = [:]
+    var createdAssets: [Int: IngestOutcome] = [:]
     var purgedFiles: [String] = []
     private var objects: [ObjectKey: ObjectChange] = [:]
     private var objectOrder: [ObjectKey] = []
@@ -81,7 +65,7 @@ struct ChangeTransaction {
             guard let draft else { throw LibraryError.invalidChange(index: index, reason: "the file was not prepared") }
             try claim(placeholder, index: index)
             let (id, isDuplicate) = try insertAsset(draft)
-            createdAssets[index] = (id, isDuplicate)
+            createdAssets[index] = isDuplicate ? .duplicate(assetId: id, libraryCopy: nil) : .inserted(assetId: id)
             if let placeholder { placeholders[placeholder] = id }
             if !isDuplicate { note(.asset, id, .inserted, contentChanged: true) }
         case .updateAsset(let target, let update):

@@ -4,39 +4,23 @@ import PhotoModel
 
 /// The single front door to a library's SQLite database (WAL mode, one pool per process).
 public struct LibraryDatabase: Sendable {
-    let writer: DatabasePool
+    let writer: LibraryWriter
     /// This library's identity, part of every change token.
-    public let libraryId: String
+    public var libraryId: String { writer.libraryId }
     /// Committed transactions, in commit order, for observers in this process.
-    public let feed: ChangeFeed
+    public var feed: ChangeFeed { writer.feed }
     /// The results observers follow, advanced at each commit.
-    public let observedResults: ObservedResults
+    public var observedResults: ObservedResults { writer.observedResults }
 
     /// Opens (creating and migrating as needed) the database file at `path`.
     public init(path: String) throws {
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = true
-        configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in
-            // Committed transactions must survive a crash of the process or the machine.
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-            db.add(function: PredicateSQL.foldFunction)
-        }
-        writer = try DatabasePool(path: path, configuration: configuration)
-        try Schema.migrator.migrate(writer)
-        try writer.writeWithoutTransaction(ChangeCapture.install)
-        let info = try writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT libraryId, generation FROM library_info")!
-        }
-        libraryId = info["libraryId"]
-        feed = ChangeFeed(generation: info["generation"])
-        observedResults = ObservedResults(generation: info["generation"])
+        writer = try LibraryWriter(path: path)
     }
 
     /// Starts following `queries` (each once, however many observers); returns when their results are loaded.
     /// Balance with `observedResults.release`.
     public func track(_ queries: [ObservedQuery]) async throws {
-        try await observedResults.track(queries, in: writer)
+        try await writer.track(queries)
     }
 
     /// The change token of the current state.
@@ -94,7 +78,7 @@ public struct CollectionPage: Sendable {
 extension LibraryDatabase {
     /// Returns once the writer has run an empty step: proof that writes are not stuck.
     public func answersWrites() async throws {
-        try await writer.writeWithoutTransaction { _ in }
+        try await writer.answersWrites()
     }
 
     /// How many assets the user library holds, the trash not counted.

@@ -18,21 +18,19 @@ extension LibraryDatabase {
     /// observer or catching-up client would learn of it. Returns nil when no shown asset left.
     public func ageRecentlyAdded(now: Date) async throws -> ChangeToken? {
         let firstDay = AssetRules.firstRecentDay(now: now)
-        return try await writer.write { db -> ChangeToken? in
+        return try await writer.recordChange(now: now) { transaction in
+            let db = transaction.db
             let announced = try Int.fetchOne(db, sql: "SELECT recentlyAddedFirstDay FROM library_info")
-            guard announced != firstDay else { return nil }
+            guard announced != firstDay else { return }
             try db.execute(sql: "UPDATE library_info SET recentlyAddedFirstDay = ?", arguments: [firstDay])
             // A new library, or a clock set back: nothing has left that observers were told was in.
-            guard let announced, announced < firstDay else { return nil }
+            guard let announced, announced < firstDay else { return }
             let leaving = "SELECT EXISTS (SELECT 1 FROM asset WHERE addedDay >= ? AND addedDay < ? AND "
                 + AssetRules.visibility().joined(separator: " AND ") + ")"
-            guard try Bool.fetchOne(db, sql: leaving, arguments: [announced, firstDay]) == true else { return nil }
+            guard try Bool.fetchOne(db, sql: leaving, arguments: [announced, firstDay]) == true else { return }
             let album = try String.fetchOne(db, sql: "SELECT id FROM collection WHERE subtype = ?",
                                             arguments: [CollectionSubtype.smartAlbumRecentlyAdded.rawValue])!
-            var transaction = ChangeTransaction(db: db, now: now.timeIntervalSince1970)
             transaction.note(.collection, album, .changed)
-            let committed = try recordAndPublish(&transaction, db: db)
-            return ChangeToken(libraryId: libraryId, generation: committed.generation)
-        }
+        }.committed.map { ChangeToken(libraryId: libraryId, generation: $0.generation) }
     }
 }

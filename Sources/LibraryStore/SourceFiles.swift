@@ -116,13 +116,13 @@ extension LibraryDatabase {
     /// `fileExists` tells whether a referenced file is still on disk (a file whose content reappears elsewhere takes
     /// over its asset only when it is gone).
     public func ingest(_ request: IngestRequest, fileExists: @escaping @Sendable (String) -> Bool) async throws -> IngestOutcome {
-        try await writeRecordingChanges { transaction in
+        try await writer.recordChange { transaction in
             let outcome = try transaction.ingest(request, fileExists: fileExists)
             if let album = request.album {
                 try transaction.apply(.addAssets(target: album, ids: [outcome.assetId]), index: 0, draft: nil)
             }
             return outcome
-        }
+        }.value
     }
 
     /// Every file the library took from the source at `root`.
@@ -137,7 +137,7 @@ extension LibraryDatabase {
     /// assets; returns each file's move.
     @discardableResult
     public func moveReferencedFiles(from path: String, to newPath: String, sourceRoot: String) async throws -> [ReferencedFileMove] {
-        try await writeRecordingChanges { transaction in
+        try await writer.recordChange { transaction in
             var moves: [ReferencedFileMove] = []
             for file in try KnownFileRows.referenced(under: path, db: transaction.db) {
                 let destination = newPath + file.sourcePath.dropFirst(path.count)
@@ -150,14 +150,14 @@ extension LibraryDatabase {
                 transaction.note(.asset, file.assetId, .changed)
             }
             return moves
-        }
+        }.value
     }
 
     /// The referenced files at `paths` (files, or folders and everything in them) are gone: their assets move to
     /// Recently Deleted, or lose the RAW or movie that went. One transaction for all; returns the files' paths.
     @discardableResult
     public func removeReferencedFiles(at paths: [String]) async throws -> [String] {
-        try await writeRecordingChanges { transaction in
+        try await writer.recordChange { transaction in
             var removed: [String] = []
             for path in paths {
                 for file in try KnownFileRows.referenced(under: path, db: transaction.db) where !file.isTrashed {
@@ -166,7 +166,7 @@ extension LibraryDatabase {
                 }
             }
             return removed
-        }
+        }.value
     }
 
     /// The assets whose photo is a file referenced in place, not a copy in the library's store.
@@ -179,7 +179,7 @@ extension LibraryDatabase {
 
     /// Marks the files of the source at `root` offline (its folder is gone or unmounted) or back online.
     public func setOffline(_ isOffline: Bool, sourceRoot root: String) async throws {
-        try await writer.write { db in
+        try await writer.writeUnrecorded { db in
             try db.execute(sql: "UPDATE resource_file SET isOffline = ? WHERE sourceRoot = ?", arguments: [isOffline, root])
         }
     }
@@ -216,7 +216,7 @@ extension LibraryDatabase {
 
     /// Remembers a source added at run time (replacing one at the same path).
     public func saveSource(_ source: StoredSource) async throws {
-        try await writer.write { db in
+        try await writer.writeUnrecorded { db in
             try db.execute(sql: "INSERT OR REPLACE INTO import_source (path, mode, recursive, addedTime) VALUES (?, ?, ?, ?)",
                            arguments: [source.path, source.mode, source.recursive, Date().timeIntervalSince1970])
         }
@@ -224,24 +224,12 @@ extension LibraryDatabase {
 
     /// Forgets a source added at run time; false when there was none at `path`.
     public func deleteSource(path: String) async throws -> Bool {
-        try await writer.write { db in
+        try await writer.writeUnrecorded { db in
             try db.execute(sql: "DELETE FROM import_source WHERE path = ?", arguments: [path])
             return db.changesCount > 0
         }
     }
 
-    /// Runs `body` in one write transaction that records one change-log entry if anything changed, published after the commit.
-    private func writeRecordingChanges<Value: Sendable>(
-        _ body: @escaping @Sendable (inout ChangeTransaction) throws -> Value
-    ) async throws -> Value {
-        let now = Date().timeIntervalSince1970
-        return try await writer.write { db in
-            var transaction = ChangeTransaction(db: db, now: now)
-            let value = try body(&transaction)
-            if transaction.hasChanges { _ = try recordAndPublish(&transaction, db: db) }
-            return value
-        }
-    }
 }
 
 /// Reads `resource_file` rows as `KnownFile`s.

@@ -68,9 +68,8 @@ public struct Daemon: Sendable {
         let images = try ImageManager(configuration: configuration, database: database,
                                       originalsDirectory: fileStore.originals, logger: logger)
         let renditionUpkeep = RenditionUpkeep(database: database, images: images, logger: logger)
-        let statistics = ImportStatistics()
-        let sources = ImportSources(configured: configuration.sources, configurationFile: configuration.file, importer: importer,
-                                    database: database, statistics: statistics,
+        let ingest = IngestPipeline(importer: importer, database: database, statistics: ImportStatistics())
+        let sources = ImportSources(configured: configuration.sources, configurationFile: configuration.file, ingest: ingest,
                                     excluded: [configuration.libraryPath, configuration.cachePath],
                                     filesLeft: { await renditionUpkeep.referencedFilesLeft($0, movedAssetIds: $1) },
                                     logger: logger)
@@ -81,10 +80,9 @@ public struct Daemon: Sendable {
             info: VarlinkServiceInfo(vendor: "photolibd", product: "photolibd", version: Self.version,
                                      url: "https://github.com/photolibd/photolibd"),
             interfaces: [
-                LibraryInterface(database: database, importer: importer, editor: editor, authorization: authorization),
+                LibraryInterface(database: database, ingest: ingest, editor: editor, authorization: authorization),
                 ImagesInterface(images: images, authorization: authorization),
-                ImportInterface(database: database, importer: importer, authorization: authorization, sources: sources,
-                                statistics: statistics),
+                ImportInterface(ingest: ingest, authorization: authorization, sources: sources),
             ],
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger
@@ -110,7 +108,7 @@ public struct Daemon: Sendable {
             .init(service: ImageCacheService(images: images, upkeep: renditionUpkeep, fileWork: .singleton)),
             .init(service: reloader),
         ]
-        if let reporter = StatusReporter(database: database, statistics: statistics, sources: sources, environment: environment) {
+        if let reporter = StatusReporter(database: database, statistics: ingest.statistics, sources: sources, environment: environment) {
             services.append(.init(service: reporter))
         }
         if let watchdog = SystemdWatchdog(eventLoops: MultiThreadedEventLoopGroup.singleton, database: database,

@@ -105,13 +105,6 @@ struct Importer: Sendable {
         }
     }
 
-    /// After the commit: keep the store copy only if the library now uses it; remove a moved file's source.
-    func finish(_ file: PreparedFile, committedAs outcome: (id: String, isDuplicate: Bool)?, logger: Logger) {
-        let isImported = outcome.map { !$0.isDuplicate } ?? false
-        if let staged = file.staged { fileStore.settle(staged, isKept: isImported) }
-        if isImported, file.mode == .move { removeSource(file, logger: logger) }
-    }
-
     /// After an ingest commit: keep or drop the store copy; in move mode remove the source once the library holds its content.
     func finish(_ file: PreparedFile, outcome: IngestOutcome?, logger: Logger) async {
         var isStored = false

@@ -58,8 +58,7 @@ struct ChangeTransactionTests {
         let first = try await database.insert([draft("a.jpg")])
         let outcome = try await database.performChanges([.createAsset(path: "/in/copy.jpg", placeholder: "@again")],
                                                         drafts: [0: draft("a.jpg")])
-        #expect(outcome.assets[0]?.id == first[0])
-        #expect(outcome.assets[0]?.isDuplicate == true)
+        #expect(outcome.assets[0] == .duplicate(assetId: first[0], libraryCopy: nil))
         #expect(try await database.fetchAssets(AssetQuery()).count == 1)
     }
 

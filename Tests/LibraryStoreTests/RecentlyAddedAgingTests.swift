@@ -19,7 +19,7 @@ import Testing
 
         // As if `leaving.jpg` had been added on the window's first day when observers last heard of it, and
         // a day has passed since: its day is now out of the window.
-        try await database.writer.write { db in
+        try await database.writer.writeUnrecorded { db in
             try db.execute(sql: "UPDATE asset SET addedTime = ? WHERE id = ?", arguments: [Double(firstDay - 1) * 86_400 + 60, ids[0]])
             try db.execute(sql: "UPDATE library_info SET recentlyAddedFirstDay = ?", arguments: [firstDay - 1])
         }
@@ -41,7 +41,7 @@ import Testing
         let now = Date()
         #expect(try await database.ageRecentlyAdded(now: now) == nil)
         let before = try await database.currentToken()
-        try await database.writer.write { db in
+        try await database.writer.writeUnrecorded { db in
             try db.execute(sql: "UPDATE library_info SET recentlyAddedFirstDay = ?", arguments: [AssetRules.firstRecentDay(now: now) - 3])
         }
         #expect(try await database.ageRecentlyAdded(now: now) == nil)

@@ -56,15 +56,15 @@ actor ImportSources: Service {
     /// Watchers to start, taken by `run`'s task group.
     private let (starts, startSink) = AsyncStream.makeStream(of: (SourceWatcher, AsyncStream<Never>).self)
 
-    init(configured: [SourceConfiguration], configurationFile: String?, importer: Importer, database: LibraryDatabase,
-         statistics: ImportStatistics, excluded: Set<String>, filesLeft: @escaping ReferencedFilesLeft, logger: Logger) {
+    init(configured: [SourceConfiguration], configurationFile: String?, ingest: IngestPipeline,
+         excluded: Set<String>, filesLeft: @escaping ReferencedFilesLeft, logger: Logger) {
         self.configured = configured
         self.filesLeft = filesLeft
         self.configurationFile = configurationFile
-        queue = IngestQueue(statistics: statistics)
-        worker = IngestWorker(queue: queue, importer: importer, database: database, statistics: statistics, logger: logger)
-        self.database = database
-        threadPool = importer.threadPool
+        queue = IngestQueue(statistics: ingest.statistics)
+        worker = IngestWorker(queue: queue, ingest: ingest, logger: logger)
+        self.database = ingest.database
+        threadPool = ingest.importer.threadPool
         self.excluded = excluded
         self.logger = logger
     }

@@ -87,10 +87,9 @@ actor IngestQueue {
 /// Ingests queued files: prepares, commits, settles the files, and counts and reports what happened.
 struct IngestWorker: Sendable {
     let queue: IngestQueue
-    let importer: Importer
-    let database: LibraryDatabase
-    let statistics: ImportStatistics
+    let ingest: IngestPipeline
     let logger: Logger
+    private var statistics: ImportStatistics { ingest.statistics }
 
     /// How often a file found changing is read again before it is reported.
     static let maximumAttempts = 20
@@ -113,7 +112,7 @@ struct IngestWorker: Sendable {
         }
         let file: PreparedFile
         do {
-            file = try await importer.prepare(sourceFile: item.path, mode: item.source.mode, sourceRoot: item.source.path)
+            file = try await ingest.importer.prepare(sourceFile: item.path, mode: item.source.mode, sourceRoot: item.source.path)
         } catch let failure as ImportFailure {
             switch failure.kind {
             case .changing where item.attempts < Self.maximumAttempts:
@@ -130,14 +129,8 @@ struct IngestWorker: Sendable {
             statistics.recordFailure(path: item.path, reason: "\(error)", logger: logger)
             return
         }
-        do {
-            let outcome = try await database.ingest(file.ingestRequest(), fileExists: { FileIdentity(regularFileAt: $0) != nil })
-            await importer.finish(file, outcome: outcome, logger: logger)
-            statistics.recordIngest(outcome)
+        if let outcome = try? await ingest.commit(file, logger: logger) {
             logger.debug("ingested", metadata: ["path": "\(item.path)", "outcome": "\(outcome)"])
-        } catch {
-            await importer.finish(file, outcome: nil, logger: logger)
-            statistics.recordFailure(path: item.path, reason: "the library could not record it: \(error)", logger: logger)
         }
     }
 

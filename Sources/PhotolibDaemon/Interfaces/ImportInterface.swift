@@ -9,11 +9,11 @@ import Varlink
 struct ImportInterface: VarlinkInterface {
     let name = PhotolibInterface.importer.rawValue
     let description = PhotolibInterface.importer.definition
-    let database: LibraryDatabase
-    let importer: Importer
+    let ingest: IngestPipeline
     let authorization: Authorization
     let sources: ImportSources
-    let statistics: ImportStatistics
+    private var database: LibraryDatabase { ingest.database }
+    private var statistics: ImportStatistics { ingest.statistics }
 
     func handle(_ call: VarlinkCall, context: VarlinkCallContext, replies: VarlinkReplyWriter) async throws {
         let status = authorization.status(of: context.peer)
@@ -88,7 +88,7 @@ struct ImportInterface: VarlinkInterface {
     private func importFile(_ path: String, mode: SourceMode, album: String?, context: VarlinkCallContext) async -> ImportedFile {
         let file: PreparedFile
         do {
-            file = try await importer.prepare(path: path, mode: mode, caller: context.peer)
+            file = try await ingest.importer.prepare(path: path, mode: mode, caller: context.peer)
         } catch let failure as ImportFailure {
             guard failure.kind != .unsupported else { return ImportedFile(path: path, status: .unsupported, error: failure.reason) }
             statistics.recordFailure(path: path, reason: failure.reason, logger: context.logger)
@@ -98,18 +98,12 @@ struct ImportInterface: VarlinkInterface {
             return ImportedFile(path: path, status: .failed, error: "\(error)")
         }
         do {
-            let outcome = try await mappingLibraryErrors {
-                try await database.ingest(file.ingestRequest(album: album), fileExists: { FileIdentity(regularFileAt: $0) != nil })
-            }
-            await importer.finish(file, outcome: outcome, logger: context.logger)
-            statistics.recordIngest(outcome)
+            let outcome = try await mappingLibraryErrors { try await ingest.commit(file, album: album, logger: context.logger) }
             switch outcome {
             case .inserted, .joined, .replaced: return ImportedFile(path: path, status: .imported, assetId: outcome.assetId)
             case .relinked, .unchanged, .duplicate: return ImportedFile(path: path, status: .duplicate, assetId: outcome.assetId)
             }
         } catch {
-            await importer.finish(file, outcome: nil, logger: context.logger)
-            statistics.recordFailure(path: path, reason: "the library could not record it: \(error)", logger: context.logger)
             return ImportedFile(path: path, status: .failed, error: "\(error)")
         }
     }

@@ -10,7 +10,7 @@ struct LibraryInterface: VarlinkInterface {
     let name = PhotolibInterface.library.rawValue
     let description = PhotolibInterface.library.definition
     let database: LibraryDatabase
-    let importer: Importer
+    let ingest: IngestPipeline
     let editor: AssetEditor
     let authorization: Authorization
     let observations = Observations()
@@ -77,7 +77,7 @@ struct LibraryInterface: VarlinkInterface {
         guard let path = try await database.fetchAssets(query, pageSize: 1, includeResources: true).assets.first?.resources?.first?.path
         else { throw LibraryError.notFound(id: parameters.id) }
         do {
-            try await replies.send(FetchAssetMetadataReply(metadata: try await importer.embeddedMetadata(ofFileAt: path)))
+            try await replies.send(FetchAssetMetadataReply(metadata: try await ingest.importer.embeddedMetadata(ofFileAt: path)))
         } catch let error as MediaProbeError {
             throw VarlinkError(PhotolibErrorName.metadataUnavailable.qualified(in: .library),
                                parameters: ["id": .string(parameters.id), "reason": .string(error.description)])
@@ -110,7 +110,7 @@ struct LibraryInterface: VarlinkInterface {
                     switch change {
                     case .createAsset(let path, _):
                         do {
-                            prepared[index] = try await importer.prepare(path: path, mode: .copy, caller: context.peer)
+                            prepared[index] = try await ingest.importer.prepare(path: path, mode: .copy, caller: context.peer)
                         } catch let failure as ImportFailure {
                             throw ImportFailure.failed("\(path): \(failure.reason)")
                         }
@@ -126,16 +126,17 @@ struct LibraryInterface: VarlinkInterface {
                     throw LibraryError.notFound(id: id, index: index)
                 }
             }
-            outcome = try await database.performChanges(changes, drafts: prepared.mapValues(\.draft),
-                                                        edits: edits.mapValues(\.draft))
+            outcome = try await ingest.commit(prepared, logger: context.logger) {
+                let outcome = try await database.performChanges(changes, drafts: prepared.mapValues(\.draft),
+                                                                edits: edits.mapValues(\.draft))
+                return (outcome, outcome.assets)
+            }
         } catch {
-            for file in prepared.values { importer.finish(file, committedAs: nil, logger: context.logger) }
             for edit in edits.values { editor.finish(edit, isCommitted: false) }
             throw error
         }
-        for (index, file) in prepared { importer.finish(file, committedAs: outcome.assets[index], logger: context.logger) }
         for edit in edits.values { editor.finish(edit, isCommitted: true) }
-        importer.removeFiles(outcome.purgedFiles, logger: context.logger)
+        ingest.importer.removeFiles(outcome.purgedFiles, logger: context.logger)
         try await replies.send(ChangeResult(token: outcome.token.description, created: outcome.created))
     }
 

@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+import PhotoModel
+
+/// The library's database pool, kept private so that every change of the library's objects reaches the change
+/// log: besides reads, the only ways to write are `recordChange`, which records and publishes what changed, and
+/// `writeUnrecorded`, for the library's own bookkeeping that no observer follows.
+struct LibraryWriter: Sendable {
+    private let pool: DatabasePool
+    let libraryId: String
+    /// Committed transactions, in commit order, for observers in this process.
+    let feed: ChangeFeed
+    /// The results observers follow, advanced at each commit.
+    let observedResults: ObservedResults
+
+    /// Opens (creating and migrating as needed) the database file at `path`.
+    init(path: String) throws {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // Committed transactions must survive a crash of the process or the machine.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            db.add(function: PredicateSQL.foldFunction)
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try Schema.migrator.migrate(pool)
+        try pool.writeWithoutTransaction(ChangeCapture.install)
+        let info = try pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT libraryId, generation FROM library_info")!
+        }
+        libraryId = info["libraryId"]
+        feed = ChangeFeed(generation: info["generation"])
+        observedResults = ObservedResults(generation: info["generation"])
+    }
+
+    /// Reads at one consistent state, beside the writes.
+    func read<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
+        try await pool.read(body)
+    }
+
+    /// Runs `body` in one write transaction. What it changed, noted on the transaction (and what the capture
+    /// triggers saw), is recorded as one change-log entry and, once committed, advances the observed results
+    /// and wakes the observers in commit order. A transaction that noted nothing records nothing.
+    func recordChange<Value: Sendable>(
+        now: Date = Date(), _ body: @escaping @Sendable (inout ChangeTransaction) throws -> Value
+    ) async throws -> (value: Value, committed: CommittedChange?) {
+        let feed = self.feed, observedResults = self.observedResults
+        return try await pool.write { db in
+            var transaction = ChangeTransaction(db: db, now: now.timeIntervalSince1970)
+            let value = try body(&transaction)
+            guard transaction.hasChanges else { return (value, nil) }
+            let committed = try transaction.recordChangeLog()
+            db.afterNextTransaction { db in
+                observedResults.advance(past: committed, db: db)
+                feed.publish(committed)
+            }
+            return (value, committed)
+        }
+    }
+
+    /// A write of bookkeeping that is not part of any object an observer follows (import sources, whether a
+    /// source's files are online, the change log's own pruning): it is not recorded in the change log.
+    func writeUnrecorded<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
+        try await pool.write(body)
+    }
+
+    /// Starts following `queries`; see `LibraryDatabase.track`.
+    func track(_ queries: [ObservedQuery]) async throws {
+        try await observedResults.track(queries, in: pool)
+    }
+
+    /// Returns once the writer has run an empty step: proof that writes are not stuck.
+    func answersWrites() async throws {
+        try await pool.writeWithoutTransaction { _ in }
+    }
+}

@@ -1,0 +1,48 @@
+import LibraryStore
+import Logging
+import PhotoModel
+import Varlink
+
+/// The one way files become assets, whoever asks (a watched folder, `ImportFiles`, a `createAsset` change):
+/// prepare each file (read, hash, copy into the store), commit it, settle its files (keep or drop the store
+/// copy, remove a moved source) and count what happened.
+struct IngestPipeline: Sendable {
+    let importer: Importer
+    let database: LibraryDatabase
+    let statistics: ImportStatistics
+
+    /// Commits one prepared file on its own (into `album` when given), then settles and counts it. A file the
+    /// library could not record is counted as failed and its store copy dropped; the error is rethrown.
+    func commit(_ file: PreparedFile, album: String? = nil, logger: Logger) async throws -> IngestOutcome {
+        let outcome: IngestOutcome
+        do {
+            outcome = try await database.ingest(file.ingestRequest(album: album), fileExists: { FileIdentity(regularFileAt: $0) != nil })
+        } catch {
+            await importer.finish(file, outcome: nil, logger: logger)
+            statistics.recordFailure(path: file.sourcePath, reason: "the library could not record it: \(error)", logger: logger)
+            throw error
+        }
+        await importer.finish(file, outcome: outcome, logger: logger)
+        statistics.recordIngest(outcome)
+        return outcome
+    }
+
+    /// Commits prepared files (by change index) within a change batch, which `commitBatch` runs and which
+    /// gives each file's outcome; then settles and counts them. When the batch fails, every store copy is dropped.
+    func commit<Batch>(_ files: [Int: PreparedFile], logger: Logger,
+                       in commitBatch: () async throws -> (batch: Batch, outcomes: [Int: IngestOutcome])) async throws -> Batch {
+        let committed: (batch: Batch, outcomes: [Int: IngestOutcome])
+        do {
+            committed = try await commitBatch()
+        } catch {
+            for file in files.values { await importer.finish(file, outcome: nil, logger: logger) }
+            throw error
+        }
+        for (index, file) in files {
+            let outcome = committed.outcomes[index]
+            await importer.finish(file, outcome: outcome, logger: logger)
+            if let outcome { statistics.recordIngest(outcome) }
+        }
+        return committed.batch
+    }
+}
