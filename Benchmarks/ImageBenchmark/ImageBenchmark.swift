@@ -28,8 +28,10 @@ struct ImageBenchmark {
         daemon = try await restartedWithEmptyCache(daemon, binary: binary, work: work)
         let parallel = try await thumbnails(of: ids, clients: clients, socket: daemon.socket)
         report("photolibd, \(clients) clients", seconds: parallel, photos: ids.count)
-        report("vipsthumbnail --size 256 (1 process)", seconds: try timeTool("/usr/bin/vipsthumbnail",
-            ["--size", "256", "-o", scratch(work) + "/%s.jpg"] + photos), photos: ids.count)
+        let vipsthumbnail = try timeTool("/usr/bin/vipsthumbnail", ["--size", "256", "-o", scratch(work) + "/%s.jpg"] + photos)
+        report("vipsthumbnail --size 256 (1 process)", seconds: vipsthumbnail, photos: ids.count)
+        BenchmarkRecord.figure("256-px thumbnails of \(ids.count) imported 12-MP photos, \(clients) clients", ours: parallel,
+                               peer: vipsthumbnail, peerName: "vipsthumbnail --size 256", unit: "s", target: "")
         report("mogrify -thumbnail 256x256", seconds: try timeTool("/usr/bin/mogrify",
             ["-path", scratch(work), "-thumbnail", "256x256"] + photos), photos: ids.count)
 
@@ -88,6 +90,9 @@ struct ImageBenchmark {
         }
         print(String(format: "1 client, %d requests: median %.3f ms, p90 %.3f ms, p99 %.3f ms", latencies.values.count,
                      latencies.median, latencies.percentile(0.9), latencies.percentile(0.99)))
+        BenchmarkRecord.samples("cached 256-px thumbnail, 1 client", latencies.values, unit: "ms")
+        BenchmarkRecord.figure("cached 256-px thumbnail p50, 1 client", ours: latencies.median, peer: nil, peerName: nil,
+                               unit: "ms", target: "≤ 0.1 ms")
         for clientCount in Set([1, clients, clients * 2]).sorted() {
             let perClient = 20_000 / clientCount
             let start = monotonicMilliseconds()
@@ -100,6 +105,9 @@ struct ImageBenchmark {
             let seconds = (monotonicMilliseconds() - start) / 1000
             print(String(format: "%d clients, %d requests: %.0f requests/s", clientCount, perClient * clientCount,
                          Double(perClient * clientCount) / seconds))
+            BenchmarkRecord.figure("cached 256-px thumbnails, \(clientCount) client\(clientCount == 1 ? "" : "s")",
+                                   ours: Double(perClient * clientCount) / seconds, peer: nil, peerName: nil,
+                                   unit: "requests/s", better: .higher, target: clientCount == 4 ? "≥ 20,000" : "")
         }
     }
 

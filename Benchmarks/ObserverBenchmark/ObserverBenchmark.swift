@@ -47,9 +47,15 @@ struct ObserverBenchmark {
             guard monotonicMilliseconds() - loadStart < 300_000 else { throw BenchmarkError("no snapshot within 5 minutes") }
             try await Task.sleep(for: .milliseconds(5))
         }
+        let snapshotMilliseconds = monotonicMilliseconds() - loadStart, resident = BenchmarkLibrary.residentMegabytes(of: daemon)
         print(String(format: "observer of %d assets: snapshot in %.0f ms, daemon resident memory %.0f MB",
-                     snapshotSize.withLock { $0 }!, monotonicMilliseconds() - loadStart,
-                     BenchmarkLibrary.residentMegabytes(of: daemon)))
+                     snapshotSize.withLock { $0 }!, snapshotMilliseconds, resident))
+        BenchmarkRecord.scaling("one observer's snapshot", size: snapshotSize.withLock { $0 }!, value: snapshotMilliseconds, unit: "ms")
+        BenchmarkRecord.scaling("daemon resident memory with one observer", size: snapshotSize.withLock { $0 }!, value: resident, unit: "MB")
+        BenchmarkRecord.figure("one observer of \(snapshotSize.withLock { $0 }!) assets: snapshot", ours: snapshotMilliseconds,
+                               peer: nil, peerName: nil, unit: "ms", target: "≤ 1,000 ms at 1M")
+        BenchmarkRecord.figure("… daemon resident memory", ours: resident, peer: nil, peerName: nil, unit: "MB",
+                               target: "≤ 150 MB at 1M")
         defer { listener.cancel() }
         let ids = try await writer.fetchAssets(pageSize: 1_000).assets.map(\.id)
         let files = try FileManager.default.contentsOfDirectory(atPath: photos).filter { $0.hasSuffix(".jpg") }.sorted()
@@ -76,6 +82,7 @@ struct ObserverBenchmark {
             }
             print(String(format: "%-16@ | %6d | %6.2f | %5.2f | %5.2f", kind as NSString, latencies.values.count,
                          latencies.median, latencies.percentile(0.99), latencies.percentile(1)))
+            BenchmarkRecord.samples("one observer, \(kind): PerformChanges to reply", latencies.values, unit: "ms")
         }
         await observer.close()
         await writer.close()
@@ -127,6 +134,9 @@ struct ObserverBenchmark {
         }
         print(String(format: "%9d | %7d | %6.2f | %5.2f | %5.2f", count, latencies.values.count, latencies.median,
                      latencies.percentile(0.99), latencies.percentile(1)))
+        BenchmarkRecord.samples("\(count) observers: commit to reply", latencies.values, unit: "ms")
+        BenchmarkRecord.figure("\(count) observers of two queries, 100 changes/s: p99", ours: latencies.percentile(0.99),
+                               peer: nil, peerName: nil, unit: "ms", target: count == 1_000 ? "≤ 20 ms" : "")
         for listener in listeners { listener.cancel() }
         for connection in connections { await connection.close() }
         await writer.close()

@@ -116,5 +116,7 @@ struct PhotosBenchmark {
     private static func report(_ what: String, _ ours: Measurements, _ raw: Measurements, target: String) {
         let figures = String(format: "%21.2f | %10.2f | %5.2f", ours.median, raw.median, ours.median / raw.median)
         print(what.padding(toLength: 38, withPad: " ", startingAt: 0) + " | " + figures + " | " + target)
+        BenchmarkRecord.figure("Photos: " + what.trimmingCharacters(in: .whitespaces), ours: ours.median, peer: raw.median,
+                               peerName: "raw socket", unit: "ms", target: target)
     }
 }

@@ -30,13 +30,12 @@ extension LibraryDatabase {
 
     /// Runs `body` on one `ChangeTransaction` in one write transaction and commits it as one change-log entry.
     func commitTransaction(_ body: @escaping @Sendable (inout ChangeTransaction) throws -> Void) async throws -> ChangeOutcome {
-        let (made, committed) = try await writer.recordChange { transaction in
+        let (made, committed) = try await writer.recordChange(recording: .always) { transaction in
             try body(&transaction)
             return (transaction.placeholders, transaction.createdAssets, transaction.purgedFiles)
         }
-        // A transaction that changed nothing leaves the library at its current state.
-        let token = if let committed { ChangeToken(libraryId: libraryId, generation: committed.generation) } else { try await currentToken() }
-        return ChangeOutcome(token: token, created: made.0, assets: made.1, purgedFiles: made.2)
+        return ChangeOutcome(token: ChangeToken(libraryId: libraryId, generation: committed!.generation),
+                             created: made.0, assets: made.1, purgedFiles: made.2)
     }
 }
 

@@ -39,17 +39,26 @@ struct LibraryWriter: Sendable {
         try await pool.read(body)
     }
 
+    /// Which write transactions are change events.
+    enum Recording {
+        /// Every one, even one that noted no change: a `PerformChanges` call always commits a new state.
+        case always
+        /// Only one whose body noted a change.
+        case whenNoted
+    }
+
     /// Runs `body` in one write transaction. What it changed, noted on the transaction (and what the capture
     /// triggers saw), is recorded as one change-log entry and, once committed, advances the observed results
-    /// and wakes the observers in commit order. A transaction that noted nothing records nothing.
+    /// and wakes the observers in commit order. Returns nil for `committed` when `recording` left it unrecorded.
     func recordChange<Value: Sendable>(
-        now: Date = Date(), _ body: @escaping @Sendable (inout ChangeTransaction) throws -> Value
+        now: Date = Date(), recording: Recording = .whenNoted,
+        _ body: @escaping @Sendable (inout ChangeTransaction) throws -> Value
     ) async throws -> (value: Value, committed: CommittedChange?) {
         let feed = self.feed, observedResults = self.observedResults
         return try await pool.write { db in
             var transaction = ChangeTransaction(db: db, now: now.timeIntervalSince1970)
             let value = try body(&transaction)
-            guard transaction.hasChanges else { return (value, nil) }
+            guard recording == .always || transaction.hasChanges else { return (value, nil) }
             let committed = try transaction.recordChangeLog()
             db.afterNextTransaction { db in
                 observedResults.advance(past: committed, db: db)

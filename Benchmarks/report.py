@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Writes Benchmarks/REPORT.md and its plots from the figures the benchmarks recorded (BENCHMARK_RECORD).
+
+Usage: report.py RECORD.jsonl REPORT.md PLOT_DIRECTORY RUN_KIND
+"""
+import datetime
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def machine():
+    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
+    memory = next(int(line.split()[1]) for line in open("/proc/meminfo") if line.startswith("MemTotal"))
+    release = dict(line.rstrip().split("=", 1) for line in open("/etc/os-release") if "=" in line)
+    return f"{os.cpu_count()} × {cpu}, {memory / 1048576:.0f} GiB, {release.get('PRETTY_NAME', '?').strip(chr(34))}, " \
+           f"kernel {platform.release()}"
+
+
+def commit():
+    try:
+        return subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def number(value):
+    if value is None:
+        return "—"
+    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.2f}" if abs(value) >= 1 else f"{value:.3f}"
+
+
+def distribution_plot(samples, directory):
+    figure, axis = plt.subplots(figsize=(8, 4.5))
+    for record in samples:
+        values = sorted(record["values"])
+        if not values:
+            continue
+        fractions = [(index + 1) / len(values) for index in range(len(values))]
+        axis.step(values, fractions, where="post", label=f"{record['name']} (n={len(values)})")
+    axis.set_xscale("log")
+    axis.set_xlabel(f"latency ({samples[0]['unit']}, log scale)")
+    axis.set_ylabel("fraction of requests at most this")
+    axis.grid(True, which="both", alpha=0.3)
+    axis.legend(fontsize=7, loc="lower right")
+    figure.tight_layout()
+    path = os.path.join(directory, "latency-distributions.png")
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return path
+
+
+def scaling_plot(points, directory):
+    series = {}
+    for point in points:
+        series.setdefault((point["name"], point["unit"]), []).append((point["size"], point["value"]))
+    figure, axis = plt.subplots(figsize=(8, 4.5))
+    for (name, unit), values in sorted(series.items()):
+        values.sort()
+        axis.plot([size for size, _ in values], [value for _, value in values], marker="o", label=f"{name} ({unit})")
+    axis.set_xscale("log")
+    axis.set_yscale("log")
+    axis.set_xlabel("library size (assets, log scale)")
+    axis.set_ylabel("cost (log scale)")
+    axis.grid(True, which="both", alpha=0.3)
+    axis.legend(fontsize=7)
+    figure.tight_layout()
+    path = os.path.join(directory, "cost-by-library-size.png")
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return path
+
+
+def growth(points):
+    """For each scaling series: how the cost grew per tenfold growth of the library (1.0 = constant, 10 = linear)."""
+    series = {}
+    for point in points:
+        series.setdefault((point["name"], point["unit"]), []).append((point["size"], point["value"]))
+    rows = []
+    for (name, unit), values in sorted(series.items()):
+        values.sort()
+        if len(values) < 2 or values[0][1] <= 0:
+            continue
+        (small, first), (large, last) = values[0], values[-1]
+        factor = (last / first) ** (1 / max(1e-9, math.log10(large / small)))
+        rows.append(f"| {name} | {', '.join(f'{size:,}: {number(value)} {unit}' for size, value in values)} | ×{factor:.2f} |")
+    return rows
+
+
+def main():
+    record, report, directory, kind = sys.argv[1:5]
+    entries = [json.loads(line) for line in open(record) if line.strip()]
+    os.makedirs(directory, exist_ok=True)
+    figures = [e for e in entries if e["kind"] == "figure"]
+    samples = [e for e in entries if e["kind"] == "samples"]
+    points = [e for e in entries if e["kind"] == "scaling"]
+
+    lines = [
+        "# photolibd benchmark report",
+        "",
+        f"Made by `Benchmarks/report.sh{' --quick' if kind == 'quick' else ''}` on "
+        f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC at commit `{commit()}`.",
+        f"Machine: {machine()}.",
+        "",
+        "Each figure is a median unless its name says otherwise; the ratio is ours ÷ the peer's on the same input in the "
+        "same run (for rates, higher is better; for times, lower is better).",
+        "",
+        "| what | photolibd | peer | peer's figure | ratio | target |",
+        "|---|---|---|---|---|---|",
+    ]
+    for entry in figures:
+        ours, peer = entry["ours"], entry.get("peer")
+        ratio = f"{ours / peer:.2f}×" if peer else "—"
+        lines.append(f"| {entry['name']} | {number(ours)} {entry['unit']} | {entry.get('peerName') or '—'} | "
+                     f"{number(peer) + ' ' + entry['unit'] if peer else '—'} | {ratio} | {entry['target'] or '—'} |")
+    if points:
+        lines += ["", "## Cost against library size", "",
+                  "The last column is how the cost grew for each tenfold growth of the library: ×1 is constant, ×10 linear.", "",
+                  "| what | measured | per tenfold |", "|---|---|---|"] + growth(points)
+        lines += ["", f"![cost against library size]({os.path.basename(directory)}/{os.path.basename(scaling_plot(points, directory))})"]
+    if samples:
+        lines += ["", "## Latency distributions", "",
+                  f"![latency distributions]({os.path.basename(directory)}/{os.path.basename(distribution_plot(samples, directory))})"]
+    with open(report, "w") as output:
+        output.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Runs the benchmarks against their peers and writes Benchmarks/REPORT.md (one table of figures and ratios, the
+# machine, date and commit) with plots in Benchmarks/report/. The full run (10k, 100k and 1M assets; 2,000 camera
+# JPEGs) takes about an hour and 25 GB of disk; --quick runs the same benchmarks on 10k and 100k assets and fewer
+# files, in about ten minutes. Usage: Benchmarks/report.sh [--quick]
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+quick=false
+[[ ${1:-} == --quick ]] && quick=true
+scripts/setup --benchmarks
+command -v swift >/dev/null || export PATH="/opt/swift/usr/bin:$PATH"
+for product in photolibd fetch-benchmark observer-benchmark photos-benchmark image-benchmark import-benchmark edit-benchmark; do
+    swift build -c release --product "$product"
+done
+
+work=${BENCHMARK_DIR:-$(mktemp -d /tmp/photolibd-report.XXXXXX)}
+echo "work directory: $work (reused when run again with BENCHMARK_DIR=$work)"
+export BENCHMARK_RECORD="$work/record.jsonl"
+rm -f "$BENCHMARK_RECORD"
+log="$work/report.log"
+: >"$log"
+run() {
+    echo "== $*" | tee -a "$log"
+    "$@" 2>&1 | tee -a "$log"
+}
+daemon=.build/release/photolibd
+if $quick; then sizes=(10000 100000) photos=24 files=200; else sizes=(10000 100000 1000000) photos=200 files=2000; fi
+
+for size in "${sizes[@]}"; do
+    run .build/release/fetch-benchmark "$daemon" "$work/library-$size" "$size" 50
+done
+run .build/release/photos-benchmark "$daemon" "$work/library-100000" 100000 20
+
+mkdir -p "$work/observer-photos"
+for i in $(seq -w 1 50); do [[ -e $work/observer-photos/new$i.jpg ]] || vips gaussnoise "$work/observer-photos/new$i.jpg" 64 48; done
+ulimit -n 65536 || true
+for size in "${sizes[@]}"; do
+    run .build/release/observer-benchmark "$daemon" "$work/observers-$size" "$work/observer-photos" "$size" 50 \
+        "$([[ $size == "${sizes[-1]}" ]] && echo 1000 || echo 100)"
+done
+
+Benchmarks/make-photos.sh "$work/images/photos" "$photos"
+run .build/release/image-benchmark "$daemon" "$work/images" "$photos" 4
+BENCHMARK_DIR="$work/images" run Benchmarks/edits.sh "$(( photos < 20 ? photos : 20 ))"
+run .build/release/import-benchmark throughput "$daemon" "$work/import" "$files"
+run .build/release/import-benchmark latency "$daemon" "$work/import"
+
+# Debian's own Python, which has its matplotlib (python3 on PATH may be another).
+/usr/bin/python3 Benchmarks/report.py "$BENCHMARK_RECORD" Benchmarks/REPORT.md Benchmarks/report "$($quick && echo quick || echo full)"
+echo "wrote Benchmarks/REPORT.md and Benchmarks/report/*.png (log: $log)"
