@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "photolibd", targets: ["photolibd"]),
         .executable(name: "photolib", targets: ["photolib"]),
+        .executable(name: "photolibd-raw", targets: ["photolibd-raw"]),
         .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
         .library(name: "Photos", targets: ["Photos"]),
         .library(name: "AssetsLibrary", targets: ["AssetsLibrary"]),
@@ -82,9 +83,16 @@ let package = Package(
             providers: [.apt(["libvips-dev"])]
         ),
 
+        // LibRaw, as Debian packages it: camera RAW files.
+        .systemLibrary(
+            name: "CLibRaw",
+            pkgConfig: "libraw",
+            providers: [.apt(["libraw-dev"])]
+        ),
+
         // Images through libvips: metadata (size, orientation, EXIF dates, GPS), renditions, embedded thumbnails,
-        // and video poster frames through the ffmpeg command.
-        .target(name: "Imaging", dependencies: ["CVips", "ToolProcess", "PhotoModel"]),
+        // and video poster frames through the ffmpeg command; camera RAW files through LibRaw, in a helper process.
+        .target(name: "Imaging", dependencies: ["CVips", "CLibRaw", "ToolProcess", "PhotoModel"]),
 
         // Watching folder trees: inotify events (one watch per folder) and stat-only scans.
         .target(name: "FolderWatch", dependencies: ["PhotoModel"]),
@@ -158,6 +166,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The helper photolibd runs for each RAW file it reads, so that a decoder crash cannot take the daemon down.
+        .executableTarget(name: "photolibd-raw", dependencies: ["Imaging"]),
         .executableTarget(
             name: "photolib",
             dependencies: [

@@ -59,6 +59,15 @@ public struct RenditionSpec: Sendable, Hashable {
         return PixelSize(width: Self.pixels(width * largest), height: Self.pixels(height * largest))
     }
 
+    /// The long side the whole upright image needs, at the least, for this rendition of an image of `source`
+    /// pixels: the output's size over the share of the image it shows.
+    public func sourceLongSide(forUpright source: PixelSize) -> Int {
+        let output = outputSize(forUpright: source)
+        let scale = max(Double(output.width) / (Double(source.width) * (crop?.width ?? 1)),
+                        Double(output.height) / (Double(source.height) * (crop?.height ?? 1)))
+        return Int((scale * Double(max(source.width, source.height))).rounded(.up))
+    }
+
     /// A side length rounded to whole pixels, at least 1.
     private static func pixels(_ length: Double) -> Int {
         guard !length.isNaN else { return 1 }

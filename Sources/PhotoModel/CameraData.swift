@@ -29,3 +29,12 @@ public struct CameraData: Sendable, Hashable {
         self.focalLength35mm = focalLength35mm
     }
 }
+
+extension CameraData {
+    /// These values, each one missing taken from `other`.
+    public func filling(from other: CameraData) -> CameraData {
+        CameraData(make: make ?? other.make, model: model ?? other.model, lensModel: lensModel ?? other.lensModel,
+                   fNumber: fNumber ?? other.fNumber, exposureTime: exposureTime ?? other.exposureTime, iso: iso ?? other.iso,
+                   focalLength: focalLength ?? other.focalLength, focalLength35mm: focalLength35mm ?? other.focalLength35mm)
+    }
+}

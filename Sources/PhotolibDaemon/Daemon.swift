@@ -59,13 +59,14 @@ public struct Daemon: Sendable {
         ])
 
         let running = RunningConfiguration(configuration)
+        let rawReader = RawImageReader(maximumPixels: configuration.maximumImagePixels)
         let importer = Importer(fileStore: fileStore, threadPool: .singleton,
                                 metadataReader: ImageMetadataReader(maximumPixels: configuration.maximumImagePixels),
-                                mediaProber: MediaProber())
+                                rawReader: rawReader, mediaProber: MediaProber())
         let editor = AssetEditor(database: database, fileStore: fileStore, threadPool: .singleton,
                                  renderer: ImageRenderer(maximumPixels: configuration.maximumImagePixels),
                                  metadataReader: importer.metadataReader)
-        let images = try ImageManager(configuration: configuration, database: database,
+        let images = try ImageManager(configuration: configuration, database: database, rawReader: rawReader,
                                       originalsDirectory: fileStore.originals, logger: logger)
         let renditionUpkeep = RenditionUpkeep(database: database, images: images, logger: logger)
         let ingest = IngestPipeline(importer: importer, database: database, statistics: ImportStatistics())

@@ -60,6 +60,7 @@ struct Importer: Sendable {
     let fileStore: LibraryFileStore
     let threadPool: NIOThreadPool
     let metadataReader: ImageMetadataReader
+    let rawReader: RawImageReader
     let mediaProber: MediaProber
 
     /// Every metadata tag of a file, read on the thread pool.
@@ -193,31 +194,53 @@ struct Importer: Sendable {
         return PreparedFile(sourcePath: path, mode: mode, staged: staged, draft: draft, file: file)
     }
 
+    /// The photo asset a still or RAW file makes, before its content hash and stored path are known.
+    private func photoDraft(filename: String, clues: CaptureDate.Clues, mimeType: String, fileSize: Int64, path: String,
+                            size: (width: Int, height: Int, orientation: Int), exif: ImageMetadata?,
+                            rawCaptureTime: ExifDateTime? = nil, location: GeoLocation?, camera: CameraData) -> AssetDraft {
+        let (date, source) = CaptureDate.resolve(exif: exif?.dateTimeOriginal ?? rawCaptureTime, gps: exif?.gpsTimestamp, clues: clues)
+        let isScreenshot = filename.hasPrefix("Screenshot") || filename.hasPrefix("Screen Shot")
+        var draft = AssetDraft(
+            mediaType: .image, mediaSubtypes: isScreenshot ? .photoScreenshot : [],
+            pixelWidth: size.width, pixelHeight: size.height, orientation: size.orientation,
+            creationDate: date, creationDateSource: source,
+            location: location.map { Location(latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude) },
+            contentHash: "",
+            resources: [DraftResource(type: .photo, originalFilename: filename, mimeType: mimeType, fileSize: fileSize,
+                                      path: path, isOwnedByLibrary: false)])
+        draft.camera = camera
+        return draft
+    }
+
     /// The asset a file makes on its own, before its content hash and stored path are known.
     private func describe(path: String, kind: MediaFileKind, filename: String, identity: FileIdentity) throws -> AssetDraft {
         let fileExtension = (filename as NSString).pathExtension.lowercased()
         let clues = CaptureDate.Clues(fileName: filename, modificationTime: identity.modificationSeconds)
         switch kind {
-        case .image, .raw:
-            var metadata: ImageMetadata?
+        case .image:
+            let metadata: ImageMetadata
             do {
                 metadata = try metadataReader.readMetadata(atPath: path)
             } catch {
-                guard kind == .raw else { throw ImportFailure.failed(error.description) }
+                throw ImportFailure.failed(error.description)
             }
-            let (date, source) = CaptureDate.resolve(exif: metadata?.dateTimeOriginal, gps: metadata?.gpsTimestamp, clues: clues)
-            let isScreenshot = filename.hasPrefix("Screenshot") || filename.hasPrefix("Screen Shot")
-            var draft = AssetDraft(
-                mediaType: .image, mediaSubtypes: isScreenshot ? .photoScreenshot : [],
-                pixelWidth: metadata?.pixelWidth ?? 0, pixelHeight: metadata?.pixelHeight ?? 0,
-                orientation: metadata?.orientation ?? 1, creationDate: date, creationDateSource: source,
-                location: metadata?.location.map { Location(latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude) },
-                contentHash: "",
-                resources: [DraftResource(type: .photo, originalFilename: filename,
-                                          mimeType: kind == .raw ? MediaFileKind.rawMimeTypes[fileExtension]! : metadata!.mimeType,
-                                          fileSize: identity.size, path: path, isOwnedByLibrary: false)])
-            draft.camera = metadata?.camera ?? CameraData()
-            return draft
+            return photoDraft(filename: filename, clues: clues, mimeType: metadata.mimeType, fileSize: identity.size, path: path,
+                              size: (metadata.pixelWidth, metadata.pixelHeight, metadata.orientation), exif: metadata,
+                              location: metadata.location, camera: metadata.camera)
+        case .raw:
+            // LibRaw knows the image a RAW file decodes to; libvips reads the EXIF of the TIFF-based ones (DNG, NEF,
+            // CR2, ARW...), with the offsets and sub-seconds LibRaw does not give.
+            let raw: RawImageInfo
+            do {
+                raw = try rawReader.info(ofFileAt: path)
+            } catch {
+                throw ImportFailure.failed(error.description)
+            }
+            let exif = try? metadataReader.readMetadata(atPath: path)
+            return photoDraft(filename: filename, clues: clues, mimeType: MediaFileKind.rawMimeTypes[fileExtension]!,
+                              fileSize: identity.size, path: path, size: (raw.pixelWidth, raw.pixelHeight, raw.orientation),
+                              exif: exif, rawCaptureTime: raw.captureTime, location: exif?.location ?? raw.location,
+                              camera: (exif?.camera).map { $0.filling(from: raw.camera) } ?? raw.camera)
         case .video, .audio:
             let info: MediaInfo
             do {

@@ -141,10 +141,10 @@ struct WatchedFolderTests {
         let library = try await WatchedLibrary.start(sources: [(folder.path, "copy")])
         var (observer, observerClient) = try await InsertionCollector.start(library.daemon)
         try MediaFixtures.jpegVariant(1).write(to: URL(fileURLWithPath: staging.file("IMG_0001.JPG")))
-        try Data("raw sensor data 1".utf8).write(to: URL(fileURLWithPath: staging.file("IMG_0001.CR2")))
+        _ = try RawFileTests.dng(at: staging.file("IMG_0001.DNG"), width: 64, height: 48)
         try MediaFixtures.jpegVariant(2).write(to: URL(fileURLWithPath: staging.file("IMG_0002.JPG")))
         try MediaFixtures.movie(at: staging.file("IMG_0002.MOV"))
-        try runTool("/bin/mv", [staging.file("IMG_0001.JPG"), staging.file("IMG_0001.CR2"), staging.file("IMG_0002.JPG"),
+        try runTool("/bin/mv", [staging.file("IMG_0001.JPG"), staging.file("IMG_0001.DNG"), staging.file("IMG_0002.JPG"),
                                 staging.file("IMG_0002.MOV"), folder.path])
         try await observer.readInsertions(until: 2)
         try await library.waitUntil("both pairs are complete") {
@@ -159,7 +159,7 @@ struct WatchedFolderTests {
         #expect(live.resources?.map(\.type.rawValue) == ["photo", "pairedVideo"])
 
         // A RAW first, its JPEG later: one asset, the JPEG becomes its photo, reported as a change.
-        try Data("raw sensor data 3".utf8).write(to: URL(fileURLWithPath: folder.file("DSC_0003.NEF")))
+        try runTool("/bin/mv", [try RawFileTests.dng(at: staging.file("DSC_0003.DNG"), width: 80, height: 60), folder.path])
         try await observer.readInsertions(until: 3)
         let rawOnly = observer.inserted[2]
         try MediaFixtures.jpegVariant(3).write(to: URL(fileURLWithPath: folder.file("DSC_0003.JPG")))

@@ -29,6 +29,9 @@ struct AssetImageSource: Sendable, Hashable {
         var originalFilename: String
         var fileSize: Int64
         var orientation: Int
+
+        /// A camera RAW file, whose images come from LibRaw rather than from libvips directly.
+        var isRAW: Bool { MediaFileKind.rawMimeTypeSet.contains(mimeType) }
     }
 
     var assetId: String

@@ -23,6 +23,7 @@ final class ImageManager: Sendable {
     private let database: LibraryDatabase
     private let cache: RenditionCache
     private let renderer: ImageRenderer
+    private let rawReader: RawImageReader
     private let posterFrames: PosterFrameReader
     private let queue: RenderQueue<RenditionKey, CachedRendition>
     /// Also writes freedesktop.org thumbnails of the files outside the library's store, when set.
@@ -33,12 +34,13 @@ final class ImageManager: Sendable {
     private let memo: AssetSourceMemo
     private let logger: Logger
 
-    init(database: LibraryDatabase, cache: RenditionCache, renderer: ImageRenderer, posterFrames: PosterFrameReader,
-         renderThreads: Int, freedesktopDirectory: String?, originalsDirectory: String, fileWork: NIOThreadPool,
-         logger: Logger) {
+    init(database: LibraryDatabase, cache: RenditionCache, renderer: ImageRenderer, rawReader: RawImageReader,
+         posterFrames: PosterFrameReader, renderThreads: Int, freedesktopDirectory: String?, originalsDirectory: String,
+         fileWork: NIOThreadPool, logger: Logger) {
         self.database = database
         self.cache = cache
         self.renderer = renderer
+        self.rawReader = rawReader
         self.posterFrames = posterFrames
         self.queue = RenderQueue(threadCount: renderThreads, backgroundThreadLimit: max(1, renderThreads - 1))
         freedesktopThumbnails = Mutex(freedesktopDirectory.map { FreedesktopThumbnails(directory: $0, renderer: renderer) })
@@ -50,15 +52,15 @@ final class ImageManager: Sendable {
 
     /// The image manager the configuration describes: its cache budget, pixel limit and freedesktop.org option,
     /// with one render thread a core, each image computed by one libvips thread.
-    convenience init(configuration: DaemonConfiguration, database: LibraryDatabase, originalsDirectory: String,
-                     logger: Logger) throws {
+    convenience init(configuration: DaemonConfiguration, database: LibraryDatabase, rawReader: RawImageReader,
+                     originalsDirectory: String, logger: Logger) throws {
         let renderer = ImageRenderer(maximumPixels: configuration.maximumImagePixels)
         VipsRuntime.setThreadsPerImage(1)
         self.init(
             database: database,
             cache: try RenditionCache(directory: configuration.cachePath, byteLimit: configuration.cacheByteLimit,
                                       logger: logger),
-            renderer: renderer, posterFrames: PosterFrameReader(), renderThreads: System.coreCount,
+            renderer: renderer, rawReader: rawReader, posterFrames: PosterFrameReader(), renderThreads: System.coreCount,
             freedesktopDirectory: configuration.freedesktopThumbnailDirectory, originalsDirectory: originalsDirectory,
             fileWork: .singleton, logger: logger)
     }
@@ -193,8 +195,15 @@ final class ImageManager: Sendable {
     /// The blocking work of making `plan` from the file and keeping it in the cache.
     private func renderWork(_ plan: PlannedRendition, of source: AssetImageSource,
                             version: String) -> @Sendable () throws -> CachedRendition {
-        { [renderer, posterFrames, cache] in
+        { [renderer, rawReader, posterFrames, cache] in
             let image = switch source.kind {
+            case .photo where source.file.isRAW:
+                // The embedded preview when it is big enough for the rendition, else a decode (half size when that is).
+                try renderer.render(
+                    encodedImage: try rawReader.uprightImage(
+                        ofFileAt: source.path,
+                        minimumLongSide: plan.spec.sourceLongSide(forUpright: source.displayedSize ?? PixelSize(width: 1, height: 1))),
+                    named: source.path, as: plan.spec)
             case .photo:
                 try renderer.render(imageAt: source.path, as: plan.spec)
             case .video(let duration):
@@ -223,10 +232,13 @@ final class ImageManager: Sendable {
         guard case .photo = source.kind else { return nil }
         let key = source.renditionKey(PlannedRendition.embeddedVariant)
         do {
-            return try await queue.value(for: key, priority: .degraded) { [renderer, cache] in
-                guard let image = try renderer.embeddedThumbnail(ofImageAt: source.path) else {
-                    throw NoEmbeddedThumbnail()
+            return try await queue.value(for: key, priority: .degraded) { [renderer, rawReader, cache] in
+                let embedded = if source.file.isRAW {
+                    try rawReader.preview(ofFileAt: source.path).map { try renderer.convert(encodedImage: $0, named: source.path) }
+                } else {
+                    try renderer.embeddedThumbnail(ofImageAt: source.path)
                 }
+                guard let image = embedded else { throw NoEmbeddedThumbnail() }
                 return try cache.store(RenditionImage(image), for: key, sourceVersion: version)
             }
         } catch is CancellationError {

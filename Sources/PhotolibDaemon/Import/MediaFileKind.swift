@@ -10,10 +10,16 @@ enum MediaFileKind: Sendable, Hashable {
     case audio
 
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "heic", "heif", "webp", "tif", "tiff", "gif"]
+    /// Camera RAW formats, all read with LibRaw.
     static let rawMimeTypes: [String: String] = [
-        "dng": "image/x-adobe-dng", "cr2": "image/x-canon-cr2", "cr3": "image/x-canon-cr3", "nef": "image/x-nikon-nef",
-        "arw": "image/x-sony-arw", "raf": "image/x-fuji-raf", "orf": "image/x-olympus-orf", "rw2": "image/x-panasonic-rw2",
+        "dng": "image/x-adobe-dng", "cr2": "image/x-canon-cr2", "cr3": "image/x-canon-cr3", "crw": "image/x-canon-crw",
+        "nef": "image/x-nikon-nef", "nrw": "image/x-nikon-nrw", "arw": "image/x-sony-arw", "sr2": "image/x-sony-sr2",
+        "srf": "image/x-sony-srf", "raf": "image/x-fuji-raf", "orf": "image/x-olympus-orf", "rw2": "image/x-panasonic-rw2",
+        "pef": "image/x-pentax-pef", "srw": "image/x-samsung-srw", "rwl": "image/x-leica-rwl", "3fr": "image/x-hasselblad-3fr",
+        "iiq": "image/x-phaseone-iiq", "erf": "image/x-epson-erf", "kdc": "image/x-kodak-kdc", "dcr": "image/x-kodak-dcr",
+        "mrw": "image/x-minolta-mrw", "x3f": "image/x-sigma-x3f", "mos": "image/x-leaf-mos",
     ]
+    static let rawMimeTypeSet = Set(rawMimeTypes.values)
     static let videoMimeTypes: [String: String] = [
         "mp4": "video/mp4", "mov": "video/quicktime", "m4v": "video/x-m4v", "mkv": "video/x-matroska",
         "webm": "video/webm", "avi": "video/x-msvideo",

@@ -1,0 +1,197 @@
+import CLibRaw
+import CVips
+import Glibc
+
+/// A camera RAW file opened with LibRaw in this process. Only the `photolibd-raw` helper uses it, so that a
+/// decoder fault on a hostile file ends the helper and not the daemon; the daemon asks `RawImageReader`.
+public final class LibRawFile {
+    private let raw: UnsafeMutablePointer<libraw_data_t>
+    private let path: String
+    private let maximumPixels: Int
+
+    /// Opens the file and reads its header; a file whose sensor has more than `maximumPixels` pixels is refused
+    /// before anything is decoded, and LibRaw's own allocations are held to what such a sensor needs.
+    public init(path: String, maximumPixels: Int) throws(ImagingError) {
+        guard let raw = libraw_init(0) else { throw .libraryUnavailable("LibRaw could not start") }
+        self.raw = raw
+        self.path = path
+        self.maximumPixels = maximumPixels
+        // Four 16-bit samples per pixel while decoding, and room for LibRaw's own tables.
+        raw.pointee.params.max_raw_memory_mb = UInt32(min(16_384, maximumPixels * 8 / 1_048_576 + 64))
+        let status = libraw_open_file(raw, path)
+        // From here on a throw still runs `deinit`, which closes the handle.
+        guard status == LIBRAW_SUCCESS.rawValue else {
+            throw .unreadable(path: path, reason: "LibRaw: " + String(cString: libraw_strerror(status)))
+        }
+        let sizes = raw.pointee.sizes
+        guard Int(sizes.raw_width) * Int(sizes.raw_height) <= maximumPixels else {
+            throw .tooLarge(path: path, width: Int(sizes.raw_width), height: Int(sizes.raw_height), limit: maximumPixels)
+        }
+    }
+
+    deinit {
+        libraw_close(raw)
+    }
+
+    /// The EXIF orientation of LibRaw's `flip` (dcraw's code: 4 transposes, 2 flips vertically, 1 horizontally).
+    private var orientation: Int {
+        switch raw.pointee.sizes.flip {
+        case 1: 2
+        case 2: 4
+        case 3: 3
+        case 4: 5
+        case 5: 8
+        case 6: 6
+        case 7: 7
+        default: 1
+        }
+    }
+
+    /// Reads the sensor data without decoding it, so that a truncated or damaged file is refused when it is
+    /// imported rather than when its first image is asked for.
+    public func checkSensorData() throws(ImagingError) {
+        try check(libraw_unpack(raw))
+    }
+
+    public var info: RawImageInfo {
+        let data = raw.pointee, sizes = data.sizes, other = data.other
+        let turns = (5...8).contains(orientation)
+        let width = Int(sizes.width), height = Int(sizes.height)
+        var info = RawImageInfo(pixelWidth: turns ? height : width, pixelHeight: turns ? width : height,
+                                orientation: orientation)
+        if other.timestamp > 0 {
+            // LibRaw read the camera's wall-clock time as local time; turning it back gives the same fields.
+            var time = other.timestamp, fields = tm()
+            localtime_r(&time, &fields)
+            info.dateTimeOriginal = String(format: "%04d:%02d:%02d %02d:%02d:%02d", fields.tm_year + 1900, fields.tm_mon + 1,
+                                           fields.tm_mday, fields.tm_hour, fields.tm_min, fields.tm_sec)
+        }
+        let gps = other.parsed_gps
+        if gps.gpsparsed != 0 {
+            func degrees(_ parts: (Float, Float, Float)) -> Double { Double(parts.0) + Double(parts.1) / 60 + Double(parts.2) / 3600 }
+            let latitude = degrees(gps.latitude), longitude = degrees(gps.longitude)
+            if latitude != 0 || longitude != 0 {
+                info.latitude = gps.latref == CChar(UInt8(ascii: "S")) ? -latitude : latitude
+                info.longitude = gps.longref == CChar(UInt8(ascii: "W")) ? -longitude : longitude
+                if gps.altitude != 0 { info.altitude = gps.altref == 1 ? -Double(gps.altitude) : Double(gps.altitude) }
+            }
+        }
+        var idata = data.idata, lens = data.lens
+        info.make = Self.text(&idata.make)
+        info.model = Self.text(&idata.model)
+        info.lensModel = Self.text(&lens.Lens)
+        info.fNumber = other.aperture > 0 ? Double(other.aperture) : nil
+        info.exposureTime = other.shutter > 0 ? Double(other.shutter) : nil
+        info.iso = other.iso_speed > 0 ? Int(other.iso_speed.rounded()) : nil
+        info.focalLength = other.focal_len > 0 ? Double(other.focal_len) : nil
+        info.focalLength35mm = lens.FocalLengthIn35mmFormat > 0 ? Int(lens.FocalLengthIn35mmFormat) : nil
+        let thumbnail = data.thumbnail
+        if thumbnail.twidth > 0, thumbnail.theight > 0, thumbnail.tlength > 0 {
+            info.previewWidth = Int(thumbnail.twidth)
+            info.previewHeight = Int(thumbnail.theight)
+        }
+        return info
+    }
+
+    /// The image, upright, encoded: the embedded preview (a JPEG as the camera wrote it, turned when needed) when
+    /// its long side has at least `minimumLongSide` pixels, else a decode of the sensor data (at half size when
+    /// that is enough) as an uncompressed TIFF.
+    public func uprightImage(minimumLongSide: Int) throws(ImagingError) -> [UInt8] {
+        let thumbnail = raw.pointee.thumbnail
+        if max(Int(thumbnail.twidth), Int(thumbnail.theight)) >= minimumLongSide, let preview = try? preview() {
+            return preview
+        }
+        return try decoded(halfSize: max(Int(raw.pointee.sizes.width), Int(raw.pointee.sizes.height)) / 2 >= minimumLongSide)
+    }
+
+    /// The embedded preview, upright: a JPEG as the camera wrote it unless it had to be turned.
+    public func preview() throws(ImagingError) -> [UInt8] {
+        try VipsRuntime.start()
+        try check(libraw_unpack_thumb(raw))
+        let image = try processed { libraw_dcraw_make_mem_thumb(raw, $0) }
+        defer { libraw_dcraw_clear_mem(image) }
+        let handle: VipsImageHandle
+        // libvips reads an encoded image in place for as long as images made from it live.
+        var encoded: EncodedBuffer?
+        defer { withExtendedLifetime(encoded) {} }
+        switch image.pointee.type {
+        case LIBRAW_IMAGE_JPEG:
+            let bytes = Array(UnsafeRawBufferPointer(start: pointer(to: image), count: Int(image.pointee.data_size)))
+            if orientation == 1 { return bytes }
+            let buffer = EncodedBuffer(bytes)
+            encoded = buffer
+            handle = try ProbedImage(.memory(buffer, name: path), maximumPixels: maximumPixels).handle
+                .applying(for: path) { cvips_copy($0, $1) }
+        case LIBRAW_IMAGE_BITMAP:
+            handle = try bitmap(image)
+        default:
+            throw .unreadable(path: path, reason: "LibRaw: the preview is in an unknown format")
+        }
+        vips_image_set_int(handle.pointer, "orientation", Int32(orientation))
+        let upright = try handle.applying(for: path) { cvips_autorot($0, $1) }
+        return try ImageRenderer(maximumPixels: maximumPixels).encode(upright, name: path, text: nil, as: .jpeg, quality: 92).data
+    }
+
+    private func decoded(halfSize: Bool) throws(ImagingError) -> [UInt8] {
+        try VipsRuntime.start()
+        raw.pointee.params.half_size = halfSize ? 1 : 0
+        raw.pointee.params.use_camera_wb = 1
+        raw.pointee.params.output_bps = 8
+        try check(libraw_unpack(raw))
+        try check(libraw_dcraw_process(raw))
+        // The memory image is turned as `flip` says.
+        let image = try processed { libraw_dcraw_make_mem_image(raw, $0) }
+        defer { libraw_dcraw_clear_mem(image) }
+        let handle = try bitmap(image)
+        var data: UnsafeMutableRawPointer?
+        var length = 0
+        guard cvips_tiffsave_buffer(handle.pointer, &data, &length) == 0, let data else {
+            throw .renderFailed(path: path, reason: VipsRuntime.takeFailureMessage())
+        }
+        defer { g_free(data) }
+        return Array(UnsafeRawBufferPointer(start: data, count: length))
+    }
+
+    /// An 8-bit RGB (or grey) bitmap LibRaw made, as a libvips image of its own.
+    private func bitmap(_ image: UnsafeMutablePointer<libraw_processed_image_t>) throws(ImagingError) -> VipsImageHandle {
+        let header = image.pointee
+        guard header.bits == 8, header.colors == 1 || header.colors == 3 else {
+            throw .unreadable(path: path, reason: "LibRaw made a \(header.bits)-bit image of \(header.colors) colours")
+        }
+        guard let copy = vips_image_new_from_memory_copy(pointer(to: image), Int(header.data_size), Int32(header.width),
+                                                         Int32(header.height), Int32(header.colors), VIPS_FORMAT_UCHAR) else {
+            throw .renderFailed(path: path, reason: VipsRuntime.takeFailureMessage())
+        }
+        vips_image_set_int(copy, "interpretation",
+                           Int32((header.colors == 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W).rawValue))
+        return VipsImageHandle(copy)
+    }
+
+    private func pointer(to image: UnsafeMutablePointer<libraw_processed_image_t>) -> UnsafeRawPointer {
+        UnsafeRawPointer(clibraw_image_data(image))
+    }
+
+    private func processed(
+        _ make: (UnsafeMutablePointer<Int32>) -> UnsafeMutablePointer<libraw_processed_image_t>?
+    ) throws(ImagingError) -> UnsafeMutablePointer<libraw_processed_image_t> {
+        var status: Int32 = 0
+        guard let image = make(&status) else {
+            throw .unreadable(path: path, reason: "LibRaw: " + String(cString: libraw_strerror(status)))
+        }
+        return image
+    }
+
+    private func check(_ status: Int32) throws(ImagingError) {
+        guard status == LIBRAW_SUCCESS.rawValue else {
+            throw .unreadable(path: path, reason: "LibRaw: " + String(cString: libraw_strerror(status)))
+        }
+    }
+
+    /// A NUL-terminated C string held in a fixed-size array; nil when empty.
+    private static func text<Tuple>(_ tuple: inout Tuple) -> String? {
+        let value = withUnsafeBytes(of: &tuple) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        }
+        return value.isEmpty ? nil : value
+    }
+}

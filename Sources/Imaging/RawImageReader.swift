@@ -1,0 +1,68 @@
+import Foundation
+import ToolProcess
+
+/// Reads camera RAW files through the `photolibd-raw` helper (LibRaw): a hostile or broken file can crash or
+/// stall the helper, which is then killed, never the calling process.
+public struct RawImageReader: Sendable {
+    /// The helper executable.
+    public var helper: String
+    /// Files whose sensor has more pixels than this are refused before decoding.
+    public var maximumPixels: Int
+    /// Seconds a read may take before the helper is killed.
+    public var timeLimit: Int
+
+    public init(helper: String = RawImageReader.installedHelper, maximumPixels: Int = 200_000_000, timeLimit: Int = 60) {
+        self.helper = helper
+        self.maximumPixels = maximumPixels
+        self.timeLimit = timeLimit
+    }
+
+    /// The helper beside this process's executable (a build folder), else where the package installs it.
+    public static var installedHelper: String {
+        let beside = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("photolibd-raw").path
+        return FileManager.default.isExecutableFile(atPath: beside) ? beside : "/usr/libexec/photolibd/photolibd-raw"
+    }
+
+    /// The file's size, orientation and capture data, once LibRaw read its sensor data whole.
+    public func info(ofFileAt path: String) throws(ImagingError) -> RawImageInfo {
+        let output = try run(["info", path, String(maximumPixels)], for: path)!
+        do {
+            return try JSONDecoder().decode(RawImageInfo.self, from: output)
+        } catch {
+            throw .unreadable(path: path, reason: "photolibd-raw wrote no description: \(error)")
+        }
+    }
+
+    /// The embedded preview, upright (a JPEG); nil when the file has none.
+    public func preview(ofFileAt path: String) throws(ImagingError) -> [UInt8]? {
+        let output = try run(["preview", path, String(maximumPixels)], for: path, absentStatus: 3)
+        return output.map { [UInt8]($0) }
+    }
+
+    /// The image, upright and encoded (JPEG or TIFF), whose long side has at least `minimumLongSide` pixels when
+    /// the file has that many: the embedded preview when it is big enough, else a decode.
+    public func uprightImage(ofFileAt path: String, minimumLongSide: Int) throws(ImagingError) -> [UInt8] {
+        [UInt8](try run(["image", path, String(maximumPixels), String(minimumLongSide)], for: path)!)
+    }
+
+    /// The helper's output; nil when it exits with `absentStatus` (what was asked for is not in the file).
+    private func run(_ arguments: [String], for path: String, absentStatus: Int32? = nil) throws(ImagingError) -> Data? {
+        let outcome: ToolProcess.Outcome
+        do {
+            outcome = try ToolProcess(executable: helper, timeLimit: timeLimit).run(arguments)
+        } catch .cannotStart(let reason) {
+            throw .libraryUnavailable("cannot run the RAW helper: \(reason)")
+        } catch {
+            throw .unreadable(path: path, reason: "LibRaw took more than \(timeLimit) s")
+        }
+        if outcome.status == absentStatus { return nil }
+        guard outcome.status == 0 else {
+            // The helper reports what LibRaw refused and exits 1; any other end is a crash (the status is the signal).
+            let reason = outcome.status == 1 ? outcome.lastErrorLine ?? "LibRaw refused it"
+                : "the RAW decoder crashed on it (status \(outcome.status))"
+            throw .unreadable(path: path, reason: reason)
+        }
+        return outcome.output
+    }
+}

@@ -1,0 +1,33 @@
+// Reads one camera RAW file with LibRaw for photolibd, which runs this helper for each RAW file it reads so that
+// a fault of the decoder on a hostile file ends this process and not the daemon.
+//
+//     photolibd-raw info FILE MAX_PIXELS              what the file holds, as JSON, once its sensor data was read
+//     photolibd-raw preview FILE MAX_PIXELS           the embedded preview, upright (exit status 3 when none)
+//     photolibd-raw image FILE MAX_PIXELS LONG_SIDE   the image upright, its long side at least LONG_SIDE pixels
+//                                                     when the file allows: a JPEG preview, or a decoded TIFF
+import Foundation
+import Imaging
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 4, let maximumPixels = Int(arguments[3]),
+      ["info", "preview"].contains(arguments[1]) || (arguments[1] == "image" && arguments.count == 5 && Int(arguments[4]) != nil)
+else {
+    FileHandle.standardError.write(Data("usage: photolibd-raw info|preview FILE MAX_PIXELS | image FILE MAX_PIXELS LONG_SIDE\n".utf8))
+    exit(2)
+}
+do {
+    let file = try LibRawFile(path: arguments[2], maximumPixels: maximumPixels)
+    switch arguments[1] {
+    case "info":
+        try file.checkSensorData()
+        FileHandle.standardOutput.write(try JSONEncoder().encode(file.info))
+    case "preview":
+        guard file.info.previewWidth != nil else { exit(3) }
+        FileHandle.standardOutput.write(Data(try file.preview()))
+    default:
+        FileHandle.standardOutput.write(Data(try file.uprightImage(minimumLongSide: Int(arguments[4])!)))
+    }
+} catch {
+    FileHandle.standardError.write(Data("\(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,104 @@
+import Foundation
+import PhotoLibrary
+import Testing
+import TestSupport
+
+/// Camera RAW files through LibRaw: real DNG files written from synthetic Bayer data (PyPI's pidng), checked
+/// against rawpy (LibRaw's Python binding) as an independent reader.
+@Suite(.serialized)
+struct RawFileTests {
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Interop/raw_fixture.py").path
+
+    /// Writes a DNG of `width`×`height` sensor pixels with an EXIF orientation and, when given, a JPEG preview.
+    static func dng(at path: String, width: Int, height: Int, orientation: Int = 1, preview: (Int, Int)? = nil) throws -> String {
+        var arguments = ["python3", fixture, "make", path, String(width), String(height), String(orientation)]
+        if let preview { arguments += [String(preview.0), String(preview.1)] }
+        try runTool("/usr/bin/env", arguments)
+        return path
+    }
+
+    /// What rawpy reports of `path` with `command` (`sizes`, `compare`), as JSON.
+    static func rawpy(_ command: String, _ arguments: String...) throws -> [String: Any] {
+        let output = try runTool("/usr/bin/env", ["python3", fixture, command] + arguments).output
+        return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
+    }
+
+    @Test(arguments: [1, 6, 8, 3])
+    func aLoneRAWFileHasTheSizeOrientationAndCameraLibRawReads(orientation: Int) async throws {
+        let library = try await ImageLibrary.start()
+        let path = try Self.dng(at: library.photos.file("IMG_\(orientation).dng"), width: 600, height: 400,
+                                orientation: orientation, preview: (300, 200))
+        let id = try #require(try await library.importByReference([path]).first)
+        let asset = try #require(try await library.client.fetchAssets(matching: AssetQuery(ids: [id])).assets.first)
+        let reference = try Self.rawpy("sizes", path)
+        #expect(asset.pixelWidth == reference["width"] as? Int && asset.pixelHeight == reference["height"] as? Int,
+                "\(asset.pixelWidth)x\(asset.pixelHeight) against rawpy's \(reference)")
+        #expect(asset.orientation == orientation)
+        #expect(asset.camera.make == "Synthetic" && asset.camera.model == "Bayer One")
+        let raws = try await library.client.fetchAssets(matching: AssetQuery(collection: try await Self.rawAlbum(library)))
+        #expect(raws.assets.map(\.id) == [id])
+
+        // The whole image is a real decode, upright, with rawpy's pixels.
+        let whole = try await library.requestImage(id, .target(-1, -1, deliveryMode: .highQuality))
+        #expect(whole.size == (asset.pixelWidth, asset.pixelHeight) && !whole.isDegraded)
+        let compared = try Self.rawpy("compare", path, whole.path)
+        #expect((compared["meanDifference"] as? Double ?? 255) < 4, "\(compared)")
+
+        // The file itself is what RequestImageData gives.
+        let data = try await library.client.requestImageData(for: id)
+        #expect(FileManager.default.contentsEqual(atPath: data.path, andPath: path) && data.mimeType == "image/x-adobe-dng")
+    }
+
+    @Test func thePreviewAnswersThumbnailsAndTheDegradedReplyAtOnce() async throws {
+        let library = try await ImageLibrary.start()
+        let path = try Self.dng(at: library.photos.file("preview.dng"), width: 1200, height: 800, orientation: 6,
+                                preview: (600, 400))
+        let id = try #require(try await library.importByReference([path]).first)
+        let images = try await library.streamImage(id, .target(1000, 1000, resizeMode: .exact))
+        #expect(images.map(\.isDegraded) == [true, false])
+        #expect(images.first.map { $0.size == (400, 600) } == true, "the preview, upright, first")
+        #expect(images.last.map { $0.size == (667, 1000) } == true, "then a decode: the preview is too small")
+        let thumbnail = try await library.requestImage(id, .target(256, 256, resizeMode: .exact))
+        #expect(thumbnail.size == (171, 256), "upright")
+    }
+
+    @Test func aRAWWithoutPreviewIsDecodedAtHalfSizeWhenThatIsEnough() async throws {
+        let library = try await ImageLibrary.start()
+        let path = try Self.dng(at: library.photos.file("bare.dng"), width: 1000, height: 600)
+        let id = try #require(try await library.importByReference([path]).first)
+        let images = try await library.streamImage(id, .target(200, 200, resizeMode: .exact))
+        #expect(images.map(\.isDegraded) == [false], "no preview: no degraded image")
+        #expect(images.last.map { $0.size == (200, 120) } == true)
+    }
+
+    @Test func brokenOrHostileRAWFilesAreRefusedWithAReasonAndTheDaemonStaysUp() async throws {
+        let library = try await ImageLibrary.start()
+        let whole = try Data(contentsOf: URL(fileURLWithPath: try Self.dng(at: library.photos.file("whole.dng"), width: 400, height: 300)))
+        let truncated = library.photos.file("truncated.dng")
+        try whole.prefix(whole.count / 3).write(to: URL(fileURLWithPath: truncated))
+        let noise = library.photos.file("noise.nef")
+        try Data((0..<65_536).map { _ in UInt8.random(in: 0...255) }).write(to: URL(fileURLWithPath: noise))
+        let bomb = library.photos.file("bomb.dng")
+        try runTool("/usr/bin/env", ["python3", Self.fixture, "bomb", bomb, "100000", "100000"])
+
+        let files = try await library.client.importFiles([truncated, noise, bomb], mode: .reference).files
+        for file in files {
+            #expect(file.status == .failed && file.error?.isEmpty == false, "\(file)")
+        }
+
+        #expect(try await library.client.fetchAssets().count == 0)
+        _ = try await library.importByReference([library.photos.file("whole.dng")])
+    }
+
+    @Test func theImagePixelLimitHoldsForRAWFiles() async throws {
+        let library = try await ImageLibrary.start(extraConfig: "[images]\nmax_pixels = 100000\n")
+        let path = try Self.dng(at: library.photos.file("big.dng"), width: 600, height: 400)
+        let file = try #require(try await library.client.importFiles([path], mode: .reference).files.first)
+        #expect(file.status == .failed && file.error?.contains("100000") == true, "\(file)")
+    }
+
+    static func rawAlbum(_ library: ImageLibrary) async throws -> String {
+        try #require(try await library.client.fetchCollections(matching: CollectionQuery(subtype: .smartAlbumRAW)).collections.first).id
+    }
+}
