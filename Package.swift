@@ -20,6 +20,7 @@ let package = Package(
         .executable(name: "edit-benchmark", targets: ["EditBenchmark"]),
         .executable(name: "library-model-benchmark", targets: ["LibraryModelBenchmark"]),
         .executable(name: "photos-benchmark", targets: ["PhotosBenchmark"]),
+        .executable(name: "raw-benchmark", targets: ["RawBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -233,6 +234,12 @@ let package = Package(
             name: "EditBenchmark",
             dependencies: ["BenchmarkSupport", "PhotoLibrary"],
             path: "Benchmarks/EditBenchmark"
+        ),
+        // Times RAW thumbnails and decodes beside exiftool + vipsthumbnail and dcraw_emu (Benchmarks/raw.sh runs it).
+        .executableTarget(
+            name: "RawBenchmark",
+            dependencies: ["BenchmarkSupport", "PhotoLibrary"],
+            path: "Benchmarks/RawBenchmark"
         ),
 
         // Times watched-folder ingest beside sha256sum and inotifywait, and start-up reconciliation (Benchmarks/import.sh).

@@ -65,7 +65,7 @@ public struct Daemon: Sendable {
                                 rawReader: rawReader, mediaProber: MediaProber())
         let editor = AssetEditor(database: database, fileStore: fileStore, threadPool: .singleton,
                                  renderer: ImageRenderer(maximumPixels: configuration.maximumImagePixels),
-                                 metadataReader: importer.metadataReader)
+                                 rawReader: rawReader, metadataReader: importer.metadataReader)
         let images = try ImageManager(configuration: configuration, database: database, rawReader: rawReader,
                                       originalsDirectory: fileStore.originals, logger: logger)
         let renditionUpkeep = RenditionUpkeep(database: database, images: images, logger: logger)

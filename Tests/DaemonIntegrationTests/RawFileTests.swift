@@ -50,26 +50,34 @@ struct RawFileTests {
         #expect(FileManager.default.contentsEqual(atPath: data.path, andPath: path) && data.mimeType == "image/x-adobe-dng")
     }
 
+    /// The preview here is grey noise (one band) and the sensor data colour: each image tells where it came from.
     @Test func thePreviewAnswersThumbnailsAndTheDegradedReplyAtOnce() async throws {
         let library = try await ImageLibrary.start()
         let path = try Self.dng(at: library.photos.file("preview.dng"), width: 1200, height: 800, orientation: 6,
                                 preview: (600, 400))
         let id = try #require(try await library.importByReference([path]).first)
-        let images = try await library.streamImage(id, .target(1000, 1000, resizeMode: .exact))
-        #expect(images.map(\.isDegraded) == [true, false])
-        #expect(images.first.map { $0.size == (400, 600) } == true, "the preview, upright, first")
-        #expect(images.last.map { $0.size == (667, 1000) } == true, "then a decode: the preview is too small")
         let thumbnail = try await library.requestImage(id, .target(256, 256, resizeMode: .exact))
         #expect(thumbnail.size == (171, 256), "upright")
+        #expect(try Self.bands(of: thumbnail.path) == 1, "made from the preview")
+        let images = try await library.streamImage(id, .target(1000, 1000, resizeMode: .exact))
+        #expect(images.map(\.isDegraded) == [true, false])
+        #expect(images.first.map { $0.height > $0.width } == true, "a degraded image at hand, upright")
+        let final = try #require(images.last)
+        #expect(final.size == (667, 1000))
+        #expect(try Self.bands(of: final.path) == 3, "the preview is too small: a decode")
     }
 
-    @Test func aRAWWithoutPreviewIsDecodedAtHalfSizeWhenThatIsEnough() async throws {
+    static func bands(of path: String) throws -> Int? {
+        Int(try runTool("/usr/bin/vipsheader", ["-f", "bands", path]).output.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    @Test func aRAWWithoutAPreviewIsDecodedForItsThumbnails() async throws {
         let library = try await ImageLibrary.start()
         let path = try Self.dng(at: library.photos.file("bare.dng"), width: 1000, height: 600)
         let id = try #require(try await library.importByReference([path]).first)
-        let images = try await library.streamImage(id, .target(200, 200, resizeMode: .exact))
-        #expect(images.map(\.isDegraded) == [false], "no preview: no degraded image")
-        #expect(images.last.map { $0.size == (200, 120) } == true)
+        let image = try await library.requestImage(id, .target(200, 200, resizeMode: .exact, deliveryMode: .highQuality))
+        #expect(image.size == (200, 120) && !image.isDegraded)
+        #expect(try await library.client.fetchAssets(matching: AssetQuery(ids: [id])).assets.first?.pixelWidth == 1000)
     }
 
     @Test func brokenOrHostileRAWFilesAreRefusedWithAReasonAndTheDaemonStaysUp() async throws {
@@ -89,6 +97,22 @@ struct RawFileTests {
 
         #expect(try await library.client.fetchAssets().count == 0)
         _ = try await library.importByReference([library.photos.file("whole.dng")])
+    }
+
+    @Test func aBasicEditOfARAWRendersFromItsDecode() async throws {
+        let library = try await ImageLibrary.start()
+        let path = try Self.dng(at: library.photos.file("edit.dng"), width: 600, height: 400, orientation: 6, preview: (300, 200))
+        let id = try #require(try await library.importByReference([path]).first)
+        var changes = PhotoLibrary.ChangeBuilder()
+        changes.editAsset(id, basic: BasicAdjustment(rotate: 90))
+        _ = try await library.client.performChanges(changes)
+        let edited = try #require(try await library.client.fetchAssets(matching: AssetQuery(ids: [id])).assets.first)
+        #expect(edited.hasAdjustments && edited.pixelWidth == 600 && edited.pixelHeight == 400,
+                "the 400x600 upright decode turned a quarter: \(edited.pixelWidth)x\(edited.pixelHeight)")
+        let image = try await library.requestImage(id, .target(-1, -1, deliveryMode: .highQuality))
+        #expect(image.size == (600, 400))
+        let original = try await library.client.requestImageData(for: id, version: .original)
+        #expect(FileManager.default.contentsEqual(atPath: original.path, andPath: path))
     }
 
     @Test func theImagePixelLimitHoldsForRAWFiles() async throws {

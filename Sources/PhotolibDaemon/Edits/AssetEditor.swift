@@ -23,6 +23,7 @@ struct AssetEditor: Sendable {
     let fileStore: LibraryFileStore
     let threadPool: NIOThreadPool
     let renderer: ImageRenderer
+    let rawReader: RawImageReader
     let metadataReader: ImageMetadataReader
 
     /// Puts the edit of `target` in the store: the file at `renderedPath`, which `caller` must be able to read, or
@@ -51,7 +52,13 @@ struct AssetEditor: Sendable {
         return try await threadPool.runIfActive { [self] in
             let image: RenderedImage
             do {
-                image = try renderer.renderEdit(ofImageAt: original, adjustment: basic)
+                // A RAW original is decoded at full size by LibRaw first.
+                image = if MediaFileKind(fileName: original) == .raw {
+                    try renderer.renderEdit(encodedImage: try rawReader.uprightImage(ofFileAt: original, minimumLongSide: .max),
+                                            named: original, adjustment: basic)
+                } else {
+                    try renderer.renderEdit(ofImageAt: original, adjustment: basic)
+                }
             } catch let error as ImagingError {
                 throw ImportFailure.failed("cannot render the edit: \(error.description)")
             }
