@@ -60,8 +60,19 @@ public struct RenditionSpec: Sendable, Hashable {
     }
 
     /// The long side the whole upright image needs, at the least, for this rendition of an image of `source`
-    /// pixels: the output's size over the share of the image it shows.
-    public func sourceLongSide(forUpright source: PixelSize) -> Int {
+    /// pixels: the output's size over the share of the image it shows. For an image of unknown size, enough for
+    /// any image up to twice as long as it is wide.
+    public func sourceLongSide(forUpright source: PixelSize?) -> Int {
+        guard let source else {
+            let side = switch size {
+            case .original: Int.max
+            case .shortSide(let side): 2 * side
+            case .fit(let box): max(box.width, box.height)
+            case .fill(let box): 2 * max(box.width, box.height)
+            }
+            guard side != .max else { return .max }
+            return Int((Double(side) / min(crop?.width ?? 1, crop?.height ?? 1)).rounded(.up))
+        }
         let output = outputSize(forUpright: source)
         let scale = max(Double(output.width) / (Double(source.width) * (crop?.width ?? 1)),
                         Double(output.height) / (Double(source.height) * (crop?.height ?? 1)))

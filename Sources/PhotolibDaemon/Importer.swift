@@ -72,6 +72,7 @@ struct Importer: Sendable {
     func readCameraData(of asset: AssetAwaitingCameraData) async -> CameraData? {
         try? await threadPool.runIfActive { [self] () throws -> CameraData in
             switch asset.mediaType {
+            case .image where MediaFileKind(fileName: asset.path) == .raw: try rawReader.info(ofFileAt: asset.path).camera
             case .image: try metadataReader.readMetadata(atPath: asset.path).camera
             case .video: try mediaProber.probe(path: asset.path).camera
             default: CameraData()

@@ -115,6 +115,26 @@ struct RawFileTests {
         #expect(FileManager.default.contentsEqual(atPath: original.path, andPath: path))
     }
 
+    @Test func theOriginalVersionOfARAWAndJPEGPairIsTheRAW() async throws {
+        let library = try await ImageLibrary.start()
+        let jpeg = try MarkedPhotos.write(at: library.photos.file("IMG_7.JPG"), width: 300, height: 200, orientation: 1)
+        let raw = try Self.dng(at: library.photos.file("IMG_7.DNG"), width: 600, height: 400, preview: (300, 200))
+        let files = try await library.client.importFiles([jpeg, raw], mode: .reference).files
+        let id = try #require(files.first?.assetId)
+        #expect(files.map(\.assetId) == [id, id], "one asset: \(files)")
+
+        #expect(try await library.client.requestImageData(for: id).path == jpeg)
+        #expect(try await library.client.requestImageData(for: id, version: .original).path == raw)
+        let shown = try await library.requestImage(id, .target(-1, -1, deliveryMode: .highQuality))
+        #expect(shown.size == (300, 200))
+        var options = ImageRequestOptions.target(-1, -1, deliveryMode: .highQuality)
+        options.version = .original
+        let original = try await library.requestImage(id, options)
+        #expect(original.size == (600, 400) && original.path != shown.path)
+        let compared = try Self.rawpy("compare", raw, original.path)
+        #expect((compared["meanDifference"] as? Double ?? 255) < 4, "\(compared)")
+    }
+
     @Test func theImagePixelLimitHoldsForRAWFiles() async throws {
         let library = try await ImageLibrary.start(extraConfig: "[images]\nmax_pixels = 100000\n")
         let path = try Self.dng(at: library.photos.file("big.dng"), width: 600, height: 400)

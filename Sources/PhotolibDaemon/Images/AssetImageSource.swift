@@ -40,6 +40,8 @@ struct AssetImageSource: Sendable, Hashable {
     var file: File
     /// The edit's rendered file, until a version is selected.
     var edit: File?
+    /// The RAW of a RAW+JPEG pair (its `alternatePhoto`), which the `original` version shows.
+    var alternate: File?
     /// What the cache names of this version start with: empty for the current version.
     var renditionPrefix = ""
 
@@ -74,6 +76,11 @@ struct AssetImageSource: Sendable, Hashable {
                             ?? size(asset.pixelWidth, asset.pixelHeight),
                          mimeType: resource.mimeType, originalFilename: resource.originalFilename,
                          fileSize: resource.fileSize, orientation: asset.orientation)
+        if let raw = resources.first(where: { $0.type == .alternatePhoto }), raw != resource, let rawPath = raw.path {
+            // The library keeps the photo's size, not the RAW's: the RAW's renditions find it as they decode.
+            alternate = File(path: rawPath, displayedSize: nil, mimeType: raw.mimeType, originalFilename: raw.originalFilename,
+                             fileSize: raw.fileSize, orientation: asset.orientation)
+        }
         self.edit = edit.map { edit in
             let rendered = edit.draft
             // PhotoKit names an edit's full-size file so.
@@ -85,8 +92,15 @@ struct AssetImageSource: Sendable, Hashable {
     }
 
     /// This source with the file of `version`: the edit for `current` when there is one, else the original, whose
-    /// renditions then have names of their own.
+    /// renditions then have names of their own; for `original`, the RAW of a RAW+JPEG pair.
     func selecting(_ version: ImageVersion) -> AssetImageSource {
+        if version == .original, let alternate {
+            var selected = self
+            selected.edit = nil
+            selected.file = alternate
+            selected.renditionPrefix = "alternate-"
+            return selected
+        }
         guard let edit else { return self }
         var selected = self
         selected.edit = nil

@@ -123,7 +123,8 @@ final class ImageManager: Sendable {
             formats.contains { $0.formatIdentifier == adjustment.formatIdentifier && $0.formatVersion == adjustment.formatVersion }
                 ? adjustment : nil
         }
-        let base = source.selecting(resumed == nil ? .current : .original)
+        // An adjustment applies to the pixels it was made on: the photo, never the RAW of a pair.
+        let base = source.selecting(resumed == nil ? .current : .unadjusted)
         _ = try base.requireVersion()
         return ContentEditingInput(fullSizeImagePath: base.path, mimeType: base.file.mimeType, mediaType: .image,
                                    orientation: base.file.orientation,
@@ -202,7 +203,7 @@ final class ImageManager: Sendable {
                 try renderer.render(
                     encodedImage: try rawReader.uprightImage(
                         ofFileAt: source.path,
-                        minimumLongSide: plan.spec.sourceLongSide(forUpright: source.displayedSize ?? PixelSize(width: 1, height: 1))),
+                        minimumLongSide: plan.spec.sourceLongSide(forUpright: source.displayedSize)),
                     named: source.path, as: plan.spec)
             case .photo:
                 try renderer.render(imageAt: source.path, as: plan.spec)
