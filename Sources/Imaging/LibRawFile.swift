@@ -1,6 +1,7 @@
 import CLibRaw
 import CVips
 import Glibc
+import PhotoModel
 
 /// A camera RAW file opened with LibRaw in this process. Only the `photolibd-raw` helper uses it, so that a
 /// decoder fault on a hostile file ends the helper and not the daemon; the daemon asks `RawImageReader`.
@@ -77,14 +78,11 @@ public final class LibRawFile {
             }
         }
         var idata = data.idata, lens = data.lens
-        info.make = Self.text(&idata.make)
-        info.model = Self.text(&idata.model)
-        info.lensModel = Self.text(&lens.Lens)
-        info.fNumber = other.aperture > 0 ? Double(other.aperture) : nil
-        info.exposureTime = other.shutter > 0 ? Double(other.shutter) : nil
-        info.iso = other.iso_speed > 0 ? Int(other.iso_speed.rounded()) : nil
-        info.focalLength = other.focal_len > 0 ? Double(other.focal_len) : nil
-        info.focalLength35mm = lens.FocalLengthIn35mmFormat > 0 ? Int(lens.FocalLengthIn35mmFormat) : nil
+        info.camera = CameraData(
+            make: Self.text(&idata.make), model: Self.text(&idata.model), lensModel: Self.text(&lens.Lens),
+            fNumber: other.aperture > 0 ? Double(other.aperture) : nil, exposureTime: other.shutter > 0 ? Double(other.shutter) : nil,
+            iso: other.iso_speed > 0 ? Int(other.iso_speed.rounded()) : nil, focalLength: other.focal_len > 0 ? Double(other.focal_len) : nil,
+            focalLength35mm: lens.FocalLengthIn35mmFormat > 0 ? Int(lens.FocalLengthIn35mmFormat) : nil)
         let thumbnail = data.thumbnail
         if thumbnail.twidth > 0, thumbnail.theight > 0, thumbnail.tlength > 0 {
             info.previewWidth = Int(thumbnail.twidth)
@@ -94,11 +92,11 @@ public final class LibRawFile {
     }
 
     /// The image, upright, encoded: the embedded preview (a JPEG as the camera wrote it, turned when needed) when
-    /// its long side has at least `minimumLongSide` pixels, else a decode of the sensor data (at half size when
-    /// that is enough) as an uncompressed TIFF.
-    public func uprightImage(minimumLongSide: Int) throws(ImagingError) -> [UInt8] {
+    /// `allowsPreview` and its long side has at least `minimumLongSide` pixels, else a decode of the sensor data
+    /// (at half size when that is enough) as an uncompressed TIFF.
+    public func uprightImage(minimumLongSide: Int, allowsPreview: Bool = true) throws(ImagingError) -> [UInt8] {
         let thumbnail = raw.pointee.thumbnail
-        if max(Int(thumbnail.twidth), Int(thumbnail.theight)) >= minimumLongSide, let preview = try? preview() {
+        if allowsPreview, max(Int(thumbnail.twidth), Int(thumbnail.theight)) >= minimumLongSide, let preview = try? preview() {
             return preview
         }
         return try decoded(halfSize: max(Int(raw.pointee.sizes.width), Int(raw.pointee.sizes.height)) / 2 >= minimumLongSide)

@@ -14,22 +14,10 @@ public struct RawImageInfo: Sendable, Hashable, Codable {
     public var latitude: Double?
     public var longitude: Double?
     public var altitude: Double?
-    public var make: String?
-    public var model: String?
-    public var lensModel: String?
-    public var fNumber: Double?
-    public var exposureTime: Double?
-    public var iso: Int?
-    public var focalLength: Double?
-    public var focalLength35mm: Int?
+    public var camera = CameraData()
     /// The embedded preview's size as stored, when the file has one.
     public var previewWidth: Int?
     public var previewHeight: Int?
-
-    public var camera: CameraData {
-        CameraData(make: make, model: model, lensModel: lensModel, fNumber: fNumber, exposureTime: exposureTime, iso: iso,
-                   focalLength: focalLength, focalLength35mm: focalLength35mm)
-    }
 
     public var location: GeoLocation? {
         guard let latitude, let longitude else { return nil }

@@ -41,9 +41,10 @@ public struct RawImageReader: Sendable {
     }
 
     /// The image, upright and encoded (JPEG or TIFF), whose long side has at least `minimumLongSide` pixels when
-    /// the file has that many: the embedded preview when it is big enough, else a decode.
-    public func uprightImage(ofFileAt path: String, minimumLongSide: Int) throws(ImagingError) -> [UInt8] {
-        [UInt8](try run(["image", path, String(maximumPixels), String(minimumLongSide)], for: path)!)
+    /// the file has that many: the embedded preview when it is big enough and `allowsPreview`, else a decode.
+    public func uprightImage(ofFileAt path: String, minimumLongSide: Int, allowsPreview: Bool = true) throws(ImagingError) -> [UInt8] {
+        let arguments = ["image", path, String(maximumPixels), String(minimumLongSide)] + (allowsPreview ? [] : ["decode"])
+        return [UInt8](try run(arguments, for: path)!)
     }
 
     /// The helper's output; nil when it exits with `absentStatus` (what was asked for is not in the file).

@@ -1,5 +1,5 @@
 /// What the camera recorded about how a photo was taken (EXIF), each value nil when the file does not say.
-public struct CameraData: Sendable, Hashable {
+public struct CameraData: Sendable, Hashable, Codable {
     /// EXIF Make, e.g. "Canon".
     public var make: String?
     /// EXIF Model, e.g. "Canon EOS R5".

@@ -3,16 +3,19 @@
 //
 //     photolibd-raw info FILE MAX_PIXELS              what the file holds, as JSON, once its sensor data was read
 //     photolibd-raw preview FILE MAX_PIXELS           the embedded preview, upright (exit status 3 when none)
-//     photolibd-raw image FILE MAX_PIXELS LONG_SIDE   the image upright, its long side at least LONG_SIDE pixels
-//                                                     when the file allows: a JPEG preview, or a decoded TIFF
+//     photolibd-raw image FILE MAX_PIXELS LONG_SIDE [decode]
+//                                                     the image upright, its long side at least LONG_SIDE pixels
+//                                                     when the file allows: a JPEG preview, or (always with
+//                                                     `decode`) a decoded TIFF
 import Foundation
 import Imaging
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 4, let maximumPixels = Int(arguments[3]),
-      ["info", "preview"].contains(arguments[1]) || (arguments[1] == "image" && arguments.count == 5 && Int(arguments[4]) != nil)
+      ["info", "preview"].contains(arguments[1])
+        || (arguments[1] == "image" && Int(arguments[4]) != nil && (arguments.count == 5 || arguments[5...] == ["decode"]))
 else {
-    FileHandle.standardError.write(Data("usage: photolibd-raw info|preview FILE MAX_PIXELS | image FILE MAX_PIXELS LONG_SIDE\n".utf8))
+    FileHandle.standardError.write(Data("usage: photolibd-raw info|preview FILE MAX_PIXELS | image FILE MAX_PIXELS LONG_SIDE [decode]\n".utf8))
     exit(2)
 }
 do {
@@ -25,7 +28,8 @@ do {
         guard file.info.previewWidth != nil else { exit(3) }
         FileHandle.standardOutput.write(Data(try file.preview()))
     default:
-        FileHandle.standardOutput.write(Data(try file.uprightImage(minimumLongSide: Int(arguments[4])!)))
+        FileHandle.standardOutput.write(Data(try file.uprightImage(minimumLongSide: Int(arguments[4])!,
+                                                                   allowsPreview: arguments.count == 5)))
     }
 } catch {
     FileHandle.standardError.write(Data("\(error)\n".utf8))

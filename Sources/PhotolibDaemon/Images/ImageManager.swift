@@ -74,7 +74,9 @@ final class ImageManager: Sendable {
                       deliver: (DeliveredImage) async throws -> Void) async throws {
         let source = try await source(of: request.assetId).selecting(request.version)
         let version = source.currentVersion()
-        let plan = request.finalRendition(displayedSize: source.displayedSize)
+        var plan = request.finalRendition(displayedSize: source.displayedSize)
+        // A RAW's preview answers thumbnails; a high-quality request gets the sensor data decoded.
+        plan.decodesSensorData = request.deliveryMode == .highQuality && source.file.isRAW
         let key = source.renditionKey(plan.variant)
         if let cached = cache.rendition(for: key, sourceVersion: version) {
             try await deliver(DeliveredImage(rendition: cached, isDegraded: false))
@@ -203,7 +205,8 @@ final class ImageManager: Sendable {
                 try renderer.render(
                     encodedImage: try rawReader.uprightImage(
                         ofFileAt: source.path,
-                        minimumLongSide: plan.spec.sourceLongSide(forUpright: source.displayedSize)),
+                        minimumLongSide: plan.spec.sourceLongSide(forUpright: source.displayedSize),
+                        allowsPreview: !plan.decodesSensorData),
                     named: source.path, as: plan.spec)
             case .photo:
                 try renderer.render(imageAt: source.path, as: plan.spec)

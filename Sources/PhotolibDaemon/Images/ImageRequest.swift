@@ -42,6 +42,8 @@ struct ImageRequest: Sendable, Hashable {
 /// A rendition the image manager makes and caches: how to make it, and its name in the cache.
 struct PlannedRendition: Sendable, Hashable {
     var spec: RenditionSpec
+    /// Made from a RAW file's sensor data, never from its embedded preview (a high-quality request).
+    var decodesSensorData = false
 
     /// The image's own size.
     static let original = PlannedRendition(spec: RenditionSpec(size: .original))
@@ -59,8 +61,9 @@ struct PlannedRendition: Sendable, Hashable {
         case .fit(let box): "fit-\(box)"
         case .fill(let box): "fill-\(box)"
         }
-        guard let crop = spec.crop else { return size }
-        return "\(size)-crop-\(crop.x),\(crop.y),\(crop.width),\(crop.height)"
+        let decoded = decodesSensorData ? "-decoded" : ""
+        guard let crop = spec.crop else { return size + decoded }
+        return "\(size)-crop-\(crop.x),\(crop.y),\(crop.width),\(crop.height)" + decoded
     }
 
     /// The variant under which a file's embedded thumbnail is cached, as a degraded image.
