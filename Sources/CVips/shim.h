@@ -69,11 +69,6 @@ static inline int cvips_jpegsave_buffer(VipsImage *in, void **data, size_t *leng
     return vips_jpegsave_buffer(in, data, length, "Q", quality, "strip", TRUE, NULL);
 }
 
-/* vips_tiffsave_buffer without compression (fast to write and read), metadata stripped. Free `*data` with g_free. */
-static inline int cvips_tiffsave_buffer(VipsImage *in, void **data, size_t *length) {
-    return vips_tiffsave_buffer(in, data, length, "compression", VIPS_FOREIGN_TIFF_COMPRESSION_NONE, "strip", TRUE, NULL);
-}
-
 /* vips_flatten onto white: the image without its alpha band, for formats that have none. */
 static inline int cvips_flatten_white(VipsImage *in, VipsImage **out) {
     double white[1] = {255};

@@ -91,15 +91,17 @@ public final class LibRawFile {
         return info
     }
 
-    /// The image, upright, encoded: the embedded preview (a JPEG as the camera wrote it, turned when needed) when
-    /// `allowsPreview` and its long side has at least `minimumLongSide` pixels, else a decode of the sensor data
-    /// (at half size when that is enough) as an uncompressed TIFF.
-    public func uprightImage(minimumLongSide: Int, allowsPreview: Bool = true) throws(ImagingError) -> [UInt8] {
+    /// Writes the image, upright and encoded, through `write`: the embedded preview (a JPEG as the camera wrote it,
+    /// turned when needed) when `allowsPreview` and its long side has at least `minimumLongSide` pixels, else a
+    /// decode of the sensor data (at half size when that is enough) as an uncompressed TIFF.
+    public func writeUprightImage(minimumLongSide: Int, allowsPreview: Bool = true,
+                                  to write: (UnsafeRawBufferPointer) -> Void) throws(ImagingError) {
         let thumbnail = raw.pointee.thumbnail
         if allowsPreview, max(Int(thumbnail.twidth), Int(thumbnail.theight)) >= minimumLongSide, let preview = try? preview() {
-            return preview
+            return preview.withUnsafeBytes(write)
         }
-        return try decoded(halfSize: max(Int(raw.pointee.sizes.width), Int(raw.pointee.sizes.height)) / 2 >= minimumLongSide)
+        try writeDecode(halfSize: max(Int(raw.pointee.sizes.width), Int(raw.pointee.sizes.height)) / 2 >= minimumLongSide,
+                        to: write)
     }
 
     /// The embedded preview, upright: a JPEG as the camera wrote it unless it had to be turned.
@@ -130,8 +132,9 @@ public final class LibRawFile {
         return try ImageRenderer(maximumPixels: maximumPixels).encode(upright, name: path, text: nil, as: .jpeg, quality: 92).data
     }
 
-    private func decoded(halfSize: Bool) throws(ImagingError) -> [UInt8] {
-        try VipsRuntime.start()
+    /// Decodes the sensor data (camera white balance, 8 bits) and writes it as an uncompressed TIFF, straight
+    /// from LibRaw's buffer: a header, then the pixels as they are.
+    private func writeDecode(halfSize: Bool, to write: (UnsafeRawBufferPointer) -> Void) throws(ImagingError) {
         raw.pointee.params.half_size = halfSize ? 1 : 0
         raw.pointee.params.use_camera_wb = 1
         raw.pointee.params.output_bps = 8
@@ -140,14 +143,42 @@ public final class LibRawFile {
         // The memory image is turned as `flip` says.
         let image = try processed { libraw_dcraw_make_mem_image(raw, $0) }
         defer { libraw_dcraw_clear_mem(image) }
-        let handle = try bitmap(image)
-        var data: UnsafeMutableRawPointer?
-        var length = 0
-        guard cvips_tiffsave_buffer(handle.pointer, &data, &length) == 0, let data else {
-            throw .renderFailed(path: path, reason: VipsRuntime.takeFailureMessage())
+        let header = image.pointee
+        guard header.type == LIBRAW_IMAGE_BITMAP, header.bits == 8, header.colors == 1 || header.colors == 3 else {
+            throw .unreadable(path: path, reason: "LibRaw made a \(header.bits)-bit image of \(header.colors) colours")
         }
-        defer { g_free(data) }
-        return Array(UnsafeRawBufferPointer(start: data, count: length))
+        let tiff = Self.uncompressedTIFFHeader(width: Int(header.width), height: Int(header.height), bands: Int(header.colors))
+        tiff.withUnsafeBytes(write)
+        write(UnsafeRawBufferPointer(start: pointer(to: image), count: Int(header.data_size)))
+    }
+
+    /// The header of a little-endian baseline TIFF whose one strip of 8-bit pixels (RGB or grey) follows it.
+    static func uncompressedTIFFHeader(width: Int, height: Int, bands: Int) -> [UInt8] {
+        var bytes: [UInt8] = Array("II*\0".utf8)
+        func append<Value: FixedWidthInteger>(_ value: Value) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+        let entries: [(tag: UInt16, type: UInt16, value: UInt32)] = [
+            (256, 4, UInt32(width)), (257, 4, UInt32(height)), (258, 3, 8), (259, 3, 1), (262, 3, bands == 3 ? 2 : 1),
+            (273, 4, 0), (277, 3, UInt32(bands)), (278, 4, UInt32(height)), (279, 4, UInt32(width * height * bands)),
+            (284, 3, 1),
+        ]
+        // BitsPerSample has a value per band; three do not fit in the entry and follow the directory.
+        let directoryEnd = 8 + 2 + entries.count * 12 + 4
+        let headerSize = directoryEnd + (bands == 3 ? 6 : 0)
+        append(UInt32(8))
+        append(UInt16(entries.count))
+        for entry in entries {
+            append(entry.tag)
+            append(entry.type)
+            append(UInt32(entry.tag == 258 ? bands : 1))
+            switch entry.tag {
+            case 273: append(UInt32(headerSize))
+            case 258 where bands == 3: append(UInt32(directoryEnd))
+            default: if entry.type == 3 { append(UInt16(entry.value)); append(UInt16(0)) } else { append(entry.value) }
+            }
+        }
+        append(UInt32(0))
+        if bands == 3 { for _ in 0..<3 { append(UInt16(8)) } }
+        return bytes
     }
 
     /// An 8-bit RGB (or grey) bitmap LibRaw made, as a libvips image of its own.

@@ -28,10 +28,20 @@ do {
         guard file.info.previewWidth != nil else { exit(3) }
         FileHandle.standardOutput.write(Data(try file.preview()))
     default:
-        FileHandle.standardOutput.write(Data(try file.uprightImage(minimumLongSide: Int(arguments[4])!,
-                                                                   allowsPreview: arguments.count == 5)))
+        try file.writeUprightImage(minimumLongSide: Int(arguments[4])!, allowsPreview: arguments.count == 5, to: writeToStandardOutput)
     }
 } catch {
     FileHandle.standardError.write(Data("\(error)\n".utf8))
     exit(1)
+}
+
+/// Writes all of `bytes` to standard output, unbuffered; a reader that went away ends the helper.
+func writeToStandardOutput(_ bytes: UnsafeRawBufferPointer) {
+    var written = 0
+    while written < bytes.count {
+        let count = write(STDOUT_FILENO, bytes.baseAddress! + written, bytes.count - written)
+        if count < 0, errno == EINTR { continue }
+        guard count > 0 else { exit(1) }
+        written += count
+    }
 }

@@ -220,6 +220,10 @@ final class ImageManager: Sendable {
         }
     }
 
+    /// The long side up to which a RAW file's embedded preview usually serves a rendition (cameras write
+    /// previews of 1,600 pixels and more).
+    static let rawPreviewSide = 1_536
+
     /// A stand-in at hand for the final image: the cached rendition of the asset closest below it in size (else the
     /// smallest above), else the thumbnail embedded in the file; nil when there is none.
     private func degradedImage(of source: AssetImageSource, version: String?, finalKey: RenditionKey,
@@ -234,6 +238,8 @@ final class ImageManager: Sendable {
             if let checked = cache.rendition(for: candidate.key, sourceVersion: version) { return checked }
         }
         guard case .photo = source.kind else { return nil }
+        // A RAW's preview makes a small final image as fast as it would make the stand-in: reading it twice is slower.
+        if source.file.isRAW, plan.spec.sourceLongSide(forUpright: source.displayedSize) <= Self.rawPreviewSide { return nil }
         let key = source.renditionKey(PlannedRendition.embeddedVariant)
         do {
             return try await queue.value(for: key, priority: .degraded) { [renderer, rawReader, cache] in
