@@ -9,11 +9,13 @@ quick=false
 [[ ${1:-} == --quick ]] && quick=true
 scripts/setup --benchmarks
 command -v swift >/dev/null || export PATH="/opt/swift/usr/bin:$PATH"
-for product in photolibd fetch-benchmark observer-benchmark photos-benchmark image-benchmark import-benchmark edit-benchmark; do
+for product in photolibd photolibd-raw fetch-benchmark observer-benchmark photos-benchmark image-benchmark import-benchmark \
+    edit-benchmark raw-benchmark; do
     swift build -c release --product "$product"
 done
 
 work=${BENCHMARK_DIR:-$(mktemp -d /tmp/photolibd-report.XXXXXX)}
+mkdir -p "$work"
 echo "work directory: $work (reused when run again with BENCHMARK_DIR=$work)"
 export BENCHMARK_RECORD="$work/record.jsonl"
 rm -f "$BENCHMARK_RECORD"
@@ -44,6 +46,7 @@ run .build/release/image-benchmark "$daemon" "$work/images" "$photos" 4
 BENCHMARK_DIR="$work/images" run Benchmarks/edits.sh "$(( photos < 20 ? photos : 20 ))"
 run .build/release/import-benchmark throughput "$daemon" "$work/import" "$files"
 run .build/release/import-benchmark latency "$daemon" "$work/import"
+BENCHMARK_DIR="$work/raw" run Benchmarks/raw.sh "$($quick && echo 4 || echo 8)"
 
 # Debian's own Python, which has its matplotlib (python3 on PATH may be another).
 /usr/bin/python3 Benchmarks/report.py "$BENCHMARK_RECORD" Benchmarks/REPORT.md Benchmarks/report "$($quick && echo quick || echo full)"

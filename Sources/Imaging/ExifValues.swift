@@ -5,16 +5,9 @@ import PhotoModel
 extension ExifBlock {
     /// DateTimeOriginal, with SubSecTimeOriginal and OffsetTimeOriginal when present and well-formed.
     var dateTimeOriginal: ExifDateTime? {
-        guard let text = string(ExifTag.dateTimeOriginal, in: .exif),
-              var dateTime = ExifDateTime(exifText: text)
-        else { return nil }
-        if let subseconds = string(ExifTag.subSecTimeOriginal, in: .exif) {
-            dateTime.fractionalSecond = Self.fraction(fromDigits: subseconds) ?? 0
-        }
-        if let offset = string(ExifTag.offsetTimeOriginal, in: .exif) {
-            dateTime.utcOffsetSeconds = Self.utcOffsetSeconds(from: offset)
-        }
-        return dateTime
+        guard let text = string(ExifTag.dateTimeOriginal, in: .exif) else { return nil }
+        return ExifDateTime(exifText: text, subseconds: string(ExifTag.subSecTimeOriginal, in: .exif),
+                            offset: string(ExifTag.offsetTimeOriginal, in: .exif))
     }
 
     /// GPSDateStamp ("YYYY:MM:DD") and GPSTimeStamp (hours, minutes, seconds as rationals), in UTC.
@@ -86,13 +79,13 @@ extension ExifBlock {
     }
 
     /// "25" → 0.25: SubSecTime digits are the decimals after the point.
-    private static func fraction(fromDigits digits: String) -> Double? {
+    fileprivate static func fraction(fromDigits digits: String) -> Double? {
         guard digits.allSatisfy(\.isASCIIDigit) else { return nil }
         return Double("0." + digits)
     }
 
     /// "+01:00" → 3600, "-05:30" → -19800.
-    private static func utcOffsetSeconds(from text: String) -> Int? {
+    fileprivate static func utcOffsetSeconds(from text: String) -> Int? {
         let sign: Int
         switch text.first {
         case "+": sign = 1
@@ -108,6 +101,14 @@ extension ExifBlock {
 }
 
 extension ExifDateTime {
+    /// DateTimeOriginal as EXIF writes it, with SubSecTimeOriginal and OffsetTimeOriginal when given and
+    /// well-formed (a malformed offset is left out).
+    public init?(exifText text: String, subseconds: String?, offset: String?) {
+        self.init(exifText: text)
+        if let subseconds { fractionalSecond = ExifBlock.fraction(fromDigits: subseconds) ?? 0 }
+        if let offset { utcOffsetSeconds = ExifBlock.utcOffsetSeconds(from: offset) }
+    }
+
     /// Parses EXIF's "YYYY:MM:DD HH:MM:SS"; nil for anything else, including the all-zero "unknown" date.
     init?(exifText text: String) {
         let parts = text.split(separator: " ", omittingEmptySubsequences: false)

@@ -195,11 +195,22 @@ struct Importer: Sendable {
         return PreparedFile(sourcePath: path, mode: mode, staged: staged, draft: draft, file: file)
     }
 
+    /// A RAW file's capture time with its offset where the camera wrote one: libvips reads the EXIF of TIFF-based
+    /// RAW files, LibRaw reads no offsets, so exiftool (when installed) reads the others' (CR3, RAF, ORF, RW2…).
+    private func captureTime(ofRAWAt path: String, libRaw: RawImageInfo, libvips: ImageMetadata?) -> ExifDateTime? {
+        if let time = libvips?.dateTimeOriginal, time.utcOffsetSeconds != nil { return time }
+        let fallback = libvips?.dateTimeOriginal ?? libRaw.captureTime
+        guard let exif = try? EmbeddedMetadataReader().read(path: path).exif, let text = exif["DateTimeOriginal"],
+              let time = ExifDateTime(exifText: text, subseconds: exif["SubsecTimeOriginal"], offset: exif["OffsetTimeOriginal"])
+        else { return fallback }
+        return time
+    }
+
     /// The photo asset a still or RAW file makes, before its content hash and stored path are known.
     private func photoDraft(filename: String, clues: CaptureDate.Clues, mimeType: String, fileSize: Int64, path: String,
-                            size: (width: Int, height: Int, orientation: Int), exif: ImageMetadata?,
-                            rawCaptureTime: ExifDateTime? = nil, location: GeoLocation?, camera: CameraData) -> AssetDraft {
-        let (date, source) = CaptureDate.resolve(exif: exif?.dateTimeOriginal ?? rawCaptureTime, gps: exif?.gpsTimestamp, clues: clues)
+                            size: (width: Int, height: Int, orientation: Int), captureTime: ExifDateTime?, gpsTime: Date?,
+                            location: GeoLocation?, camera: CameraData) -> AssetDraft {
+        let (date, source) = CaptureDate.resolve(exif: captureTime, gps: gpsTime, clues: clues)
         let isScreenshot = filename.hasPrefix("Screenshot") || filename.hasPrefix("Screen Shot")
         var draft = AssetDraft(
             mediaType: .image, mediaSubtypes: isScreenshot ? .photoScreenshot : [],
@@ -226,7 +237,8 @@ struct Importer: Sendable {
                 throw ImportFailure.failed(error.description)
             }
             return photoDraft(filename: filename, clues: clues, mimeType: metadata.mimeType, fileSize: identity.size, path: path,
-                              size: (metadata.pixelWidth, metadata.pixelHeight, metadata.orientation), exif: metadata,
+                              size: (metadata.pixelWidth, metadata.pixelHeight, metadata.orientation),
+                              captureTime: metadata.dateTimeOriginal, gpsTime: metadata.gpsTimestamp,
                               location: metadata.location, camera: metadata.camera)
         case .raw:
             // LibRaw knows the image a RAW file decodes to; libvips reads the EXIF of the TIFF-based ones (DNG, NEF,
@@ -240,7 +252,8 @@ struct Importer: Sendable {
             let exif = try? metadataReader.readMetadata(atPath: path)
             return photoDraft(filename: filename, clues: clues, mimeType: MediaFileKind.rawMimeTypes[fileExtension]!,
                               fileSize: identity.size, path: path, size: (raw.pixelWidth, raw.pixelHeight, raw.orientation),
-                              exif: exif, rawCaptureTime: raw.captureTime, location: exif?.location ?? raw.location,
+                              captureTime: captureTime(ofRAWAt: path, libRaw: raw, libvips: exif), gpsTime: exif?.gpsTimestamp,
+                              location: exif?.location ?? raw.location,
                               camera: (exif?.camera).map { $0.filling(from: raw.camera) } ?? raw.camera)
         case .video, .audio:
             let info: MediaInfo

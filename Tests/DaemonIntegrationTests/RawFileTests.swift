@@ -138,6 +138,17 @@ struct RawFileTests {
         #expect((compared["meanDifference"] as? Double ?? 255) < 4, "\(compared)")
     }
 
+    @Test func theCaptureTimeKeepsTheOffsetTheCameraWrote() async throws {
+        let library = try await ImageLibrary.start()
+        let path = try Self.dng(at: library.photos.file("dated.dng"), width: 600, height: 400)
+        try runTool("/usr/bin/exiftool", ["-q", "-q", "-overwrite_original", "-DateTimeOriginal=2024:06:01 12:00:00",
+                                          "-SubSecTimeOriginal=25", "-OffsetTimeOriginal=+02:00", path])
+        let id = try #require(try await library.importByReference([path]).first)
+        let asset = try #require(try await library.client.fetchAssets(matching: AssetQuery(ids: [id])).assets.first)
+        #expect(asset.creationDate?.rfc3339 == "2024-06-01T12:00:00.250+02:00" && asset.creationDateSource == .exif,
+                "\(String(describing: asset.creationDate)) \(String(describing: asset.creationDateSource))")
+    }
+
     @Test func theImagePixelLimitHoldsForRAWFiles() async throws {
         let library = try await ImageLibrary.start(extraConfig: "[images]\nmax_pixels = 100000\n")
         let path = try Self.dng(at: library.photos.file("big.dng"), width: 600, height: 400)
