@@ -41,7 +41,8 @@ def number(value):
 def distribution_plot(samples, directory):
     figure, axis = plt.subplots(figsize=(8, 4.5))
     for record in samples:
-        values = sorted(record["values"])
+        # A log scale has no zero: what the clock could not tell from nothing is drawn at a microsecond.
+        values = sorted(max(value, 0.001) for value in record["values"])
         if not values:
             continue
         fractions = [(index + 1) / len(values) for index in range(len(values))]
@@ -110,17 +111,24 @@ def main():
         f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC at commit `{commit()}`.",
         f"Machine: {machine()}.",
         "",
-        "Each figure is a median unless its name says otherwise; the ratio is ours ÷ the peer's on the same input in the "
-        "same run (for rates, higher is better; for times, lower is better).",
+        "Each figure is a median unless its name says otherwise. Ours is set against the peer's on the same input in "
+        "the same run: as a ratio (ours ÷ theirs; for rates higher is better, for times lower), or as a difference "
+        "where the target is one.",
         "",
-        "| what | photolibd | peer | peer's figure | ratio | target |",
+        "| what | photolibd | peer | peer's figure | ours against the peer's | target |",
         "|---|---|---|---|---|---|",
     ]
     for entry in figures:
         ours, peer = entry["ours"], entry.get("peer")
-        ratio = f"{ours / peer:.2f}×" if peer else "—"
-        lines.append(f"| {entry['name']} | {number(ours)} {entry['unit']} | {entry.get('peerName') or '—'} | "
-                     f"{number(peer) + ' ' + entry['unit'] if peer else '—'} | {ratio} | {entry['target'] or '—'} |")
+        if not peer:
+            compared = "—"
+        elif entry.get("comparison") == "difference":
+            compared = f"{ours - peer:+.2f} {entry['unit']}"
+        else:
+            compared = f"{ours / peer:.2f}×"
+        cells = [entry["name"], f"{number(ours)} {entry['unit']}", entry.get("peerName") or "—",
+                 f"{number(peer)} {entry['unit']}" if peer else "—", compared, entry["target"] or "—"]
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
     if points:
         lines += ["", "## Cost against library size", "",
                   "The last column is how the cost grew for each tenfold growth of the library: ×1 is constant, ×10 linear.", "",

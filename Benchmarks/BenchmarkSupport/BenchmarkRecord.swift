@@ -6,11 +6,14 @@ public enum BenchmarkRecord {
     /// Which way is better for a figure.
     public enum Better: String, Sendable { case lower, higher }
 
-    /// One figure beside its peer's on the same input (the ratio is ours / peer's), and the target it has.
+    /// How a figure is set against its peer's: ours ÷ theirs, or ours − theirs (for targets such as "+ 10 ms").
+    public enum Comparison: String, Sendable { case ratio, difference }
+
+    /// One figure beside its peer's on the same input, and the target it has.
     public static func figure(_ name: String, ours: Double, peer: Double?, peerName: String?, unit: String,
-                              better: Better = .lower, target: String) {
+                              better: Better = .lower, comparison: Comparison = .ratio, target: String) {
         append(["kind": "figure", "name": name, "ours": ours, "peer": peer ?? NSNull(), "peerName": peerName ?? NSNull(),
-                "unit": unit, "better": better.rawValue, "target": target])
+                "unit": unit, "better": better.rawValue, "comparison": comparison.rawValue, "target": target])
     }
 
     /// Every sample of a measured distribution (latencies), for a distribution plot.

@@ -54,7 +54,7 @@ struct FetchBenchmark {
             print(String(format: "%-25@ | %13.2f %5.2f | %13.2f | %22.2f | %14.2f | %.2fx",
                          name as NSString, socketTimes.median, socketTimes.percentile(0.9), clientTimes.median,
                          processTimes.median, timerTimes.median, socketTimes.median / processTimes.median))
-            BenchmarkRecord.figure("FetchAssets \(name)", ours: socketTimes.median, peer: processTimes.median,
+            BenchmarkRecord.figure("FetchAssets \(name), \(assetCount) assets", ours: socketTimes.median, peer: processTimes.median,
                                    peerName: "sqlite3 process", unit: "ms", target: "")
             BenchmarkRecord.scaling("FetchAssets \(name) over the socket", size: arguments.assetCount, value: socketTimes.median, unit: "ms")
         }

@@ -149,7 +149,7 @@ struct ImportBenchmark {
         BenchmarkRecord.samples("drop-to-event: photolibd Observe", event, unit: "ms")
         BenchmarkRecord.samples("drop-to-event: inotifywait", inotify, unit: "ms")
         BenchmarkRecord.figure("drop-to-event p99, 10 files/s", ours: percentile(event, 0.99), peer: percentile(inotify, 0.99),
-                               peerName: "inotifywait", unit: "ms", target: "≤ inotifywait + 10 ms")
+                               peerName: "inotifywait", unit: "ms", comparison: .difference, target: "≤ inotifywait + 10 ms")
     }
 
     // MARK: - Reconciliation

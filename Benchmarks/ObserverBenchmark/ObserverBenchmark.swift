@@ -82,7 +82,7 @@ struct ObserverBenchmark {
             }
             print(String(format: "%-16@ | %6d | %6.2f | %5.2f | %5.2f", kind as NSString, latencies.values.count,
                          latencies.median, latencies.percentile(0.99), latencies.percentile(1)))
-            BenchmarkRecord.samples("one observer, \(kind): PerformChanges to reply", latencies.values, unit: "ms")
+            BenchmarkRecord.samples("one observer of \(assetCount) assets, \(kind): PerformChanges to reply", latencies.values, unit: "ms")
         }
         await observer.close()
         await writer.close()
@@ -134,8 +134,9 @@ struct ObserverBenchmark {
         }
         print(String(format: "%9d | %7d | %6.2f | %5.2f | %5.2f", count, latencies.values.count, latencies.median,
                      latencies.percentile(0.99), latencies.percentile(1)))
-        BenchmarkRecord.samples("\(count) observers: commit to reply", latencies.values, unit: "ms")
-        BenchmarkRecord.figure("\(count) observers of two queries, 100 changes/s: p99", ours: latencies.percentile(0.99),
+        let observers = count == 1 ? "1 observer" : "\(count) observers"
+        BenchmarkRecord.samples("\(observers): commit to reply", latencies.values, unit: "ms")
+        BenchmarkRecord.figure("\(observers) of two queries, 100 changes/s: p99", ours: latencies.percentile(0.99),
                                peer: nil, peerName: nil, unit: "ms", target: count == 1_000 ? "≤ 20 ms" : "")
         for listener in listeners { listener.cancel() }
         for connection in connections { await connection.close() }
