@@ -9,21 +9,8 @@ extension ImageRenderer {
     /// Renders a basic adjustment of the photo at `path` at full size: the crop of the upright image, then the
     /// turn, the mirror image and the exposure (in linear light). A JPEG, or a PNG when the photo has alpha.
     public func renderEdit(ofImageAt path: String, adjustment: BasicAdjustment) throws(ImagingError) -> RenderedImage {
-        try renderEdit(of: .file(path), adjustment: adjustment)
-    }
-
-    /// Renders a basic adjustment, as `renderEdit(ofImageAt:adjustment:)` does, of an upright encoded image held in
-    /// memory (a RAW file's decode); `name` names it in errors.
-    public func renderEdit(encodedImage: [UInt8], named name: String, adjustment: BasicAdjustment) throws(ImagingError) -> RenderedImage {
-        let buffer = EncodedBuffer(encodedImage)
-        defer { withExtendedLifetime(buffer) {} }
-        return try renderEdit(of: .memory(buffer, name: name), adjustment: adjustment)
-    }
-
-    private func renderEdit(of source: ImageSource, adjustment: BasicAdjustment) throws(ImagingError) -> RenderedImage {
         try VipsRuntime.start()
-        let path = source.name
-        let probed = try ProbedImage(source, maximumPixels: maximumPixels)
+        let probed = try ProbedImage(.file(path), maximumPixels: maximumPixels)
         var image = try probed.thumbnail(size: probed.uprightSize)
         if let crop = adjustment.crop {
             let area = Self.pixelArea(of: crop, in: image.size)

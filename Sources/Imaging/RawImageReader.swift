@@ -40,11 +40,17 @@ public struct RawImageReader: Sendable {
         return output.map { [UInt8]($0) }
     }
 
-    /// The image, upright and encoded (JPEG or TIFF), whose long side has at least `minimumLongSide` pixels when
-    /// the file has that many: the embedded preview when it is big enough and `allowsPreview`, else a decode.
-    public func uprightImage(ofFileAt path: String, minimumLongSide: Int, allowsPreview: Bool = true) throws(ImagingError) -> [UInt8] {
-        let arguments = ["image", path, String(maximumPixels), String(minimumLongSide)] + (allowsPreview ? [] : ["decode"])
-        return [UInt8](try run(arguments, for: path)!)
+    /// Calls `body` with a file holding the image, upright and encoded (JPEG or TIFF), whose long side has at least
+    /// `minimumLongSide` pixels when the file has that many: the embedded preview when it is big enough and
+    /// `allowsPreview`, else a decode. The file is temporary (a decode of 24 MP is 72 MB: a file, not a pipe and
+    /// copies in this process's memory) and removed when `body` returns.
+    public func withUprightImage<Value>(ofFileAt path: String, minimumLongSide: Int, allowsPreview: Bool,
+                                        _ body: (String) throws(ImagingError) -> Value) throws(ImagingError) -> Value {
+        let image = FileManager.default.temporaryDirectory.appendingPathComponent("photolibd-raw-\(UUID().uuidString)").path
+        defer { unlink(image) }
+        _ = try run(["image", path, String(maximumPixels), String(minimumLongSide), image] + (allowsPreview ? [] : ["decode"]),
+                    for: path)
+        return try body(image)
     }
 
     /// The helper's output; nil when it exits with `absentStatus` (what was asked for is not in the file).

@@ -3,19 +3,21 @@
 //
 //     photolibd-raw info FILE MAX_PIXELS              what the file holds, as JSON, once its sensor data was read
 //     photolibd-raw preview FILE MAX_PIXELS           the embedded preview, upright (exit status 3 when none)
-//     photolibd-raw image FILE MAX_PIXELS LONG_SIDE [decode]
-//                                                     the image upright, its long side at least LONG_SIDE pixels
-//                                                     when the file allows: a JPEG preview, or (always with
-//                                                     `decode`) a decoded TIFF
+//     photolibd-raw image FILE MAX_PIXELS LONG_SIDE OUTPUT [decode]
+//                                                     writes the new file OUTPUT: the image upright, its long side
+//                                                     at least LONG_SIDE pixels when the file allows: a JPEG
+//                                                     preview, or (always with `decode`) a decoded TIFF
 import Foundation
 import Imaging
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 4, let maximumPixels = Int(arguments[3]),
       ["info", "preview"].contains(arguments[1])
-        || (arguments[1] == "image" && Int(arguments[4]) != nil && (arguments.count == 5 || arguments[5...] == ["decode"]))
+        || (arguments[1] == "image" && arguments.count >= 6 && Int(arguments[4]) != nil
+            && (arguments.count == 6 || arguments[6...] == ["decode"]))
 else {
-    FileHandle.standardError.write(Data("usage: photolibd-raw info|preview FILE MAX_PIXELS | image FILE MAX_PIXELS LONG_SIDE [decode]\n".utf8))
+    FileHandle.standardError.write(Data(
+        "usage: photolibd-raw info|preview FILE MAX_PIXELS | image FILE MAX_PIXELS LONG_SIDE OUTPUT [decode]\n".utf8))
     exit(2)
 }
 do {
@@ -26,20 +28,28 @@ do {
         FileHandle.standardOutput.write(try JSONEncoder().encode(file.info))
     case "preview":
         guard file.info.previewWidth != nil else { exit(3) }
-        FileHandle.standardOutput.write(Data(try file.preview()))
+        try file.preview().withUnsafeBytes { writeAll($0, to: STDOUT_FILENO) }
     default:
-        try file.writeUprightImage(minimumLongSide: Int(arguments[4])!, allowsPreview: arguments.count == 5, to: writeToStandardOutput)
+        let output = open(arguments[5], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard output >= 0 else {
+            FileHandle.standardError.write(Data("cannot create \(arguments[5]): \(String(cString: strerror(errno)))\n".utf8))
+            exit(1)
+        }
+        try file.writeUprightImage(minimumLongSide: Int(arguments[4])!, allowsPreview: arguments.count == 6) { bytes in
+            writeAll(bytes, to: output)
+        }
+        close(output)
     }
 } catch {
     FileHandle.standardError.write(Data("\(error)\n".utf8))
     exit(1)
 }
 
-/// Writes all of `bytes` to standard output, unbuffered; a reader that went away ends the helper.
-func writeToStandardOutput(_ bytes: UnsafeRawBufferPointer) {
+/// Writes all of `bytes` to `descriptor`, unbuffered; a failed write (a reader gone, a full disk) ends the helper.
+func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) {
     var written = 0
     while written < bytes.count {
-        let count = write(STDOUT_FILENO, bytes.baseAddress! + written, bytes.count - written)
+        let count = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
         if count < 0, errno == EINTR { continue }
         guard count > 0 else { exit(1) }
         written += count

@@ -54,8 +54,10 @@ struct AssetEditor: Sendable {
             do {
                 // A RAW original is decoded at full size by LibRaw first.
                 image = if MediaFileKind(fileName: original) == .raw {
-                    try renderer.renderEdit(encodedImage: try rawReader.uprightImage(ofFileAt: original, minimumLongSide: .max),
-                                            named: original, adjustment: basic)
+                    try rawReader.withUprightImage(ofFileAt: original, minimumLongSide: .max,
+                                                   allowsPreview: false) { decoded throws(ImagingError) in
+                        try renderer.renderEdit(ofImageAt: decoded, adjustment: basic)
+                    }
                 } else {
                     try renderer.renderEdit(ofImageAt: original, adjustment: basic)
                 }

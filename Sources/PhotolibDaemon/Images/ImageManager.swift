@@ -202,12 +202,11 @@ final class ImageManager: Sendable {
             let image = switch source.kind {
             case .photo where source.file.isRAW:
                 // The embedded preview when it is big enough for the rendition, else a decode (half size when that is).
-                try renderer.render(
-                    encodedImage: try rawReader.uprightImage(
-                        ofFileAt: source.path,
-                        minimumLongSide: plan.spec.sourceLongSide(forUpright: source.displayedSize),
-                        allowsPreview: !plan.decodesSensorData),
-                    named: source.path, as: plan.spec)
+                try rawReader.withUprightImage(ofFileAt: source.path,
+                                               minimumLongSide: plan.spec.sourceLongSide(forUpright: source.displayedSize),
+                                               allowsPreview: !plan.decodesSensorData) { image throws(ImagingError) in
+                    try renderer.render(imageAt: image, as: plan.spec)
+                }
             case .photo:
                 try renderer.render(imageAt: source.path, as: plan.spec)
             case .video(let duration):
