@@ -42,15 +42,6 @@ public struct ImageRenderer: Sendable {
         return try encode(try inSRGB(probed.handle, name: path), name: path, text: nil, as: format)
     }
 
-    /// An encoded image held in memory, upright already, at its own size as a JPEG without metadata.
-    public func convert(encodedImage: [UInt8], named name: String) throws(ImagingError) -> RenderedImage {
-        try VipsRuntime.start()
-        let buffer = EncodedBuffer(encodedImage)
-        defer { withExtendedLifetime(buffer) {} }
-        let probed = try ProbedImage(.memory(buffer, name: name), maximumPixels: maximumPixels)
-        return try encode(try inSRGB(probed.handle, name: name), name: name, text: nil, as: .jpeg)
-    }
-
     /// The thumbnail the camera embedded in the file (EXIF's in a JPEG, the thumbnail item of a HEIF),
     /// upright and without the black bars some cameras pad it with; nil when the file has none.
     public func embeddedThumbnail(ofImageAt path: String) throws(ImagingError) -> RenderedImage? {

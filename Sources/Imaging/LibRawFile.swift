@@ -83,12 +83,17 @@ public final class LibRawFile {
             fNumber: other.aperture > 0 ? Double(other.aperture) : nil, exposureTime: other.shutter > 0 ? Double(other.shutter) : nil,
             iso: other.iso_speed > 0 ? Int(other.iso_speed.rounded()) : nil, focalLength: other.focal_len > 0 ? Double(other.focal_len) : nil,
             focalLength35mm: lens.FocalLengthIn35mmFormat > 0 ? Int(lens.FocalLengthIn35mmFormat) : nil)
-        let thumbnail = data.thumbnail
-        if thumbnail.twidth > 0, thumbnail.theight > 0, thumbnail.tlength > 0 {
-            info.previewWidth = Int(thumbnail.twidth)
-            info.previewHeight = Int(thumbnail.theight)
+        if hasPreview {
+            info.previewWidth = Int(data.thumbnail.twidth)
+            info.previewHeight = Int(data.thumbnail.theight)
         }
         return info
+    }
+
+    /// Whether the file embeds a preview image.
+    public var hasPreview: Bool {
+        let thumbnail = raw.pointee.thumbnail
+        return thumbnail.twidth > 0 && thumbnail.theight > 0 && thumbnail.tlength > 0
     }
 
     /// Writes the image, upright and encoded, through `write`: the embedded preview (a JPEG as the camera wrote it,
@@ -143,10 +148,7 @@ public final class LibRawFile {
         // The memory image is turned as `flip` says.
         let image = try processed { libraw_dcraw_make_mem_image(raw, $0) }
         defer { libraw_dcraw_clear_mem(image) }
-        let header = image.pointee
-        guard header.type == LIBRAW_IMAGE_BITMAP, header.bits == 8, header.colors == 1 || header.colors == 3 else {
-            throw .unreadable(path: path, reason: "LibRaw made a \(header.bits)-bit image of \(header.colors) colours")
-        }
+        let header = try eightBitBitmapHeader(of: image)
         let tiff = Self.uncompressedTIFFHeader(width: Int(header.width), height: Int(header.height), bands: Int(header.colors))
         tiff.withUnsafeBytes(write)
         write(UnsafeRawBufferPointer(start: pointer(to: image), count: Int(header.data_size)))
@@ -183,10 +185,7 @@ public final class LibRawFile {
 
     /// An 8-bit RGB (or grey) bitmap LibRaw made, as a libvips image of its own.
     private func bitmap(_ image: UnsafeMutablePointer<libraw_processed_image_t>) throws(ImagingError) -> VipsImageHandle {
-        let header = image.pointee
-        guard header.bits == 8, header.colors == 1 || header.colors == 3 else {
-            throw .unreadable(path: path, reason: "LibRaw made a \(header.bits)-bit image of \(header.colors) colours")
-        }
+        let header = try eightBitBitmapHeader(of: image)
         guard let copy = vips_image_new_from_memory_copy(pointer(to: image), Int(header.data_size), Int32(header.width),
                                                          Int32(header.height), Int32(header.colors), VIPS_FORMAT_UCHAR) else {
             throw .renderFailed(path: path, reason: VipsRuntime.takeFailureMessage())
@@ -194,6 +193,17 @@ public final class LibRawFile {
         vips_image_set_int(copy, "interpretation",
                            Int32((header.colors == 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W).rawValue))
         return VipsImageHandle(copy)
+    }
+
+    /// The header of a bitmap LibRaw made, checked to be the 8-bit RGB or grey that was asked for.
+    private func eightBitBitmapHeader(
+        of image: UnsafeMutablePointer<libraw_processed_image_t>
+    ) throws(ImagingError) -> libraw_processed_image_t {
+        let header = image.pointee
+        guard header.type == LIBRAW_IMAGE_BITMAP, header.bits == 8, header.colors == 1 || header.colors == 3 else {
+            throw .unreadable(path: path, reason: "LibRaw made a \(header.bits)-bit image of \(header.colors) colours")
+        }
+        return header
     }
 
     private func pointer(to image: UnsafeMutablePointer<libraw_processed_image_t>) -> UnsafeRawPointer {

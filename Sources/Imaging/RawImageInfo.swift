@@ -25,9 +25,6 @@ public struct RawImageInfo: Sendable, Hashable, Codable {
     }
 
     public var captureTime: ExifDateTime? {
-        guard let text = dateTimeOriginal else { return nil }
-        let fields = text.split(whereSeparator: { $0 == ":" || $0 == " " }).compactMap { Int($0) }
-        guard fields.count == 6, fields[0] > 1900, (1...12).contains(fields[1]), (1...31).contains(fields[2]) else { return nil }
-        return ExifDateTime(year: fields[0], month: fields[1], day: fields[2], hour: fields[3], minute: fields[4], second: fields[5])
+        dateTimeOriginal.flatMap(ExifDateTime.init(exifText:))
     }
 }

@@ -34,10 +34,11 @@ public struct RawImageReader: Sendable {
         }
     }
 
-    /// The embedded preview, upright (a JPEG); nil when the file has none.
-    public func preview(ofFileAt path: String) throws(ImagingError) -> [UInt8]? {
-        let output = try run(["preview", path, String(maximumPixels)], for: path, absentStatus: 3)
-        return output.map { [UInt8]($0) }
+    /// Calls `body` with a file holding the embedded preview, upright (a JPEG); nil when the file has none. The
+    /// file is temporary, as `withUprightImage`'s.
+    public func withPreview<Value>(ofFileAt path: String,
+                                   _ body: (String) throws(ImagingError) -> Value) throws(ImagingError) -> Value? {
+        try withImageFile(["preview", path, String(maximumPixels)], of: path, absentStatus: 3, body)
     }
 
     /// Calls `body` with a file holding the image, upright and encoded (JPEG or TIFF), whose long side has at least
@@ -46,10 +47,17 @@ public struct RawImageReader: Sendable {
     /// copies in this process's memory) and removed when `body` returns.
     public func withUprightImage<Value>(ofFileAt path: String, minimumLongSide: Int, allowsPreview: Bool,
                                         _ body: (String) throws(ImagingError) -> Value) throws(ImagingError) -> Value {
+        let arguments = ["image", path, String(maximumPixels), String(minimumLongSide)]
+        return try withImageFile(arguments, of: path, trailing: allowsPreview ? [] : ["decode"], body)!
+    }
+
+    /// Runs the helper with `arguments`, the path of a new temporary file (then `trailing`), and calls `body` with
+    /// that file; nil when the helper exits with `absentStatus`. The file is removed when `body` returns.
+    private func withImageFile<Value>(_ arguments: [String], of path: String, trailing: [String] = [], absentStatus: Int32? = nil,
+                                      _ body: (String) throws(ImagingError) -> Value) throws(ImagingError) -> Value? {
         let image = FileManager.default.temporaryDirectory.appendingPathComponent("photolibd-raw-\(UUID().uuidString)").path
         defer { unlink(image) }
-        _ = try run(["image", path, String(maximumPixels), String(minimumLongSide), image] + (allowsPreview ? [] : ["decode"]),
-                    for: path)
+        guard try run(arguments + [image] + trailing, for: path, absentStatus: absentStatus) != nil else { return nil }
         return try body(image)
     }
 

@@ -243,7 +243,9 @@ final class ImageManager: Sendable {
         do {
             return try await queue.value(for: key, priority: .degraded) { [renderer, rawReader, cache] in
                 let embedded = if source.file.isRAW {
-                    try rawReader.preview(ofFileAt: source.path).map { try renderer.convert(encodedImage: $0, named: source.path) }
+                    try rawReader.withPreview(ofFileAt: source.path) { preview throws(ImagingError) in
+                        try renderer.convert(imageAt: preview, to: .jpeg)
+                    }
                 } else {
                     try renderer.embeddedThumbnail(ofImageAt: source.path)
                 }
