@@ -101,8 +101,10 @@ let package = Package(
         // Video and audio metadata read with ffprobe: duration, displayed size, frame rate, creation time, place.
         .target(name: "MediaProbe", dependencies: ["PhotoModel", "ToolProcess"]),
 
-        // External tools (ffmpeg, ffprobe) run with a time limit, their output and error messages collected.
-        .target(name: "ToolProcess"),
+        // External tools (ffmpeg, ffprobe, the RAW helper) run with a time limit, their output and error messages
+        // collected; started with posix_spawn, which closes the daemon's descriptors in the tool.
+        .target(name: "ToolProcess", dependencies: ["CSpawn"]),
+        .systemLibrary(name: "CSpawn"),
 
         // The on-disk rendition cache: atomic files, a SQLite index, a byte budget with least-recently-used eviction.
         .target(
@@ -167,8 +169,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // The helper photolibd runs for each RAW file it reads, so that a decoder crash cannot take the daemon down.
-        .executableTarget(name: "photolibd-raw", dependencies: ["Imaging"]),
+        // The helper photolibd reads RAW files through (kept running between files), so that a decoder crash cannot
+        // take the daemon down.
+        .executableTarget(name: "photolibd-raw", dependencies: ["Imaging", "ToolProcess", "CMalloc"]),
         .executableTarget(
             name: "photolib",
             dependencies: [

@@ -1,18 +1,21 @@
 import Foundation
 import ToolProcess
 
-/// Reads camera RAW files through the `photolibd-raw` helper (LibRaw): a hostile or broken file can crash or
-/// stall the helper, which is then killed, never the calling process.
+/// Reads camera RAW files through `photolibd-raw` helpers (LibRaw), kept running between reads: a hostile or
+/// broken file can crash or stall a helper, which is then killed, never the calling process. Copies share the
+/// helpers.
 public struct RawImageReader: Sendable {
-    /// The helper executable.
-    public var helper: String
     /// Files whose sensor has more pixels than this are refused before decoding.
     public var maximumPixels: Int
     /// Seconds a read may take before the helper is killed.
     public var timeLimit: Int
+    private let helpers: RawHelperPool
+
+    /// The helper executable.
+    public var helper: String { helpers.executable }
 
     public init(helper: String = RawImageReader.installedHelper, maximumPixels: Int = 200_000_000, timeLimit: Int = 60) {
-        self.helper = helper
+        self.helpers = RawHelperPool(executable: helper)
         self.maximumPixels = maximumPixels
         self.timeLimit = timeLimit
     }
@@ -28,7 +31,7 @@ public struct RawImageReader: Sendable {
     public func info(ofFileAt path: String) throws(ImagingError) -> RawImageInfo {
         let output = try run(["info", path, String(maximumPixels)], for: path)!
         do {
-            return try JSONDecoder().decode(RawImageInfo.self, from: output)
+            return try JSONDecoder().decode(RawImageInfo.self, from: Data(output.utf8))
         } catch {
             throw .unreadable(path: path, reason: "photolibd-raw wrote no description: \(error)")
         }
@@ -38,7 +41,7 @@ public struct RawImageReader: Sendable {
     /// file is temporary, as `withUprightImage`'s.
     public func withPreview<Value>(ofFileAt path: String,
                                    _ body: (String) throws(ImagingError) -> Value) throws(ImagingError) -> Value? {
-        try withImageFile(["preview", path, String(maximumPixels)], of: path, absentStatus: 3, body)
+        try withImageFile(["preview", path, String(maximumPixels)], of: path, absentStatus: RawHelperReply.noPreview, body)
     }
 
     /// Calls `body` with a file holding the image, upright and encoded (JPEG or TIFF), whose long side has at least
@@ -52,7 +55,7 @@ public struct RawImageReader: Sendable {
     }
 
     /// Runs the helper with `arguments`, the path of a new temporary file (then `trailing`), and calls `body` with
-    /// that file; nil when the helper exits with `absentStatus`. The file is removed when `body` returns.
+    /// that file; nil when the helper answers `absentStatus`. The file is removed when `body` returns.
     private func withImageFile<Value>(_ arguments: [String], of path: String, trailing: [String] = [], absentStatus: Int32? = nil,
                                       _ body: (String) throws(ImagingError) -> Value) throws(ImagingError) -> Value? {
         let image = FileManager.default.temporaryDirectory.appendingPathComponent("photolibd-raw-\(UUID().uuidString)").path
@@ -61,23 +64,24 @@ public struct RawImageReader: Sendable {
         return try body(image)
     }
 
-    /// The helper's output; nil when it exits with `absentStatus` (what was asked for is not in the file).
-    private func run(_ arguments: [String], for path: String, absentStatus: Int32? = nil) throws(ImagingError) -> Data? {
-        let outcome: ToolProcess.Outcome
+    /// The helper's output; nil when it answers `absentStatus` (what was asked for is not in the file).
+    private func run(_ arguments: [String], for path: String, absentStatus: Int32? = nil) throws(ImagingError) -> String? {
+        let reply: RawHelperReply
         do {
-            outcome = try ToolProcess(executable: helper, timeLimit: timeLimit).run(arguments)
-        } catch .cannotStart(let reason) {
-            throw .libraryUnavailable("cannot run the RAW helper: \(reason)")
+            reply = try helpers.call(arguments, timeLimit: timeLimit)
         } catch {
-            throw .unreadable(path: path, reason: "LibRaw took more than \(timeLimit) s")
+            switch error {
+            case .cannotStart(let reason):
+                throw .libraryUnavailable("cannot run the RAW helper: \(reason)")
+            case .timedOut:
+                throw .unreadable(path: path, reason: "LibRaw took more than \(timeLimit) s")
+            case .ended(let termination):
+                let status = termination.map { " (status \($0.status))" } ?? ""
+                throw .unreadable(path: path, reason: "the RAW decoder crashed on it\(status)")
+            }
         }
-        if outcome.status == absentStatus { return nil }
-        guard outcome.status == 0 else {
-            // The helper reports what LibRaw refused and exits 1; any other end is a crash (the status is the signal).
-            let reason = outcome.status == 1 ? outcome.lastErrorLine ?? "LibRaw refused it"
-                : "the RAW decoder crashed on it (status \(outcome.status))"
-            throw .unreadable(path: path, reason: reason)
-        }
-        return outcome.output
+        if reply.status == absentStatus { return nil }
+        guard reply.status == 0 else { throw .unreadable(path: path, reason: reply.error ?? "LibRaw refused it") }
+        return reply.output ?? ""
     }
 }

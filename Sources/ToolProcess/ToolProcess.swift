@@ -1,13 +1,10 @@
+import CSpawn
 import Foundation
 import Glibc
 
 /// An external tool (ffmpeg, ffprobe) run to its end, or killed at a time limit so that a hostile file cannot hold
-/// the calling thread. Its output is read whole and its error messages on another thread, so that neither pipe
-/// can fill up and block it.
-///
-/// The watchdog and the error reader are threads of their own, not Dispatch work items: Linux's Dispatch pool
-/// grows slowly while its threads block (measured: a one-second timer fired after 17 s with 32 blocked items), so
-/// a busy daemon would kill its tools late and leave their error pipes unread.
+/// the calling thread. Its output is read whole and its error messages on a thread of their own, so that neither
+/// pipe can fill up and block it.
 public struct ToolProcess: Sendable {
     public var executable: String
     /// Seconds after which the tool is killed.
@@ -33,37 +30,49 @@ public struct ToolProcess: Sendable {
         case timedOut
     }
 
-    /// Runs the tool with `arguments`, standard input closed. Blocking: call it off the event loops.
+    /// Runs the tool with `arguments`, standard input `/dev/null`, as a `ChildProcess`. Blocking: call it off the
+    /// event loops.
     public func run(_ arguments: [String]) throws(Failure) -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        let started = ContinuousClock.now
+        let output = try Self.makePipe()
+        let errors: (read: Int32, write: Int32)
         do {
-            try process.run()
+            errors = try Self.makePipe()
         } catch {
-            throw .cannotStart("\(executable): \(error.localizedDescription)")
+            close(output.read)
+            close(output.write)
+            throw error
         }
-        let exited = DispatchSemaphore(value: 0)
-        Thread { [process, timeLimit] in
-            if exited.wait(timeout: .now() + .seconds(timeLimit)) == .timedOut, process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
+        let tool: ChildProcess
+        do {
+            defer {
+                close(output.write)
+                close(errors.write)
             }
-        }.start()
-        let errorText = ErrorCollector(errors.fileHandleForReading)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        exited.signal()
-        if process.terminationReason == .uncaughtSignal, process.terminationStatus == SIGKILL,
-           ContinuousClock.now - started >= .seconds(timeLimit) {
+            tool = try ChildProcess(executable: executable, arguments: arguments, standardInput: nil,
+                                    standardOutput: output.write, standardError: errors.write)
+        } catch {
+            close(output.read)
+            close(errors.read)
+            throw error
+        }
+        let started = ContinuousClock.now
+        let (data, errorText, termination) = tool.withTimeLimit(timeLimit) {
+            let errorText = ErrorCollector(FileHandle(fileDescriptor: errors.read, closeOnDealloc: true))
+            let data = FileHandle(fileDescriptor: output.read, closeOnDealloc: true).readDataToEndOfFile()
+            return (data, errorText, tool.waitForExit())
+        }
+        if termination == .killed(signal: SIGKILL), ContinuousClock.now - started >= .seconds(timeLimit) {
             throw .timedOut
         }
         let lastErrorLine = errorText.text.split(whereSeparator: \.isNewline).last.map(String.init)
-        return Outcome(status: process.terminationStatus, output: data, lastErrorLine: lastErrorLine)
+        return Outcome(status: termination.status, output: data, lastErrorLine: lastErrorLine)
+    }
+
+    /// A pipe whose ends this process does not pass on to other children.
+    private static func makePipe() throws(Failure) -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [0, 0]
+        guard pipe2(&ends, O_CLOEXEC) == 0 else { throw .cannotStart("cannot make a pipe: \(String(cString: strerror(errno)))") }
+        return (ends[0], ends[1])
     }
 }
 

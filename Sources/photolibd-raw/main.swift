@@ -1,5 +1,5 @@
-// Reads one camera RAW file with LibRaw for photolibd, which runs this helper for each RAW file it reads so that
-// a fault of the decoder on a hostile file ends this process and not the daemon.
+// Reads camera RAW files with LibRaw for photolibd, in a process of its own so that a fault of the decoder on a
+// hostile file ends this process and not the daemon.
 //
 //     photolibd-raw info FILE MAX_PIXELS              what the file holds, as JSON, once its sensor data was read
 //     photolibd-raw preview FILE MAX_PIXELS OUTPUT    writes the new file OUTPUT: the embedded preview, upright
@@ -8,60 +8,119 @@
 //                                                     writes the new file OUTPUT: the image upright, its long side
 //                                                     at least LONG_SIDE pixels when the file allows: a JPEG
 //                                                     preview, or (always with `decode`) a decoded TIFF
+//     photolibd-raw serve                             runs those commands one after another, as the daemon does:
+//                                                     each line on standard input a JSON array of one command's
+//                                                     words, each answered by a line of JSON (RawHelperReply),
+//                                                     until the end of input
+import CMalloc
 import Foundation
 import Imaging
+import ToolProcess
 
-let arguments = CommandLine.arguments
-guard arguments.count >= 4, let maximumPixels = Int(arguments[3]),
-      (arguments[1] == "info" && arguments.count == 4) || (arguments[1] == "preview" && arguments.count == 5)
-        || (arguments[1] == "image" && arguments.count >= 6 && Int(arguments[4]) != nil
-            && (arguments.count == 6 || arguments[6...] == ["decode"]))
-else {
-    FileHandle.standardError.write(Data(("usage: photolibd-raw info FILE MAX_PIXELS | preview FILE MAX_PIXELS OUTPUT"
-        + " | image FILE MAX_PIXELS LONG_SIDE OUTPUT [decode]\n").utf8))
-    exit(2)
+if CommandLine.arguments.dropFirst() == ["serve"] {
+    serve()
 }
 do {
-    let file = try LibRawFile(path: arguments[2], maximumPixels: maximumPixels)
-    switch arguments[1] {
-    case "info":
-        try file.checkSensorData()
-        FileHandle.standardOutput.write(try JSONEncoder().encode(file.info))
-    case "preview":
-        guard file.hasPreview else { exit(3) }
-        let preview = try file.preview()
-        let output = createOutput(arguments[4])
-        preview.withUnsafeBytes { writeAll($0, to: output) }
-        close(output)
-    default:
-        let output = createOutput(arguments[5])
-        try file.writeUprightImage(minimumLongSide: Int(arguments[4])!, allowsPreview: arguments.count == 6) { bytes in
-            writeAll(bytes, to: output)
-        }
-        close(output)
-    }
+    let output = try perform(Array(CommandLine.arguments.dropFirst()))
+    FileHandle.standardOutput.write(output)
 } catch {
-    FileHandle.standardError.write(Data("\(error)\n".utf8))
-    exit(1)
+    if let reason = error.reason { FileHandle.standardError.write(Data((reason + "\n").utf8)) }
+    exit(error.status)
 }
 
-/// Creates the output file, which must not exist yet; a failure ends the helper, saying why.
-func createOutput(_ path: String) -> Int32 {
-    let output = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard output >= 0 else {
-        FileHandle.standardError.write(Data("cannot create \(path): \(String(cString: strerror(errno)))\n".utf8))
-        exit(1)
+/// Why a command was not carried out, with the exit status (and reply status) that says so.
+struct Refusal: Error {
+    static let failed: Int32 = 1, usage: Int32 = 2
+    var status: Int32
+    var reason: String?
+}
+
+/// Carries out one command; returns what it writes to standard output.
+func perform(_ arguments: [String]) throws(Refusal) -> Data {
+    guard arguments.count >= 3, let maximumPixels = Int(arguments[2]),
+          (arguments[0] == "info" && arguments.count == 3) || (arguments[0] == "preview" && arguments.count == 4)
+            || (arguments[0] == "image" && arguments.count >= 5 && Int(arguments[3]) != nil
+                && (arguments.count == 5 || arguments[5...] == ["decode"]))
+    else {
+        throw Refusal(status: Refusal.usage, reason: "usage: photolibd-raw info FILE MAX_PIXELS | preview FILE MAX_PIXELS"
+            + " OUTPUT | image FILE MAX_PIXELS LONG_SIDE OUTPUT [decode] | serve")
     }
-    return output
+    do {
+        let file = try LibRawFile(path: arguments[1], maximumPixels: maximumPixels)
+        switch arguments[0] {
+        case "info":
+            try file.checkSensorData()
+            return try JSONEncoder().encode(file.info)
+        case "preview":
+            guard file.hasPreview else { throw Refusal(status: RawHelperReply.noPreview, reason: nil) }
+            let preview = try file.preview()
+            try writeFile(arguments[3]) { write in preview.withUnsafeBytes(write) }
+        default:
+            try writeFile(arguments[4]) { write throws(ImagingError) in
+                try file.writeUprightImage(minimumLongSide: Int(arguments[3])!, allowsPreview: arguments.count == 5, to: write)
+            }
+        }
+        return Data()
+    } catch let refusal as Refusal {
+        throw refusal
+    } catch {
+        throw Refusal(status: Refusal.failed, reason: "\(error)")
+    }
 }
 
-/// Writes all of `bytes` to `descriptor`, unbuffered; a failed write (a full disk) ends the helper.
-func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) {
+/// Creates the file at `path`, which must not exist yet, and fills it with what `body` writes; a failed write
+/// (a full disk) is a refusal.
+func writeFile(_ path: String,
+               _ body: ((UnsafeRawBufferPointer) -> Void) throws(ImagingError) -> Void) throws(Refusal) {
+    let output = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard output >= 0 else { throw Refusal(status: Refusal.failed, reason: "cannot create \(path): \(String(cString: strerror(errno)))") }
+    defer { close(output) }
+    var failure: Int32 = 0
+    do {
+        try body { bytes in
+            var written = 0
+            while failure == 0, written < bytes.count {
+                let count = write(output, bytes.baseAddress! + written, bytes.count - written)
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { failure = count < 0 ? errno : ENOSPC } else { written += count }
+            }
+        }
+    } catch {
+        throw Refusal(status: Refusal.failed, reason: "\(error)")
+    }
+    guard failure == 0 else { throw Refusal(status: Refusal.failed, reason: "cannot write \(path): \(String(cString: strerror(failure)))") }
+}
+
+/// Answers commands from standard input until it ends, then exits.
+func serve() -> Never {
+    var input = LineReader(descriptor: 0)
+    while let line = input.nextLine() {
+        let reply: RawHelperReply
+        do {
+            let arguments = try JSONDecoder().decode([String].self, from: line)
+            reply = RawHelperReply(status: 0, output: String(decoding: try perform(arguments), as: UTF8.self))
+        } catch let refusal as Refusal {
+            reply = RawHelperReply(status: refusal.status, error: refusal.reason)
+        } catch {
+            reply = RawHelperReply(status: Refusal.usage, error: "a command is a JSON array of strings: \(error)")
+        }
+        guard var encoded = try? JSONEncoder().encode(reply) else { exit(1) }
+        encoded.append(UInt8(ascii: "\n"))
+        guard encoded.withUnsafeBytes({ writeAll($0, to: 1) }) else { exit(0) }
+        // A decode leaves hundreds of megabytes freed but mapped: give them back while waiting for the next command.
+        malloc_trim(0)
+    }
+    exit(0)
+}
+
+/// Writes all of `bytes` to `descriptor`; false when the reader is gone.
+func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
     var written = 0
     while written < bytes.count {
         let count = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
         if count < 0, errno == EINTR { continue }
-        guard count > 0 else { exit(1) }
+        guard count > 0 else { return false }
         written += count
     }
+    return true
 }

@@ -35,6 +35,25 @@ import ToolProcess
         #expect(ContinuousClock.now - started < .seconds(20))
     }
 
+    @Test func theTimeLimitKillsTheToolsChildrenToo() {
+        // The shell's child `sleep` holds the output pipe open: it must die with the shell for the read to end.
+        let started = ContinuousClock.now
+        #expect(throws: ToolProcess.Failure.timedOut) {
+            try ToolProcess(executable: "/bin/sh", timeLimit: 1).run(["-c", "sleep 30; echo late"])
+        }
+        #expect(ContinuousClock.now - started < .seconds(8))
+    }
+
+    @Test func aToolGetsNoneOfTheCallersDescriptors() throws {
+        let inherited = open("/dev/null", O_RDONLY)  // without O_CLOEXEC, as a library might leave one
+        try #require(inherited > 2)
+        defer { close(inherited) }
+        let outcome = try ToolProcess(executable: "/bin/sh", timeLimit: 10).run(["-c", "ls /proc/$$/fd"])
+        let descriptors = String(decoding: outcome.output, as: UTF8.self).split(whereSeparator: \.isNewline)
+        #expect(Set(descriptors).isSuperset(of: ["0", "1", "2"]))
+        #expect(!descriptors.contains(Substring(String(inherited))))
+    }
+
     @Test func theTimeLimitHoldsWhileEveryDispatchThreadIsBlocked() {
         // As when many blocking renders and reads run at once: Dispatch's pool is full for ten seconds.
         let release = DispatchSemaphore(value: 0)
