@@ -485,7 +485,7 @@ private func jpegDeclaring(width: Int, height: Int, basedOn path: String) throws
 }
 
 /// The MD5 of `text`, lowercase hex, by the real `md5sum`.
-private func md5(_ text: String) throws -> String {
+func md5(_ text: String) throws -> String {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("md5-\(UUID().uuidString)").path
     try text.write(toFile: file, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(atPath: file) }

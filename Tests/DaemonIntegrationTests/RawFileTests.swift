@@ -74,6 +74,22 @@ struct RawFileTests {
         Int(try runTool("/usr/bin/vipsheader", ["-f", "bands", path]).output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
+    @Test func aRAWFileReferencedInPlaceGetsFreedesktopThumbnails() async throws {
+        let thumbnails = try TemporaryDirectory()
+        let library = try await ImageLibrary.start(extraConfig: "[images]\nfreedesktop_thumbnails = \"\(thumbnails.path)\"\n")
+        let path = try Self.dng(at: library.photos.file("IMG_0001.dng"), width: 1200, height: 800, orientation: 6,
+                                preview: (600, 400))
+        _ = try #require(try await library.importByReference([path]).first)
+        let name = try md5("file://" + path)
+        let large = thumbnails.path + "/large/\(name).png", normal = thumbnails.path + "/normal/\(name).png"
+        try await library.waitUntil("the thumbnails are written") {
+            FileManager.default.fileExists(atPath: large) && FileManager.default.fileExists(atPath: normal)
+        }
+        #expect(try ImageProbe.size(of: large) == (171, 256) && ImageProbe.size(of: normal) == (85, 128), "upright")
+        let uri = try runTool("/usr/bin/exiftool", ["-s", "-s", "-s", "-ThumbURI", large]).output
+        #expect(uri.trimmingCharacters(in: .whitespacesAndNewlines) == "file://" + path)
+    }
+
     @Test func aRAWWithoutAPreviewIsDecodedForItsThumbnails() async throws {
         let library = try await ImageLibrary.start()
         let path = try Self.dng(at: library.photos.file("bare.dng"), width: 1000, height: 600)
