@@ -34,10 +34,6 @@ enum SortKey: Sendable, Hashable {
     case single(SortValue)
     case multiple([SortValue])
 
-    init(_ values: [SortValue]) {
-        self = values.count == 1 ? .single(values[0]) : .multiple(values)
-    }
-
     subscript(term: Int) -> SortValue {
         switch self {
         case .single(let value): value
@@ -54,28 +50,35 @@ enum MemberID: Sendable, Hashable {
     case text(String)
 
     init(_ id: String) {
-        self = Self.parseUUID(id).map { .uuid($0.high, $0.low) } ?? .text(id)
+        var id = id
+        self = id.withUTF8 { Self.parseUUID(UnsafeRawBufferPointer($0)) }.map { .uuid($0.high, $0.low) } ?? .text(id)
+    }
+
+    /// The id whose UTF-8 text is `bytes`.
+    init(utf8 bytes: UnsafeRawBufferPointer) {
+        self = Self.parseUUID(bytes).map { .uuid($0.high, $0.low) } ?? .text(String(decoding: bytes, as: UTF8.self))
     }
 
     /// The two halves of a lowercase UUID's 32 hex digits; nil for any other text.
-    private static func parseUUID(_ id: String) -> (high: UInt64, low: UInt64)? {
-        guard id.utf8.count == 36 else { return nil }
-        var high: UInt64 = 0, low: UInt64 = 0, digits = 0
-        for (offset, byte) in id.utf8.enumerated() {
-            if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
-                guard byte == UInt8(ascii: "-") else { return nil }
-                continue
+    private static func parseUUID(_ text: UnsafeRawBufferPointer) -> (high: UInt64, low: UInt64)? {
+        let dash = UInt8(ascii: "-")
+        guard text.count == 36, text[8] == dash, text[13] == dash, text[18] == dash, text[23] == dash else { return nil }
+        var invalid = false
+        /// The value of the hex digits `range`, shifted in after `value`; without a branch per digit.
+        func digits(_ range: Range<Int>, after value: UInt64) -> UInt64 {
+            var value = value
+            for offset in range {
+                let byte = text[offset]
+                let isDecimal = byte &- UInt8(ascii: "0") < 10, isLetter = byte &- UInt8(ascii: "a") < 6
+                invalid = invalid || !(isDecimal || isLetter)
+                // '0'...'9' are 0x30...0x39 and 'a'...'f' 0x61...0x66: the low four bits, plus 9 for a letter.
+                value = value << 4 | UInt64((byte & 0xF) &+ (isLetter ? 9 : 0))
             }
-            let nibble: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = byte - UInt8(ascii: "a") + 10
-            default: return nil
-            }
-            if digits < 16 { high = high << 4 | UInt64(nibble) } else { low = low << 4 | UInt64(nibble) }
-            digits += 1
+            return value
         }
-        return (high, low)
+        let high = digits(14..<18, after: digits(9..<13, after: digits(0..<8, after: 0)))
+        let low = digits(24..<36, after: digits(19..<23, after: 0))
+        return invalid ? nil : (high, low)
     }
 
     var string: String {
@@ -83,15 +86,19 @@ enum MemberID: Sendable, Hashable {
         case .text(let text):
             return text
         case .uuid(let high, let low):
-            let hex = Array("0123456789abcdef".utf8)
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(36)
-            for index in 0..<32 {
-                if index == 8 || index == 12 || index == 16 || index == 20 { bytes.append(UInt8(ascii: "-")) }
-                let half = index < 16 ? high : low
-                bytes.append(hex[Int(half >> UInt64(60 - 4 * (index % 16)) & 0xF)])
+            return String(unsafeUninitializedCapacity: 36) { text in
+                var written = 0
+                for index in 0..<32 {
+                    if index == 8 || index == 12 || index == 16 || index == 20 {
+                        text[written] = UInt8(ascii: "-")
+                        written += 1
+                    }
+                    let nibble = UInt8(truncatingIfNeeded: (index < 16 ? high : low) >> UInt64(60 - 4 * (index % 16))) & 0xF
+                    text[written] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+                    written += 1
+                }
+                return written
             }
-            return String(decoding: bytes, as: UTF8.self)
         }
     }
 

@@ -64,8 +64,14 @@ enum TrackedResult: Sendable {
         }
     }
 
+    /// The entry of a row of `keyedMembersSQL`: the id (read in place), then the key's values.
     static func entry(from row: Row) -> SortedEntry {
-        SortedEntry(key: SortKey((1..<row.count).map { SortValue(row[$0] as DatabaseValue) }), id: MemberID(row[0] as String))
+        let id = (try? row.withUnsafeData(atIndex: 0) { text in
+            text?.withUnsafeBytes { MemberID(utf8: $0) }
+        }) ?? MemberID(row[0] as String)
+        let key: SortKey = row.count == 2 ? .single(SortValue(row[1] as DatabaseValue))
+            : .multiple((1..<row.count).map { SortValue(row[$0] as DatabaseValue) })
+        return SortedEntry(key: key, id: id)
     }
 
     /// Reads the whole result; returns it with the generation it was read at.
@@ -82,10 +88,11 @@ enum TrackedResult: Sendable {
             // A cursor, not fetchAll: a million rows are read without a million Row objects at once.
             let rows = try Row.fetchCursor(db, sql: unlimited.keyedMembersSQL(), arguments: unlimited.arguments)
             var entries: [SortedEntry] = []
-            var keys: [MemberID: SortKey] = [:]
             while let row = try rows.next() {
-                let member = entry(from: row)
-                entries.append(member)
+                entries.append(entry(from: row))
+            }
+            var keys = [MemberID: SortKey](minimumCapacity: entries.count)
+            for member in entries {
                 keys[member.id] = member.key
             }
             let sorted = SortedResult(sorted: entries, ascending: selection.keyTerms.map(\.ascending))
