@@ -58,13 +58,7 @@ public enum BenchmarkLibrary {
 
     /// Starts `photolibd` on the library under `work`; stop it with `terminate()`.
     public static func startDaemon(_ binary: String, work: String) async throws -> (process: Process, socket: String) {
-        let socket = work + "/socket"
-        try """
-            library = "\(work)/library"
-            cache = "\(work)/cache"
-            socket = "\(socket)"
-            source = []
-            """.write(toFile: work + "/photolibd.conf", atomically: true, encoding: .utf8)
+        let socket = try writeConfiguration(work: work)
         let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: binary)
         daemon.arguments = ["--config", work + "/photolibd.conf", "--log-level", "warning"]
@@ -78,6 +72,39 @@ public enum BenchmarkLibrary {
         }
         daemon.terminate()
         throw BenchmarkError("photolibd did not start")
+    }
+
+    /// Starts `photolibd` on the library under `work` as systemd would, with a `NOTIFY_SOCKET` of its own, and stops
+    /// it again: milliseconds from the start to `READY=1`, and the daemon's resident memory a second later, idle.
+    public static func timeStart(_ binary: String, work: String) async throws -> (readyMilliseconds: Double, idleMegabytes: Double) {
+        _ = try writeConfiguration(work: work)
+        let notifications = try NotifySocket(path: work + "/notify-\(getpid())")
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: binary)
+        daemon.arguments = ["--config", work + "/photolibd.conf", "--log-level", "warning"]
+        daemon.environment = ProcessInfo.processInfo.environment.merging(notifications.environment) { $1 }
+        let started = monotonicMilliseconds()
+        try daemon.run()
+        defer { daemon.terminate(); daemon.waitUntilExit() }
+        while !notifications.assignments.contains("READY=1") {
+            guard daemon.isRunning, monotonicMilliseconds() - started < 60_000 else { throw BenchmarkError("photolibd never sent READY=1") }
+            try await Task.sleep(for: .microseconds(200))
+        }
+        let ready = monotonicMilliseconds() - started
+        try await Task.sleep(for: .seconds(1))
+        return (ready, residentMegabytes(of: daemon))
+    }
+
+    /// Writes `work/photolibd.conf` for the library under `work`; returns the socket's path.
+    private static func writeConfiguration(work: String) throws -> String {
+        let socket = work + "/socket"
+        try """
+            library = "\(work)/library"
+            cache = "\(work)/cache"
+            socket = "\(socket)"
+            source = []
+            """.write(toFile: work + "/photolibd.conf", atomically: true, encoding: .utf8)
+        return socket
     }
 
     /// Imports the photos by reference (a later run finds them in the library) and returns their ids in order.

@@ -17,6 +17,15 @@ struct ObserverBenchmark {
         let rounds = arguments.count > 5 ? Int(arguments[5])! : 200
         let observerCount = arguments.count > 6 ? Int(arguments[6])! : 1_000
         _ = try await BenchmarkLibrary.build(in: work, count: assetCount)
+        let start = try await BenchmarkLibrary.timeStart(binary, work: work)
+        print(String(format: "start with %d assets: READY=1 after %.0f ms, idle resident memory %.0f MB",
+                     assetCount, start.readyMilliseconds, start.idleMegabytes))
+        BenchmarkRecord.scaling("start: READY=1", size: assetCount, value: start.readyMilliseconds, unit: "ms")
+        BenchmarkRecord.scaling("start: idle resident memory", size: assetCount, value: start.idleMegabytes, unit: "MB")
+        BenchmarkRecord.figure("start with \(assetCount) assets: READY=1", ours: start.readyMilliseconds, peer: nil, peerName: nil,
+                               unit: "ms", target: "≤ 1,000 ms at 1M")
+        BenchmarkRecord.figure("… idle resident memory", ours: start.idleMegabytes, peer: nil, peerName: nil,
+                               unit: "MB", target: "≤ 80 MB at 1M")
         let (daemon, socket) = try await BenchmarkLibrary.startDaemon(binary, work: work)
         defer { daemon.terminate(); daemon.waitUntilExit() }
 
