@@ -31,7 +31,9 @@ if $quick; then sizes=(10000 100000) photos=24 files=200; else sizes=(10000 1000
 for size in "${sizes[@]}"; do
     run .build/release/fetch-benchmark "$daemon" "$work/library-$size" "$size" 50
 done
-run .build/release/photos-benchmark "$daemon" "$work/library-100000" 100000 20
+for size in "${sizes[@]:1}"; do
+    run .build/release/photos-benchmark "$daemon" "$work/library-$size" "$size" "$([[ $size == 1000000 ]] && echo 8 || echo 20)"
+done
 
 mkdir -p "$work/observer-photos"
 for i in $(seq -w 1 50); do [[ -e $work/observer-photos/new$i.jpg ]] || vips gaussnoise "$work/observer-photos/new$i.jpg" 64 48; done

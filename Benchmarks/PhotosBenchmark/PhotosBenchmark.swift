@@ -27,6 +27,11 @@ struct PhotosBenchmark {
         print(String(format: "holding a %d-asset PHFetchResult: resident %.1f MB → %.1f MB, +%.1f MB (%.0f bytes per asset)",
                      assetCount, residentBefore, residentHolding, residentHolding - residentBefore,
                      (residentHolding - residentBefore) * 1_048_576 / Double(assetCount)))
+        BenchmarkRecord.figure("Photos (\(assetCount) assets): a program holding the whole PHFetchResult grows by",
+                               ours: residentHolding - residentBefore, peer: nil, peerName: nil, unit: "MB",
+                               target: "≤ 40 MB at 1M")
+        BenchmarkRecord.scaling("memory of a program holding a PHFetchResult of the library", size: assetCount,
+                                value: residentHolding - residentBefore, unit: "MB")
         fflush(nil)
 
         print("\nPhotos module beside the raw socket, \(assetCount) assets, \(rounds) rounds (milliseconds, medians)")
@@ -45,8 +50,8 @@ struct PhotosBenchmark {
             _ = try raw.call(observe)
             snapshots.append(monotonicMilliseconds() - start)
         }
-        report("PHAsset.fetchAssets(with: nil) returns", fetches, snapshots, target: "< 20 ms")
-        report("  … and its first count (ids in hand)", firstUses, snapshots, target: "")
+        report("PHAsset.fetchAssets(with: nil) returns", fetches, snapshots, assets: assetCount, target: "< 20 ms")
+        report("  … and its first count (ids in hand)", firstUses, snapshots, assets: assetCount, target: "")
 
         let pages = Int((Double(assetCount) / 500).rounded(.up))
         var enumerations = Measurements(), paging = Measurements()
@@ -65,9 +70,9 @@ struct PhotosBenchmark {
             }
             paging.append(monotonicMilliseconds() - start)
         }
-        report("enumerate every object, in order", enumerations, paging, target: "≤ 1.5×")
+        report("enumerate every object, in order", enumerations, paging, assets: assetCount, target: "≤ 1.5×")
 
-        try await comparePages(socket: socket, rounds: rounds * 5)
+        try await comparePages(socket: socket, rounds: rounds * 5, assets: assetCount)
         let pageCall = #"{"method":"io.photolibd.Library.FetchAssets","parameters":{"query":{},"pageSize":500}}"#
 
         // The client's own share of that page: reading the reply's JSON into assets, from bytes in hand.
@@ -93,7 +98,7 @@ struct PhotosBenchmark {
 
     /// Times `PhotoLibrary.fetchAssets` pages beside the raw socket's. Off the main actor, as a client's
     /// work usually is: `main`'s own actor would add a hop back to it after every call.
-    private nonisolated static func comparePages(socket: String, rounds: Int) async throws {
+    private nonisolated static func comparePages(socket: String, rounds: Int, assets: Int) async throws {
         let library = try await PhotoLibrary.connect(socketPath: socket)
         let raw = try RawVarlinkClient(socketPath: socket)
         for pageSize in [1, 500] {
@@ -107,16 +112,16 @@ struct PhotosBenchmark {
                 _ = try raw.call(pageCall)
                 rawPages.append(monotonicMilliseconds() - start)
             }
-            report("PhotoLibrary.fetchAssets, \(pageSize) asset\(pageSize == 1 ? "" : "s")", clientPages, rawPages,
+            report("PhotoLibrary.fetchAssets, \(pageSize) asset\(pageSize == 1 ? "" : "s")", clientPages, rawPages, assets: assets,
                    target: pageSize == 500 ? "≤ 1.2×" : "")
         }
         await library.close()
     }
 
-    private static func report(_ what: String, _ ours: Measurements, _ raw: Measurements, target: String) {
+    private static func report(_ what: String, _ ours: Measurements, _ raw: Measurements, assets: Int, target: String) {
         let figures = String(format: "%21.2f | %10.2f | %5.2f", ours.median, raw.median, ours.median / raw.median)
         print(what.padding(toLength: 38, withPad: " ", startingAt: 0) + " | " + figures + " | " + target)
-        BenchmarkRecord.figure("Photos: " + what.trimmingCharacters(in: .whitespaces), ours: ours.median, peer: raw.median,
+        BenchmarkRecord.figure("Photos (\(assets) assets): " + what.trimmingCharacters(in: .whitespaces), ours: ours.median, peer: raw.median,
                                peerName: "raw socket", unit: "ms", target: target)
     }
 }
