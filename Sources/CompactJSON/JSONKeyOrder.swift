@@ -8,28 +8,45 @@ public struct JSONKeyOrder<Key: RawRepresentable & CaseIterable & Sendable>: Sen
     @usableFromInline let cases: [Key]
     /// Each key as it is written, quotes included: `"id"`.
     @usableFromInline let quotedKeys: [[UInt8]]
+    /// Each quoted key's first 24 bytes as loaded from text, for a compare of three words.
+    @usableFromInline let packedKeys: [PackedKey]
+
+    /// A quoted key's length and first 24 bytes as three words (zero past its end), with the masks that keep the
+    /// key's bytes of three words loaded from the text.
+    @usableFromInline struct PackedKey: Sendable {
+        @usableFromInline var count: Int
+        @usableFromInline var words: (UInt64, UInt64, UInt64)
+        @usableFromInline var masks: (UInt64, UInt64, UInt64)
+
+        init(_ quoted: [UInt8]) {
+            count = quoted.count
+            func load(_ bytes: [UInt8]) -> (UInt64, UInt64, UInt64) {
+                bytes.withUnsafeBytes { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                                         $0.loadUnaligned(fromByteOffset: 16, as: UInt64.self)) }
+            }
+            let kept = min(quoted.count, 24)
+            words = load(Array(quoted.prefix(24)) + Array(repeating: 0, count: 24 - kept))
+            masks = load(Array(repeating: 0xFF, count: kept) + Array(repeating: 0, count: 24 - kept))
+        }
+    }
 
     public init() {
         cases = Array(Key.allCases)
         quotedKeys = cases.map { [UInt8(ascii: "\"")] + Array($0.rawValue.utf8) + [UInt8(ascii: "\"")] }
+        packedKeys = quotedKeys.map(PackedKey.init)
     }
 
     /// Whether `bytes` hold key `index`, quoted, from `offset`.
     @inlinable @inline(__always)
     func quotedKey(_ index: Int, isAt offset: Int, in bytes: UnsafeRawBufferPointer) -> Bool {
-        quotedKeys[index].withUnsafeBytes { key in
-            guard offset + key.count <= bytes.count else { return false }
-            var compared = 0
-            while compared + 8 <= key.count {
-                guard key.loadUnaligned(fromByteOffset: compared, as: UInt64.self)
-                    == bytes.loadUnaligned(fromByteOffset: offset + compared, as: UInt64.self) else { return false }
-                compared += 8
-            }
-            while compared < key.count {
-                guard key[compared] == bytes[offset + compared] else { return false }
-                compared += 1
-            }
-            return true
+        let key = packedKeys[index]
+        if key.count <= 24, offset + 24 <= bytes.count {
+            return bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & key.masks.0 == key.words.0
+                && bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self) & key.masks.1 == key.words.1
+                && bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self) & key.masks.2 == key.words.2
+        }
+        return quotedKeys[index].withUnsafeBytes { key in
+            offset + key.count <= bytes.count && key.elementsEqual(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + key.count]))
         }
     }
 
@@ -51,7 +68,7 @@ extension JSONReader {
         try readMembers { json throws(JSONReadError) in
             let key: Key?
             if next < keys.cases.count, keys.quotedKey(next, isAt: json.index, in: json.bytes) {
-                json.index += keys.quotedKeys[next].count
+                json.index += keys.packedKeys[next].count
                 key = keys.cases[next]
                 next += 1
             } else {

@@ -94,9 +94,8 @@ extension Asset: JSONReadable {
                   creationDate: creationDate, creationDateSource: creationDateSource, modificationDate: modificationDate,
                   addedDate: addedDate, location: location, duration: duration, isFavorite: isFavorite, isHidden: isHidden,
                   isTrashed: isTrashed, burstIdentifier: burstIdentifier, originalFilename: originalFilename,
-                  fileSize: fileSize, orientation: orientation, resources: resources)
+                  fileSize: fileSize, orientation: orientation, resources: resources, camera: camera)
         self.hasAdjustments = hasAdjustments
-        self.camera = camera
     }
 }
 

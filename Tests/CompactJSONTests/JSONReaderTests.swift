@@ -78,12 +78,15 @@ struct JSONReaderTests {
     }
 
     private enum Member: String, CaseIterable, Sendable {
-        case id, idLong, name, size
+        case id, idLong, name, size, aKeyOfMoreThanTwentyFourBytes
     }
 
-    /// Members in the usual order, shuffled, unknown, escaped, and keys that start with another key.
+    /// Members in the usual order, shuffled, unknown, escaped, and keys that start with another key; far from the
+    /// end of the text (keys compared a word at a time) and near it.
     @Test(arguments: [
         #"{"id":"1","idLong":"2","name":"n","size":4}"#,
+        #"{"id":"1","idLong":"2","name":"n","size":4,"aKeyOfMoreThanTwentyFourBytes":0,"padding":"........................"}"#,
+        #"{"idLong":"2","id":"1","size":4,"aKeyOfMoreThanTwentyFourBytesNot":0,"name":"n","padding":"........................"}"#,
         #"{ "size" : 4 , "name":"n", "idLong":"2", "id":"1" }"#,
         #"{"idLonger":0,"id":"1","other":[{"id":9}],"idLong":"2","\u006eame":"n","size":4,"siz":5}"#,
     ])
@@ -95,7 +98,7 @@ struct JSONReaderTests {
                 switch member {
                 case .id?, .idLong?, .name?: seen[member!] = try json.readString()
                 case .size?: seen[.size] = String(try json.readInt())
-                case nil: try json.skipValue()
+                case .aKeyOfMoreThanTwentyFourBytes?, nil: try json.skipValue()
                 }
             }
         }
@@ -111,7 +114,8 @@ struct JSONReaderTests {
         }
     }
 
-    @Test(arguments: [#"{"a":1"#, #"{"a" 1}"#, #"{"a":1,}"#, "[1,]", "[1 2]", "tru", "nul", #"{"a":1} x"#, "{1:2}", "[01x]"])
+    @Test(arguments: [#"{"a":1"#, #"{"a" 1}"#, #"{"a":1,}"#, "[1,]", "[1 2]", "tru", "nul", #"{"a":1} x"#, "{1:2}", "[01x]",
+                      "[fals]", "[falsy]", "[nulL]", "[truee]"])
     func refusesMalformedText(_ text: String) {
         #expect(throws: JSONReadError.self) { try read(text) { json throws(JSONReadError) in try json.skipValue() } }
     }
