@@ -36,7 +36,12 @@ struct RenditionFiles: Sendable {
     func write(_ bytes: [UInt8], to relativePath: String) throws(RenditionCacheError) {
         let destination = path(of: relativePath)
         let temporary = "\(incoming)/\(UUID().uuidString)"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        var descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if descriptor < 0, errno == ENOENT, (try? FileManager.default.createDirectory(atPath: incoming,
+                                                                                    withIntermediateDirectories: true)) != nil {
+            // Someone emptied the cache directory while the daemon ran: it is made again, as at start.
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        }
         guard descriptor >= 0 else { throw failure(errno, path: temporary) }
         var written = 0
         let outcome: Int32? = bytes.withUnsafeBytes { buffer in

@@ -97,6 +97,16 @@ private func key(_ asset: String, _ variant: String = "short-256") -> RenditionK
         #expect(cache.rendition(for: key("a"), sourceVersion: "v1") == nil && cache.count == 0)
     }
 
+    @Test func aCacheDirectoryRemovedWhileOpenIsMadeAgainForTheNextRendition() throws {
+        let cache = try openCache()
+        let first = try cache.store(image(bytes: 100), for: key("a"), sourceVersion: "v1")
+        try FileManager.default.removeItem(atPath: directory.path + "/cache")
+        #expect(cache.rendition(for: key("a"), sourceVersion: "v1") == nil)
+        let second = try cache.store(image(bytes: 50, fill: 3), for: key("a"), sourceVersion: "v1")
+        #expect(second.path == first.path && FileManager.default.contents(atPath: second.path) == Data(repeating: 3, count: 50))
+        #expect(cache.rendition(for: key("a"), sourceVersion: "v1") == second)
+    }
+
     @Test func storingAnotherFormatReplacesTheOldFile() throws {
         let cache = try openCache()
         let jpeg = try cache.store(image(bytes: 100), for: key("a"), sourceVersion: "v1")
