@@ -59,8 +59,9 @@ public struct JSONKeyOrder<Key: RawRepresentable & CaseIterable & Sendable>: Sen
 
 extension JSONReader {
     /// Reads an object whose keys are `keys`' cases, calling `member` with each key's case (nil for an
-    /// unknown key); `member` must read or skip the value.
-    @inlinable
+    /// unknown key); `member` must read or skip the value. Always inlined, so that `member` is too: a call per
+    /// member cost more than many of the values.
+    @inlinable @inline(__always)
     public mutating func readObject<Key>(
         keys: JSONKeyOrder<Key>, _ member: (Key?, inout JSONReader) throws(JSONReadError) -> Void
     ) throws(JSONReadError) {

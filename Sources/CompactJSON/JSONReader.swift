@@ -85,7 +85,7 @@ public struct JSONReader {
     }
 
     /// Reads an object's braces and commas, calling `member` to read each member, key and value.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func readMembers(_ member: (inout JSONReader) throws(JSONReadError) -> Void) throws(JSONReadError) {
         try expect(UInt8(ascii: "{"))
         skipWhitespace()
