@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the benchmarks against their peers and writes Benchmarks/REPORT.md (one table of figures and ratios, the
 # machine, date and commit) with plots in Benchmarks/report/. The full run (10k, 100k and 1M assets; 2,000 camera
-# JPEGs) takes about an hour and 25 GB of disk; --quick runs the same benchmarks on 10k and 100k assets and fewer
-# files, in about ten minutes. Usage: Benchmarks/report.sh [--quick]
+# JPEGs) takes about twenty minutes on 2 cores (measured: 18) and 25 GB of disk; --quick runs the same benchmarks
+# on 10k and 100k assets and fewer files, in about ten minutes. Usage: Benchmarks/report.sh [--quick]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 quick=false
