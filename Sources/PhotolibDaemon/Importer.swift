@@ -224,18 +224,24 @@ struct Importer: Sendable {
         return draft
     }
 
+    /// What `read` returns; its failure fails the file's import with the reader's reason.
+    private func failingImport<Value, Failure: Error & CustomStringConvertible>(
+        _ read: () throws(Failure) -> Value
+    ) throws(ImportFailure) -> Value {
+        do {
+            return try read()
+        } catch {
+            throw .failed(error.description)
+        }
+    }
+
     /// The asset a file makes on its own, before its content hash and stored path are known.
     private func describe(path: String, kind: MediaFileKind, filename: String, identity: FileIdentity) throws -> AssetDraft {
         let fileExtension = (filename as NSString).pathExtension.lowercased()
         let clues = CaptureDate.Clues(fileName: filename, modificationTime: identity.modificationSeconds)
         switch kind {
         case .image:
-            let metadata: ImageMetadata
-            do {
-                metadata = try metadataReader.readMetadata(atPath: path)
-            } catch {
-                throw ImportFailure.failed(error.description)
-            }
+            let metadata = try failingImport { () throws(ImagingError) in try metadataReader.readMetadata(atPath: path) }
             return photoDraft(filename: filename, clues: clues, mimeType: metadata.mimeType, fileSize: identity.size, path: path,
                               size: (metadata.pixelWidth, metadata.pixelHeight, metadata.orientation),
                               captureTime: metadata.dateTimeOriginal, gpsTime: metadata.gpsTimestamp,
@@ -243,12 +249,7 @@ struct Importer: Sendable {
         case .raw:
             // LibRaw knows the image a RAW file decodes to; libvips reads the EXIF of the TIFF-based ones (DNG, NEF,
             // CR2, ARW...), with the offsets and sub-seconds LibRaw does not give.
-            let raw: RawImageInfo
-            do {
-                raw = try rawReader.info(ofFileAt: path)
-            } catch {
-                throw ImportFailure.failed(error.description)
-            }
+            let raw = try failingImport { () throws(ImagingError) in try rawReader.info(ofFileAt: path) }
             let exif = try? metadataReader.readMetadata(atPath: path)
             return photoDraft(filename: filename, clues: clues, mimeType: MediaFileKind.rawMimeTypes[fileExtension]!,
                               fileSize: identity.size, path: path, size: (raw.pixelWidth, raw.pixelHeight, raw.orientation),
@@ -256,12 +257,7 @@ struct Importer: Sendable {
                               location: exif?.location ?? raw.location,
                               camera: (exif?.camera).map { $0.filling(from: raw.camera) } ?? raw.camera)
         case .video, .audio:
-            let info: MediaInfo
-            do {
-                info = try mediaProber.probe(path: path)
-            } catch {
-                throw ImportFailure.failed(error.description)
-            }
+            let info = try failingImport { () throws(MediaProbeError) in try mediaProber.probe(path: path) }
             let isVideo = info.kind == .video && kind == .video
             let (date, source) = CaptureDate.resolve(media: info, clues: clues)
             let mimeType = isVideo ? MediaFileKind.videoMimeTypes[fileExtension] : MediaFileKind.audioMimeTypes[fileExtension]
