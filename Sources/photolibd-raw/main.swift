@@ -78,12 +78,8 @@ func writeFile(_ path: String,
     var failure: Int32 = 0
     do {
         try body { bytes in
-            var written = 0
-            while failure == 0, written < bytes.count {
-                let count = write(output, bytes.baseAddress! + written, bytes.count - written)
-                if count < 0, errno == EINTR { continue }
-                if count <= 0 { failure = count < 0 ? errno : ENOSPC } else { written += count }
-            }
+            errno = 0
+            if failure == 0, !writeAll(bytes, to: output) { failure = errno == 0 ? ENOSPC : errno }
         }
     } catch {
         throw Refusal(status: Refusal.failed, reason: "\(error)")
@@ -113,7 +109,7 @@ func serve() -> Never {
     exit(0)
 }
 
-/// Writes all of `bytes` to `descriptor`; false when the reader is gone.
+/// Writes all of `bytes` to `descriptor`; false when a write fails (errno says why, unless nothing was written).
 func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
     var written = 0
     while written < bytes.count {
