@@ -29,12 +29,15 @@ public final class ChangeFeed: Sendable {
 
     /// Records a commit and wakes every subscriber; called in commit order.
     func publish(_ change: CommittedChange) {
-        state.withLock { state in
+        let subscribers = state.withLock { state in
             state.generation = change.generation
             state.recent.append(change)
             if state.recent.count > retainedChanges { state.recent.removeFirst() }
-            for continuation in state.subscribers.values { continuation.yield(change.generation) }
+            return Array(state.subscribers.values)
         }
+        // Woken outside the lock: a subscriber's task being cancelled holds the task's lock while its
+        // `onTermination` takes this one, so yielding under this lock (which takes the task's) could deadlock.
+        for continuation in subscribers { continuation.yield(change.generation) }
     }
 
     /// A stream of wake-ups carrying the newest generation; ends when the subscription is dropped.
