@@ -53,10 +53,12 @@ struct ServiceTests {
         try rewriteConfig(of: daemon, sources: "[[source]]\npath = \"\(drop)\"\nmode = \"copy\"\n")
         daemon.send(SIGHUP)
         #expect(try await eventually(timeout: .seconds(30)) { daemon.log().contains("configuration reloaded") })
-        let assignments = notify.assignments
-        let reloading = try #require(assignments.lastIndex { $0 == "RELOADING=1" })
-        #expect(assignments[reloading...].contains("READY=1"))
-        #expect(assignments.contains { $0.hasPrefix("MONOTONIC_USEC=") })
+        // The notifications can reach the test's socket after the log line: wait for READY=1 after RELOADING=1.
+        #expect(try await eventually(timeout: .seconds(30)) {
+            let assignments = notify.assignments
+            return assignments.lastIndex(of: "RELOADING=1").map { assignments[$0...].contains("READY=1") } ?? false
+        })
+        #expect(notify.assignments.contains { $0.hasPrefix("MONOTONIC_USEC=") })
 
         try MediaFixtures.writeVariants(0..<1, in: drop)
         let event = try #require(try await events.next())
