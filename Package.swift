@@ -59,8 +59,9 @@ let package = Package(
         .target(
             name: "LibraryStore",
             dependencies: [
-                "PhotoModel", "PredicateQuery",
+                "CompactJSON", "PhotoModel", "PredicateQuery",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),

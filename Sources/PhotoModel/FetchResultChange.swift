@@ -193,6 +193,12 @@ extension FetchResultMove: JSONWritable, JSONReadable {
 extension FetchResultChange: JSONWritable {
     /// Writes what the `Encodable` conformance writes (absent fields omitted), without `JSONEncoder`'s cost per id.
     public func write(to json: inout JSONWriter) {
+        write(to: &json, ids: ids.map { ids in { $0.array(ids) { $0.string($1) } } })
+    }
+
+    /// Writes the change with `ids` as its full ids (in place of `self.ids`), for a sender that holds them in
+    /// another form than `[String]`.
+    public func write(to json: inout JSONWriter, ids writeIDs: ((inout JSONWriter) -> Void)?) {
         json.beginObject()
         json.key("name"); json.string(name)
         json.key("count"); json.int(count)
@@ -210,7 +216,7 @@ extension FetchResultChange: JSONWritable {
         identifiers("changedIds", changedIds)
         indexes("changedIndexesBefore", changedIndexesBefore)
         if let moves { json.key("moves"); json.array(moves) { $1.write(to: &$0) } }
-        identifiers("ids", ids)
+        if let writeIDs { json.key("ids"); writeIDs(&json) }
         json.endObject()
     }
 }

@@ -142,9 +142,14 @@ extension AssetFetchResult: JSONWritable {
 
 extension ObservationUpdate: JSONWritable {
     public func write(to json: inout JSONWriter) {
+        write(to: &json) { $0.array(results) { $1.write(to: &$0) } }
+    }
+
+    /// Writes the update with `writeResults` writing its results array (in place of `self.results`).
+    public func write(to json: inout JSONWriter, results writeResults: (inout JSONWriter) -> Void) {
         json.beginObject()
         json.key("token"); json.string(token)
-        json.key("results"); json.array(results) { $1.write(to: &$0) }
+        json.key("results"); writeResults(&json)
         json.endObject()
     }
 }
@@ -199,13 +204,18 @@ public struct LibraryChangeEvent: Sendable, Hashable, Codable {
 extension LibraryChangeEvent: JSONWritable, JSONReadable {
     /// Writes what `encode(to:)` writes, without `JSONEncoder`'s cost per id of a snapshot.
     public func write(to json: inout JSONWriter) {
+        write(to: &json) { $0.array(results) { $1.write(to: &$0) } }
+    }
+
+    /// Writes the event with `writeResults` writing its results array (in place of `self.results`).
+    public func write(to json: inout JSONWriter, results writeResults: (inout JSONWriter) -> Void) {
         json.beginObject()
         json.key("token"); json.string(token)
         if let previousToken {
             json.key("previousToken"); json.string(previousToken)
             json.key("objects"); json.array(objects) { $1.write(to: &$0) }
         }
-        json.key("results"); json.array(results) { $1.write(to: &$0) }
+        json.key("results"); writeResults(&json)
         if let observerId { json.key("observerId"); json.string(observerId) }
         json.endObject()
     }

@@ -110,6 +110,18 @@ struct ParametersMember<P: Decodable>: Decodable {
     let parameters: P
 }
 
+extension ByteBuffer {
+    /// One framed reply message whose parameters write themselves.
+    static func varlinkReply(_ parameters: some JSONWritable, continues: Bool) -> ByteBuffer {
+        .varlinkMessage { json in
+            json.beginObject()
+            json.key("parameters"); parameters.write(to: &json)
+            if continues { json.key("continues"); json.bool(true) }
+            json.endObject()
+        }
+    }
+}
+
 /// A reply as the server sends it.
 struct OutgoingReply<Parameters: Encodable>: Encodable {
     let parameters: Parameters
@@ -119,12 +131,7 @@ struct OutgoingReply<Parameters: Encodable>: Encodable {
     /// One framed reply message; parameters that write themselves skip `JSONEncoder`.
     static func framed(_ parameters: Parameters, continues: Bool) throws -> ByteBuffer {
         if let writable = parameters as? any JSONWritable {
-            return .varlinkMessage { json in
-                json.beginObject()
-                json.key("parameters"); writable.write(to: &json)
-                if continues { json.key("continues"); json.bool(true) }
-                json.endObject()
-            }
+            return .varlinkReply(writable, continues: continues)
         }
         return try OutgoingReply(parameters: parameters, continues: continues ? true : nil, error: nil).framed()
     }

@@ -1,3 +1,4 @@
+import CompactJSON
 import NIOCore
 
 /// A handler broke the reply rules of its call.
@@ -33,20 +34,25 @@ public struct VarlinkReplyWriter: Sendable {
     ///   the final reply. The channel's error when the connection is gone; `CancellationError` when
     ///   the call was cancelled.
     public func send<P: Encodable & Sendable>(_ parameters: P, continues: Bool = false) async throws {
-        if continues && !more {
-            throw VarlinkError.expectedMore()
-        }
-        let reply = try oneway ? nil : OutgoingReply.framed(parameters, continues: continues)
-        try await progress.record(continues: continues, method: method)
-        if let reply {
-            try await outbound.write(reply)
-        }
+        try await send(continues: continues) { try OutgoingReply.framed(parameters, continues: continues) }
+    }
+
+    /// Sends one reply that only writes itself (it has no `Encodable` form); as `send(_:continues:)` otherwise.
+    public func send(json parameters: some JSONWritable & Sendable, continues: Bool = false) async throws {
+        try await send(continues: continues) { .varlinkReply(parameters, continues: continues) }
     }
 
     /// Sends `error` as the call's final reply.
     func send(_ error: VarlinkError) async throws {
-        let reply = try oneway ? nil : OutgoingReply.framed(error)
-        try await progress.record(continues: false, method: method)
+        try await send(continues: false) { try OutgoingReply.framed(error) }
+    }
+
+    private func send(continues: Bool, framing frame: () throws -> ByteBuffer) async throws {
+        if continues && !more {
+            throw VarlinkError.expectedMore()
+        }
+        let reply = try oneway ? nil : frame()
+        try await progress.record(continues: continues, method: method)
         if let reply {
             try await outbound.write(reply)
         }

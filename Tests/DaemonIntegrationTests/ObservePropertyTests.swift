@@ -28,6 +28,8 @@ struct ObservePropertyTests {
             "albumTwo": AssetQuery(collection: albumIds[1]),
             "newestFirst": AssetQuery(sort: [SortDescriptor(key: "creationDate", ascending: false)]),
             "widest": AssetQuery(sort: [SortDescriptor(key: "pixelWidth", ascending: false), SortDescriptor(key: "creationDate")], limit: 5),
+            "longestFirst": AssetQuery(sort: [SortDescriptor(key: "duration", ascending: false)], limit: 7),
+            "byName": AssetQuery(sort: [SortDescriptor(key: "originalFilename")]),
         ]
         let collectionQueries = ["albums": CollectionQuery(kind: .album), "inFolder": CollectionQuery(parent: folder),
                                  "topLevel": CollectionQuery(topLevelUserCollections: true)]

@@ -200,7 +200,7 @@ private struct PredicateGenerator {
     for _ in 0..<2 {
         await #expect(throws: LibraryError.self) { try await database.track([valid, invalid]) }
     }
-    #expect(database.observedResults.snapshot([valid]).ids[valid] == [], "the valid query was released too")
+    #expect(database.observedResults.snapshot([valid]).members[valid]?.ids == [], "the valid query was released too")
     try await database.track([valid])
-    #expect(database.observedResults.snapshot([valid]).ids[valid]?.count == 1)
+    #expect(database.observedResults.snapshot([valid]).members[valid]?.count == 1)
 }

@@ -15,7 +15,7 @@ import Testing
             .collections.first)
         let query = ObservedQuery.assets(AssetQuery(collection: album.id))
         try await database.track([query])
-        #expect(database.observedResults.snapshot([query]).ids[query] == ids)
+        #expect(database.observedResults.snapshot([query]).members[query]?.ids == ids)
 
         // As if `leaving.jpg` had been added on the window's first day when observers last heard of it, and
         // a day has passed since: its day is now out of the window.

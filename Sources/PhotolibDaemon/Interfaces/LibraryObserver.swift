@@ -1,4 +1,5 @@
 import CMalloc
+import CompactJSON
 import LibraryStore
 import PhotoModel
 import PhotolibProtocol
@@ -27,12 +28,11 @@ struct LibraryObserver {
         try await database.track(named.map(\.query))
         defer { database.observedResults.release(observation.removeAll()) }
 
-        let snapshot = Self.fullResults(of: named, in: database, incremental: nil)
+        let snapshot = FullResults(of: named, in: database, incremental: nil)
         observation.add(named, since: snapshot.generation)
         var lastToken = token(snapshot.generation)
-        try await replies.send(LibraryChangeEvent(token: lastToken.description, previousToken: nil, results: snapshot.results,
-                                                  observerId: observation.id), continues: true)
-        Self.returnFreedMemory(afterSending: snapshot.results)
+        try await snapshot.send(as: .event(LibraryChangeEvent(token: lastToken.description, previousToken: nil, results: [],
+                                                              observerId: observation.id)), with: replies)
 
         var delivered = snapshot.generation
         for await _ in wakeUps {
@@ -74,29 +74,13 @@ struct LibraryObserver {
 
     /// Sends every result's full ids at the newest state, for a reader that fell behind.
     private func sendReload(since lastToken: inout ChangeToken, delivered: inout Int64) async throws {
-        let snapshot = Self.fullResults(of: observation.current.map { ($0.name, $0.query) }, in: database, incremental: false)
+        let snapshot = FullResults(of: observation.current.map { ($0.name, $0.query) }, in: database, incremental: false)
         guard snapshot.generation > delivered else { return }
         let reloadToken = token(snapshot.generation)
-        try await replies.send(LibraryChangeEvent(token: reloadToken.description, previousToken: lastToken.description,
-                                                  results: snapshot.results), continues: true)
-        Self.returnFreedMemory(afterSending: snapshot.results)
+        try await snapshot.send(as: .event(LibraryChangeEvent(token: reloadToken.description, previousToken: lastToken.description,
+                                                              results: [])), with: replies)
         lastToken = reloadToken
         delivered = snapshot.generation
-    }
-
-    /// Gives the memory of a large reply's text back to the system once it is sent; without this the
-    /// allocator keeps the daemon's resident size at its peak (hundreds of MB after a million-id snapshot).
-    static func returnFreedMemory(afterSending results: [FetchResultChange]) {
-        guard results.reduce(0, { $0 + ($1.ids?.count ?? 0) }) >= 100_000 else { return }
-        malloc_trim(0)
-    }
-
-    /// The full results of `named` at the newest generation (`incremental` as `FetchResultChange.full` takes it).
-    static func fullResults(of named: [(name: String, query: ObservedQuery)], in database: LibraryDatabase,
-                            incremental: Bool?) -> (generation: Int64, results: [FetchResultChange]) {
-        let snapshot = database.observedResults.snapshot(named.map(\.query))
-        let results = named.map { FetchResultChange.full(name: $0.name, ids: snapshot.ids[$0.query] ?? [], incremental: incremental) }
-        return (snapshot.generation, results)
     }
 
     /// The observer's first queries by name, sorted; none for a caller that may not read.
@@ -137,12 +121,61 @@ struct ObservationUpdater {
         try observation.checkNewNames(assetQueries: assetQueries, collectionQueries: collectionQueries)
         let named = LibraryObserver.named(assetQueries: assetQueries, collectionQueries: collectionQueries)
         try await database.track(named.map(\.query))
-        let snapshot = LibraryObserver.fullResults(of: named, in: database, incremental: nil)
+        let snapshot = FullResults(of: named, in: database, incremental: nil)
         observation.add(named, since: snapshot.generation)
-        try await replies.send(ObservationUpdate(
-            token: ChangeToken(libraryId: database.libraryId, generation: snapshot.generation).description,
-            results: snapshot.results
-        ))
-        LibraryObserver.returnFreedMemory(afterSending: snapshot.results)
+        let token = ChangeToken(libraryId: database.libraryId, generation: snapshot.generation).description
+        try await snapshot.send(as: .update(ObservationUpdate(token: token, results: [])), with: replies)
+    }
+}
+
+/// Every result's full ids at one generation, sent straight from the tracked results' members: a million ids
+/// become 39 MB of JSON without a `String` each on the way.
+struct FullResults: Sendable {
+    /// The reply the results go in (its own `results` left empty).
+    enum Reply: Sendable {
+        case event(LibraryChangeEvent)
+        case update(ObservationUpdate)
+    }
+
+    let generation: Int64
+    private let results: [(name: String, members: ResultMembers)]
+    /// As `FetchResultChange.full` takes it: nil in a snapshot, false in a reload.
+    private let incremental: Bool?
+
+    /// The results of `named` at the newest generation.
+    init(of named: [(name: String, query: ObservedQuery)], in database: LibraryDatabase, incremental: Bool?) {
+        let snapshot = database.observedResults.snapshot(named.map(\.query))
+        generation = snapshot.generation
+        results = named.map { ($0.name, snapshot.members[$0.query] ?? ResultMembers.empty) }
+        self.incremental = incremental
+    }
+
+    /// Sends the results in `reply` (continued, unless it is an update), then gives the memory of a large reply's
+    /// text back to the system: without that the allocator keeps the daemon's resident size at its peak.
+    func send(as reply: Reply, with replies: VarlinkReplyWriter) async throws {
+        let written = Written(reply: reply, results: self)
+        switch reply {
+        case .event: try await replies.send(json: written, continues: true)
+        case .update: try await replies.send(json: written)
+        }
+        if results.reduce(0, { $0 + $1.members.count }) >= 100_000 { malloc_trim(0) }
+    }
+
+    private struct Written: JSONWritable, Sendable {
+        let reply: Reply
+        let results: FullResults
+
+        func write(to json: inout JSONWriter) {
+            let writeResults = { (json: inout JSONWriter) in
+                json.array(results.results) { json, result in
+                    FetchResultChange(name: result.name, count: result.members.count, hasIncrementalChanges: results.incremental)
+                        .write(to: &json) { result.members.writeIDs(to: &$0) }
+                }
+            }
+            switch reply {
+            case .event(let event): event.write(to: &json, results: writeResults)
+            case .update(let update): update.write(to: &json, results: writeResults)
+            }
+        }
     }
 }
