@@ -37,7 +37,10 @@ public struct ResultMembers: Sendable {
     /// Writes the ordered ids as a JSON array, without making a `String` of each (a million ids make 39 MB of
     /// JSON, where their `String`s would take 80 MB more).
     public func writeIDs(to json: inout JSONWriter) {
-        guard let result else { return json.array([String]()) { $0.string($1) } }
+        guard let result else {
+            json.beginArray()
+            return json.endArray()
+        }
         result.writeIDs(to: &json)
     }
 }
