@@ -101,11 +101,16 @@ struct PackedEntry: ResultEntry {
         let ascending = ascending.first ?? true
         return { lhs, rhs in
             if lhs.key != rhs.key { return (lhs.key < rhs.key) == ascending }
-            return (lhs.high, lhs.low) < (rhs.high, rhs.low)
+            return idPrecedes(lhs, rhs)
         }
     }
 
-    static let idOrder: @Sendable (PackedEntry, PackedEntry) -> Bool = { ($0.high, $0.low) < ($1.high, $1.low) }
+    static let idOrder: @Sendable (PackedEntry, PackedEntry) -> Bool = idPrecedes
+
+    /// Whether `lhs`'s id sorts before `rhs`'s.
+    private static func idPrecedes(_ lhs: PackedEntry, _ rhs: PackedEntry) -> Bool {
+        (lhs.high, lhs.low) < (rhs.high, rhs.low)
+    }
 
     /// Random UUIDs spread evenly over their leading bits: a counting pass places each entry in its bucket of
     /// those bits, then each small bucket is sorted (a million entries in tens of milliseconds).
@@ -125,7 +130,7 @@ struct PackedEntry: ResultEntry {
             initialized = entries.count
         }
         for index in 0..<bucketCount where starts[index + 1] - starts[index] > 1 {
-            sorted[starts[index]..<starts[index + 1]].sort { ($0.high, $0.low) < ($1.high, $1.low) }
+            sorted[starts[index]..<starts[index + 1]].sort(by: idPrecedes)
         }
         return sorted
     }
