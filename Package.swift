@@ -262,7 +262,10 @@ let package = Package(
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "CompactJSON"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "PhotoModel", "TestSupport"]),
         .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "TestSupport"]),
-        .testTarget(name: "ImageServingTests", dependencies: ["PhotolibDaemon", "Imaging", "PhotoModel", "ThumbnailCache"]),
+        .testTarget(
+            name: "ImageServingTests",
+            dependencies: ["PhotolibDaemon", "PhotolibProtocol", "CompactJSON", "Imaging", "PhotoModel", "ThumbnailCache"]
+        ),
         .testTarget(name: "PhotolibConfigTests", dependencies: ["PhotolibConfig", "PhotolibLocations"]),
         .testTarget(name: "FolderWatchTests", dependencies: ["FolderWatch", "PhotoModel", "TestSupport"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "PhotoModel", "TestSupport"]),

@@ -1,3 +1,4 @@
+import CompactJSON
 import PhotoModel
 
 /// How an image fills its target size: PhotoKit's `PHImageContentMode`.
@@ -68,6 +69,47 @@ public struct RequestImageParameters: Sendable, Hashable, Codable {
     }
 }
 
+extension RequestImageParameters: JSONReadable {
+    /// Reads what the `Decodable` conformance reads (null is absent): a cached thumbnail's request skips `JSONDecoder`.
+    public init(reading json: inout JSONReader) throws(JSONReadError) {
+        var assetId: String?
+        var parameters = RequestImageParameters(assetId: "")
+        try json.readObject { key, json throws(JSONReadError) in
+            switch key {
+            case "assetId": assetId = try json.readString()
+            case "targetWidth": parameters.targetWidth = try json.readOptional { json throws(JSONReadError) in try json.readInt() }
+            case "targetHeight": parameters.targetHeight = try json.readOptional { json throws(JSONReadError) in try json.readInt() }
+            case "contentMode": parameters.contentMode = try json.readOptional { json throws(JSONReadError) in try json.read(ImageContentMode.self) }
+            case "resizeMode": parameters.resizeMode = try json.readOptional { json throws(JSONReadError) in try json.read(ImageResizeMode.self) }
+            case "deliveryMode": parameters.deliveryMode = try json.readOptional { json throws(JSONReadError) in try json.read(ImageDeliveryMode.self) }
+            case "normalizedCropRect": parameters.normalizedCropRect = try json.readOptional(NormalizedCropRect.init(reading:))
+            case "version": parameters.version = try json.readOptional { json throws(JSONReadError) in try json.read(ImageVersion.self) }
+            default: try json.skipValue()
+            }
+        }
+        guard let assetId else { throw json.error("a request lacks its assetId") }
+        parameters.assetId = assetId
+        self = parameters
+    }
+}
+
+extension NormalizedCropRect: JSONReadable {
+    public init(reading json: inout JSONReader) throws(JSONReadError) {
+        var x: Double?, y: Double?, width: Double?, height: Double?
+        try json.readObject { key, json throws(JSONReadError) in
+            switch key {
+            case "x": x = try json.readDouble()
+            case "y": y = try json.readDouble()
+            case "width": width = try json.readDouble()
+            case "height": height = try json.readDouble()
+            default: try json.skipValue()
+            }
+        }
+        guard let x, let y, let width, let height else { throw json.error("a rectangle lacks a member") }
+        self.init(x: x, y: y, width: width, height: height)
+    }
+}
+
 /// `Images.RequestImageData`.
 public struct RequestImageDataParameters: Sendable, Hashable, Codable {
     public var assetId: String
@@ -121,6 +163,40 @@ public struct ImageResult: Sendable, Hashable, Codable {
         self.height = height
         self.mimeType = mimeType
         self.isDegraded = isDegraded
+    }
+}
+
+extension ImageResult: JSONWritable, JSONReadable {
+    /// Writes what the `Encodable` conformance writes, without `JSONEncoder`: one reply per image request.
+    public func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("requestId"); json.string(requestId)
+        json.key("path"); json.string(path)
+        json.key("width"); json.int(width)
+        json.key("height"); json.int(height)
+        json.key("mimeType"); json.string(mimeType)
+        json.key("isDegraded"); json.bool(isDegraded)
+        json.endObject()
+    }
+
+    /// Reads what the `Decodable` conformance reads.
+    public init(reading json: inout JSONReader) throws(JSONReadError) {
+        var requestId: String?, path: String?, width: Int?, height: Int?, mimeType: String?, isDegraded: Bool?
+        try json.readObject { key, json throws(JSONReadError) in
+            switch key {
+            case "requestId": requestId = try json.readString()
+            case "path": path = try json.readString()
+            case "width": width = try json.readInt()
+            case "height": height = try json.readInt()
+            case "mimeType": mimeType = try json.readString()
+            case "isDegraded": isDegraded = try json.readBool()
+            default: try json.skipValue()
+            }
+        }
+        guard let requestId, let path, let width, let height, let mimeType, let isDegraded else {
+            throw json.error("an image result lacks a member")
+        }
+        self.init(requestId: requestId, path: path, width: width, height: height, mimeType: mimeType, isDegraded: isDegraded)
     }
 }
 

@@ -141,7 +141,7 @@ struct ServerConnection: Sendable {
             }
             try await interface.handle(call, context: VarlinkCallContext(peer: peer, logger: logger), replies: replies)
             // A cancelled call (the client hung up) owes no reply.
-            guard !call.oneway, await !replies.hasSentFinalReply, !Task.isCancelled else { return }
+            guard !call.oneway, !replies.hasSentFinalReply, !Task.isCancelled else { return }
             logger.error("The handler returned without its final reply")
             failure = Self.internalError(of: call, reason: "the handler returned without its final reply")
         } catch let error as VarlinkError {
@@ -154,7 +154,7 @@ struct ServerConnection: Sendable {
             failure = Self.internalError(of: call, reason: "\(error)")
         }
 
-        guard await !replies.hasSentFinalReply else {
+        guard !replies.hasSentFinalReply else {
             logger.error("The handler failed after its final reply", metadata: ["error": "\(failure)"])
             return
         }

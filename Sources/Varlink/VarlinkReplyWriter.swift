@@ -1,5 +1,6 @@
 import CompactJSON
 import NIOCore
+import Synchronization
 
 /// A handler broke the reply rules of its call.
 public enum VarlinkReplyError: Error, Sendable, Hashable {
@@ -52,26 +53,26 @@ public struct VarlinkReplyWriter: Sendable {
             throw VarlinkError.expectedMore()
         }
         let reply = try oneway ? nil : frame()
-        try await progress.record(continues: continues, method: method)
+        try progress.record(continues: continues, method: method)
         if let reply {
             try await outbound.write(reply)
         }
     }
 
     /// Whether the call's final reply has been sent.
-    var hasSentFinalReply: Bool {
-        get async { await progress.hasSentFinalReply }
-    }
+    var hasSentFinalReply: Bool { progress.hasSentFinalReply }
 }
 
 /// Where one call is in its replies.
-private actor ReplyProgress {
-    private(set) var hasSentFinalReply = false
+private final class ReplyProgress: Sendable {
+    private let finalReplySent = Mutex(false)
+
+    var hasSentFinalReply: Bool { finalReplySent.withLock { $0 } }
 
     func record(continues: Bool, method: String) throws(VarlinkReplyError) {
-        guard !hasSentFinalReply else {
-            throw .finalReplyAlreadySent(method: method)
+        try finalReplySent.withLock { sent throws(VarlinkReplyError) in
+            guard !sent else { throw .finalReplyAlreadySent(method: method) }
+            sent = !continues
         }
-        hasSentFinalReply = !continues
     }
 }
