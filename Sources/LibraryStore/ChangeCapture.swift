@@ -63,31 +63,33 @@ enum ChangeCapture {
     }
 
     /// The objects the captured triggers saw affected, as changes to record; empties the capture tables.
+    ///
+    /// Its statements run at every commit and are cached: compiling them costs more than running them.
     static func collect(_ db: Database, now: Double) throws -> [ObjectChange] {
         var changes: [ObjectChange] = []
         func changedCollections(_ sql: String, _ arguments: StatementArguments = []) throws {
-            changes += try String.fetchAll(db, sql: sql, arguments: arguments)
+            changes += try String.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
                 .map { ObjectChange(id: $0, kind: .collection, change: .changed) }
         }
         // Joins start from the small capture tables (CROSS JOIN keeps that order), so a commit costs what it touched.
-        changes += try String.fetchAll(db, sql: """
+        changes += try String.fetchAll(db.cachedStatement(sql: """
             SELECT assetId FROM temp.captured_asset AS captured
             WHERE EXISTS (SELECT 1 FROM asset WHERE asset.id = captured.assetId)
-            """).map { ObjectChange(id: $0, kind: .asset, change: .changed) }
+            """)).map { ObjectChange(id: $0, kind: .asset, change: .changed) }
         try changedCollections("""
             SELECT albumId FROM temp.captured_album AS captured
             WHERE EXISTS (SELECT 1 FROM collection WHERE collection.id = captured.albumId)
             UNION SELECT album_asset.albumId FROM temp.captured_asset AS captured
             CROSS JOIN album_asset ON album_asset.assetId = captured.assetId
             """)
-        let tallies = try Row.fetchAll(db, sql: """
+        let tallies = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT CASE WHEN captured.subtype = 'moment' THEN \(Moments.idSQL(day: "captured.day"))
                    ELSE (SELECT id FROM collection WHERE kind = 'smartAlbum' AND subtype = captured.subtype) END,
                    captured.previousCount, coalesce(tally.assetCount, 0), captured.subtype = 'moment'
             FROM temp.captured_tally AS captured
             LEFT JOIN asset_tally AS tally ON tally.subtype = captured.subtype AND tally.day = captured.day
             WHERE captured.previousCount != coalesce(tally.assetCount, 0)
-            """)
+            """))
         for row in tallies {
             guard let id: String = row[0] else { continue }
             let previous: Int = row[1], current: Int = row[2], isMoment: Bool = row[3]
@@ -110,7 +112,9 @@ enum ChangeCapture {
                   WHERE captured.datesChanged AND \(rule.terms.joined(separator: " AND ")))
                 """, [subtype.rawValue] + StatementArguments(rule.arguments))
         }
-        try db.execute(sql: "DELETE FROM temp.captured_album; DELETE FROM temp.captured_asset; DELETE FROM temp.captured_tally")
+        for table in ["captured_album", "captured_asset", "captured_tally"] {
+            try db.cachedStatement(sql: "DELETE FROM temp.\(table)").execute()
+        }
         return changes
     }
 }

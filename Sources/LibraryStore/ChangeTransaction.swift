@@ -136,9 +136,11 @@ struct ChangeTransaction {
             note(object.kind, object.id, object.change)
         }
         try noteFoldersOfChangedCollections()
-        try db.execute(sql: "UPDATE library_info SET generation = generation + 1")
-        let generation = try Int64.fetchOne(db, sql: "SELECT generation FROM library_info")!
-        try db.execute(sql: "INSERT INTO change_log (generation, committedTime) VALUES (?, ?)", arguments: [generation, now])
+        let generation = try Int64.fetchOne(db.cachedStatement(sql: """
+            UPDATE library_info SET generation = generation + 1 RETURNING generation
+            """))!
+        try db.cachedStatement(sql: "INSERT INTO change_log (generation, committedTime) VALUES (?, ?)")
+            .execute(arguments: [generation, now])
         var recorded = Set<ObjectKey>()
         let changes = objectOrder.filter { recorded.insert($0).inserted }.compactMap { objects[$0] }
         for object in changes {

@@ -180,13 +180,13 @@ extension ChangeTransaction {
 
     /// The folders that hold `collection`, nearest first.
     func ancestors(of collection: String) throws -> [String] {
-        try String.fetchAll(db, sql: """
+        try String.fetchAll(db.cachedStatement(sql: """
             WITH RECURSIVE holder(id, depth) AS (
               SELECT parentId, 1 FROM collection WHERE id = ? AND parentId IS NOT NULL
               UNION SELECT collection.parentId, holder.depth + 1 FROM collection JOIN holder ON collection.id = holder.id
                 WHERE collection.parentId IS NOT NULL)
             SELECT id FROM holder ORDER BY depth
-            """, arguments: [collection])
+            """), arguments: [collection])
     }
 
     /// `items` with those at `indexes` moved to start at `toIndex` of the result, in their order

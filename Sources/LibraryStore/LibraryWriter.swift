@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PhotoModel
+import Synchronization
 
 /// The library's database pool, kept private so that every change of the library's objects reaches the change
 /// log: besides reads, the only ways to write are `recordChange`, which records and publishes what changed, and
@@ -12,17 +13,22 @@ struct LibraryWriter: Sendable {
     let feed: ChangeFeed
     /// The results observers follow, advanced at each commit.
     let observedResults: ObservedResults
+    private let publisher: CommitPublisher
 
     /// Opens (creating and migrating as needed) the database file at `path`.
     init(path: String) throws {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
+        // Kept by the pool's configuration, as long as the pool.
+        let checkpointer = WALCheckpointer(path: path)
         configuration.prepareDatabase { db in
             // Committed transactions must survive a crash of the process or the machine.
             try db.execute(sql: "PRAGMA synchronous = FULL")
             db.add(function: PredicateSQL.foldFunction)
+            checkpointer.takeOverCheckpoints(of: db)
         }
+
         pool = try DatabasePool(path: path, configuration: configuration)
         try Schema.migrator.migrate(pool)
         try pool.writeWithoutTransaction(ChangeCapture.install)
@@ -32,6 +38,10 @@ struct LibraryWriter: Sendable {
         libraryId = info["libraryId"]
         feed = ChangeFeed(generation: info["generation"])
         observedResults = ObservedResults(generation: info["generation"])
+        publisher = CommitPublisher(feed: feed, observedResults: observedResults)
+        // Added once: each addition or removal of an observer drops the connection's cached statements that can
+        // delete rows, and compiling an insert into `asset` (with its triggers) costs more than running it.
+        try pool.writeWithoutTransaction { [publisher] db in db.add(transactionObserver: publisher, extent: .databaseLifetime) }
     }
 
     /// Reads at one consistent state, beside the writes.
@@ -54,16 +64,12 @@ struct LibraryWriter: Sendable {
         now: Date = Date(), recording: Recording = .whenNoted,
         _ body: @escaping @Sendable (inout ChangeTransaction) throws -> Value
     ) async throws -> (value: Value, committed: CommittedChange?) {
-        let feed = self.feed, observedResults = self.observedResults
-        return try await pool.write { db in
+        try await pool.write { [publisher] db in
             var transaction = ChangeTransaction(db: db, now: now.timeIntervalSince1970)
             let value = try body(&transaction)
             guard recording == .always || transaction.hasChanges else { return (value, nil) }
             let committed = try transaction.recordChangeLog()
-            db.afterNextTransaction { db in
-                observedResults.advance(past: committed, db: db)
-                feed.publish(committed)
-            }
+            publisher.publishOnCommit(committed)
             return (value, committed)
         }
     }
@@ -82,5 +88,37 @@ struct LibraryWriter: Sendable {
     /// Returns once the writer has run an empty step: proof that writes are not stuck.
     func answersWrites() async throws {
         try await pool.writeWithoutTransaction { _ in }
+    }
+}
+
+/// Publishes a recorded change once its transaction commits: advances the observed results and wakes the
+/// observers, in commit order. One observer for the writer's whole life (see `LibraryWriter.init`).
+private final class CommitPublisher: TransactionObserver, Sendable {
+    private let feed: ChangeFeed
+    private let observedResults: ObservedResults
+    /// The change the writer's current transaction recorded, if any.
+    private let pending = Mutex<CommittedChange?>(nil)
+
+    init(feed: ChangeFeed, observedResults: ObservedResults) {
+        self.feed = feed
+        self.observedResults = observedResults
+    }
+
+    func publishOnCommit(_ committed: CommittedChange) {
+        pending.withLock { $0 = committed }
+    }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
+
+    func databaseDidChange(with event: DatabaseEvent) {}
+
+    func databaseDidCommit(_ db: Database) {
+        guard let committed = pending.withLock({ $0.take() }) else { return }
+        observedResults.advance(past: committed, db: db)
+        feed.publish(committed)
+    }
+
+    func databaseDidRollback(_ db: Database) {
+        pending.withLock { $0 = nil }
     }
 }

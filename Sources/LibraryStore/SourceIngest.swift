@@ -33,10 +33,10 @@ extension ChangeTransaction {
         if let holder = try holder(ofContent: file.contentHash) {
             return try takeOver(holder, with: request, fileExists: fileExists)
         }
-        if request.isReference, let previous = try String.fetchOne(db, sql: """
+        if request.isReference, let previous = try String.fetchOne(db.cachedStatement(sql: """
             SELECT rf.assetId FROM resource_file rf JOIN resource r ON r.assetId = rf.assetId AND r.type = rf.type
             WHERE rf.sourcePath = ? AND r.isOwnedByLibrary = 0
-            """, arguments: [file.sourcePath]) {
+            """), arguments: [file.sourcePath]) {
             return try replaceContent(of: previous, with: request)
         }
         if let groupKey = file.groupKey, file.role != .other, let (assetId, join) = try groupJoin(groupKey, newcomer: file.role) {
@@ -79,15 +79,15 @@ extension ChangeTransaction {
     }
 
     private func holder(ofContent hash: String) throws -> ContentHolder? {
-        let row = try Row.fetchOne(db, sql: """
+        let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT r.assetId, r.type, r.path, r.isOwnedByLibrary, a.trashedTime IS NOT NULL, rf.sourcePath
             FROM resource_file rf JOIN resource r ON r.assetId = rf.assetId AND r.type = rf.type
             JOIN asset a ON a.id = rf.assetId WHERE rf.contentHash = ? LIMIT 1
-            """, arguments: [hash]) ?? Row.fetchOne(db, sql: """
+            """), arguments: [hash]) ?? Row.fetchOne(db.cachedStatement(sql: """
             SELECT a.id, r.type, r.path, r.isOwnedByLibrary, a.trashedTime IS NOT NULL, NULL
             FROM asset a JOIN resource r ON r.assetId = a.id
             WHERE a.contentHash = ? AND r.type IN ('photo', 'video', 'audio') LIMIT 1
-            """, arguments: [hash])
+            """), arguments: [hash])
         return row.map { ContentHolder(assetId: $0[0], type: $0[1], path: $0[2], isOwnedByLibrary: $0[3],
                                        isTrashed: $0[4], sourcePath: $0[5]) }
     }
@@ -138,10 +138,10 @@ extension ChangeTransaction {
 
     /// The asset of `groupKey` that a `newcomer` can join, and how.
     private func groupJoin(_ groupKey: String, newcomer: FileRole) throws -> (String, GroupJoin)? {
-        guard let assetId = try String.fetchOne(db, sql: """
+        guard let assetId = try String.fetchOne(db.cachedStatement(sql: """
             SELECT rf.assetId FROM resource_file rf JOIN asset a ON a.id = rf.assetId
             WHERE rf.groupKey = ? AND a.trashedTime IS NULL LIMIT 1
-            """, arguments: [groupKey]) else { return nil }
+            """), arguments: [groupKey]) else { return nil }
         var roles: Set<FileRole> = []
         var primary = FileRole.other
         for row in try Row.fetchAll(db, sql: "SELECT role, type FROM resource_file WHERE assetId = ?", arguments: [assetId]) {
@@ -208,11 +208,11 @@ extension ChangeTransaction {
     }
 
     private func insertRecord(_ file: SourceFile, assetId: String, type: ResourceType) throws {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT OR REPLACE INTO resource_file (assetId, type, contentHash, sourceRoot, sourcePath, groupKey, role,
               device, inode, size, modificationTime, isOffline)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
-            """, arguments: [assetId, type.rawValue, file.contentHash, file.sourceRoot, file.sourcePath, file.groupKey,
+            """).execute(arguments: [assetId, type.rawValue, file.contentHash, file.sourceRoot, file.sourcePath, file.groupKey,
                              file.role.rawValue, Int64(bitPattern: file.identity.device),
                              Int64(bitPattern: file.identity.inode), file.identity.size, file.identity.modificationTime])
     }
