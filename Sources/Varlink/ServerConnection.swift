@@ -30,6 +30,10 @@ struct ServerConnection: Sendable {
 
     /// Serves until the client is done, hangs up or breaks the protocol, or the task is cancelled; then closes.
     func serve() async {
+        await withTaskExecutorPreference(EventLoopTaskExecutor(connection.channel.eventLoop)) { await serveOnItsLoop() }
+    }
+
+    private func serveOnItsLoop() async {
         let channel = connection.channel
         serverState.opened(channel)
         defer { serverState.closed(channel) }

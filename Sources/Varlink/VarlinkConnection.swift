@@ -224,22 +224,6 @@ public final class VarlinkConnection: Sendable {
     }
 }
 
-/// Runs a task's jobs on an event loop: there the connection's replies arrive, so a reply reaches its caller
-/// with one hand-off between threads, not two, and callers that block the threads of Swift's pool while
-/// they wait cannot stall the exchange.
-private final class EventLoopTaskExecutor: TaskExecutor {
-    private let eventLoop: any EventLoop
-
-    init(_ eventLoop: any EventLoop) {
-        self.eventLoop = eventLoop
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        eventLoop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
-    }
-}
-
 /// What a caller asks of the exchange task.
 private enum ConnectionRequest: Sendable {
     /// Send a call.
