@@ -141,6 +141,12 @@ public struct JSONWriter {
 /// A value that writes itself with a `JSONWriter`, to the JSON its `Encodable` conformance produces.
 public protocol JSONWritable {
     func write(to json: inout JSONWriter)
+    /// About how many bytes `write` writes, so that a large text is given its room once instead of growing into it.
+    var estimatedByteCount: Int { get }
+}
+
+extension JSONWritable {
+    public var estimatedByteCount: Int { 1 << 12 }
 }
 
 extension JSONWriter {
@@ -148,6 +154,13 @@ extension JSONWriter {
     public mutating func encoded(_ json: some Collection<UInt8>) {
         separate()
         bytes.append(contentsOf: json)
+        needsComma = true
+    }
+
+    /// Writes JSON that is already encoded, as one value, in one copy: for values written by the million.
+    public mutating func encoded(_ json: UnsafeRawBufferPointer) {
+        separate()
+        bytes.append(contentsOf: json.assumingMemoryBound(to: UInt8.self))
         needsComma = true
     }
 

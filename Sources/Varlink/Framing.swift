@@ -67,8 +67,8 @@ extension ByteBuffer {
     }
 
     /// One framed message whose JSON `write` produces.
-    static func varlinkMessage(_ write: (inout JSONWriter) -> Void) -> ByteBuffer {
-        var json = JSONWriter()
+    static func varlinkMessage(estimatedByteCount: Int = 1 << 12, _ write: (inout JSONWriter) -> Void) -> ByteBuffer {
+        var json = JSONWriter(capacity: estimatedByteCount)
         write(&json)
         var buffer = ByteBuffer()
         buffer.writeVarlinkMessage(json: json.bytes)

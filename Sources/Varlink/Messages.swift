@@ -113,7 +113,7 @@ struct ParametersMember<P: Decodable>: Decodable {
 extension ByteBuffer {
     /// One framed reply message whose parameters write themselves.
     static func varlinkReply(_ parameters: some JSONWritable, continues: Bool) -> ByteBuffer {
-        .varlinkMessage { json in
+        .varlinkMessage(estimatedByteCount: parameters.estimatedByteCount + 64) { json in
             json.beginObject()
             json.key("parameters"); parameters.write(to: &json)
             if continues { json.key("continues"); json.bool(true) }

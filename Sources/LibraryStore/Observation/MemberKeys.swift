@@ -98,7 +98,7 @@ enum MemberID: Sendable, Hashable {
     var string: String {
         switch self {
         case .text(let text): text
-        case .uuid(let high, let low): Self.withUUIDText(high, low) { String(decoding: $0, as: UTF8.self) }
+        case .uuid(let high, let low): Self.withUUIDText(high, low, quoted: false) { String(decoding: $0, as: UTF8.self) }
         }
     }
 
@@ -106,25 +106,30 @@ enum MemberID: Sendable, Hashable {
     func write(to json: inout JSONWriter) {
         switch self {
         case .text(let text): json.string(text)
-        case .uuid(let high, let low): json.unescapedString { bytes in Self.withUUIDText(high, low) { bytes.append(contentsOf: $0) } }
+        // One copy of the quoted text: a snapshot writes a million of them.
+        case .uuid(let high, let low): Self.withUUIDText(high, low, quoted: true) { json.encoded($0) }
         }
     }
 
-    /// Calls `body` with the 36 bytes of text of the UUID `high`, `low` (lowercase), made on the stack.
-    private static func withUUIDText<Result>(_ high: UInt64, _ low: UInt64,
+    /// Calls `body` with the 36 bytes of text of the UUID `high`, `low` (lowercase), made on the stack; `quoted`
+    /// adds a double quote before and after them.
+    private static func withUUIDText<Result>(_ high: UInt64, _ low: UInt64, quoted: Bool,
                                              _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         var text: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
         return withUnsafeMutableBytes(of: &text) { buffer in
+            let start = quoted ? 1 : 0
             let middle = hexText(high & 0xFFFF_FFFF), lowerMiddle = hexText(low >> 32)
-            buffer.storeBytes(of: hexText(high >> 32), toByteOffset: 0, as: UInt64.self)
-            buffer.storeBytes(of: UInt32(truncatingIfNeeded: middle), toByteOffset: 9, as: UInt32.self)
-            buffer.storeBytes(of: UInt32(truncatingIfNeeded: middle >> 32), toByteOffset: 14, as: UInt32.self)
-            buffer.storeBytes(of: UInt32(truncatingIfNeeded: lowerMiddle), toByteOffset: 19, as: UInt32.self)
-            buffer.storeBytes(of: UInt32(truncatingIfNeeded: lowerMiddle >> 32), toByteOffset: 24, as: UInt32.self)
-            buffer.storeBytes(of: hexText(low & 0xFFFF_FFFF), toByteOffset: 28, as: UInt64.self)
+            buffer.storeBytes(of: hexText(high >> 32), toByteOffset: start, as: UInt64.self)
+            buffer.storeBytes(of: UInt32(truncatingIfNeeded: middle), toByteOffset: start + 9, as: UInt32.self)
+            buffer.storeBytes(of: UInt32(truncatingIfNeeded: middle >> 32), toByteOffset: start + 14, as: UInt32.self)
+            buffer.storeBytes(of: UInt32(truncatingIfNeeded: lowerMiddle), toByteOffset: start + 19, as: UInt32.self)
+            buffer.storeBytes(of: UInt32(truncatingIfNeeded: lowerMiddle >> 32), toByteOffset: start + 24, as: UInt32.self)
+            buffer.storeBytes(of: hexText(low & 0xFFFF_FFFF), toByteOffset: start + 28, as: UInt64.self)
             let dash = UInt8(ascii: "-")
-            buffer[8] = dash; buffer[13] = dash; buffer[18] = dash; buffer[23] = dash
-            return body(UnsafeRawBufferPointer(rebasing: buffer[0..<36]))
+            buffer[start + 8] = dash; buffer[start + 13] = dash; buffer[start + 18] = dash; buffer[start + 23] = dash
+            guard quoted else { return body(UnsafeRawBufferPointer(rebasing: buffer[0..<36])) }
+            buffer[0] = UInt8(ascii: "\""); buffer[37] = UInt8(ascii: "\"")
+            return body(UnsafeRawBufferPointer(rebasing: buffer[0..<38]))
         }
     }
 

@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 /// A form in which a sorted result holds its members.
 protocol ResultEntry: Equatable, Sendable {
     var id: MemberID { get }
@@ -143,11 +146,26 @@ struct SortedResult<Entry: ResultEntry>: Sendable {
     private var ordered: ChunkedList<Entry>
     private var byID: ChunkedList<Entry>
 
-    /// `entries` must already be in order.
+    /// `entries` must already be in order. A large result builds its two lists on two cores.
     init(sorted entries: [Entry], ascending: [Bool]) {
         self.ascending = ascending
-        ordered = ChunkedList(sorted: entries, by: Entry.queryOrder(ascending: ascending))
-        byID = ChunkedList(sorted: Entry.sortedByID(entries), by: Entry.idOrder)
+        let order = Entry.queryOrder(ascending: ascending)
+        guard entries.count >= 100_000 else {
+            ordered = ChunkedList(sorted: entries, by: order)
+            byID = ChunkedList(sorted: Entry.sortedByID(entries), by: Entry.idOrder)
+            return
+        }
+        let lists = Mutex<(ordered: ChunkedList<Entry>?, byID: ChunkedList<Entry>?)>((nil, nil))
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            if part == 0 {
+                let list = ChunkedList(sorted: Entry.sortedByID(entries), by: Entry.idOrder)
+                lists.withLock { $0.byID = list }
+            } else {
+                let list = ChunkedList(sorted: entries, by: order)
+                lists.withLock { $0.ordered = list }
+            }
+        }
+        (ordered, byID) = lists.withLock { ($0.ordered!, $0.byID!) }
     }
 
     var count: Int { ordered.count }

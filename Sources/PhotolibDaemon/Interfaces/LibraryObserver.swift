@@ -165,6 +165,9 @@ struct FullResults: Sendable {
         let reply: Reply
         let results: FullResults
 
+        /// A UUID id takes 39 bytes with its quotes and comma.
+        var estimatedByteCount: Int { results.results.reduce(1 << 12) { $0 + 40 * $1.members.count + 256 } }
+
         func write(to json: inout JSONWriter) {
             let writeResults = { (json: inout JSONWriter) in
                 json.array(results.results) { json, result in
