@@ -28,7 +28,6 @@ struct LibraryWriter: Sendable {
             db.add(function: PredicateSQL.foldFunction)
             checkpointer.takeOverCheckpoints(of: db)
         }
-
         pool = try DatabasePool(path: path, configuration: configuration)
         try Schema.migrator.migrate(pool)
         try pool.writeWithoutTransaction(ChangeCapture.install)
