@@ -8,9 +8,15 @@ import Synchronization
 /// SQLite's automatic checkpoint runs inside the commit that grows the log past its limit: that commit, and the
 /// change event behind it, waits while a thousand pages are copied into the database and synced. Here the writer's
 /// log hook only notes the size, and a passive checkpoint runs on this connection while the writer goes on.
+///
+/// The log restarts from its beginning only when a write begins after a checkpoint has copied all of it. Writes
+/// that follow one another without pause (a bulk import) always find the background checkpoint behind, so the
+/// log would grow without end: past `writerPageLimit` the writer checkpoints in its own commit, as SQLite would.
 final class WALCheckpointer: Sendable {
-    /// The log size, in pages, past which a checkpoint starts (SQLite's automatic checkpoint's).
+    /// The log size, in pages, past which a background checkpoint starts (SQLite's automatic checkpoint's).
     static let pageLimit: CInt = 1_000
+    /// The log size, in pages, past which the writer checkpoints itself: the background one cannot keep up.
+    static let writerPageLimit: CInt = 4_000
 
     private let path: String
     private let work = DispatchQueue(label: "io.photolibd.wal-checkpoint")
@@ -26,9 +32,14 @@ final class WALCheckpointer: Sendable {
     /// read-only connection, which never commits.
     func takeOverCheckpoints(of db: Database) {
         guard !db.configuration.readonly, let connection = db.sqliteConnection else { return }
-        sqlite3_wal_hook(connection, { context, _, _, pages in
+        sqlite3_wal_hook(connection, { context, writer, databaseName, pages in
             let checkpointer = Unmanaged<WALCheckpointer>.fromOpaque(context!).takeUnretainedValue()
-            if pages >= WALCheckpointer.pageLimit { checkpointer.schedule() }
+            if pages >= WALCheckpointer.writerPageLimit {
+                // Busy while the background checkpoint runs: then the next commit tries again.
+                _ = sqlite3_wal_checkpoint_v2(writer, databaseName, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            } else if pages >= WALCheckpointer.pageLimit {
+                checkpointer.schedule()
+            }
             return SQLITE_OK
         }, Unmanaged.passUnretained(self).toOpaque())
     }

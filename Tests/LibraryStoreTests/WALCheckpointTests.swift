@@ -23,4 +23,16 @@ struct WALCheckpointTests {
         #expect(fileSize(path) > initialSize)
         #expect(try await database.fetchAssets(AssetQuery(), pageSize: 1).count == 3_200)
     }
+
+    @Test func writesWithoutPauseKeepTheLogBounded() async throws {
+        let (database, path) = try makeDatabase()
+        let pageSize = try await database.writer.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size")! }
+        var largestLog = 0
+        // Some 16,000 pages in all, each write a few hundred, the next one starting as soon as the last commits.
+        for round in 0..<40 {
+            _ = try await database.insert((0..<400).map { draft("r\(round)-\($0).jpg") })
+            largestLog = max(largestLog, fileSize(path + "-wal"))
+        }
+        #expect(largestLog <= Int(WALCheckpointer.writerPageLimit + 1_000) * pageSize)
+    }
 }
