@@ -73,6 +73,19 @@ struct LibraryWriter: Sendable {
         }
     }
 
+    /// Runs `body` as `recordChange` would, change log included, then rolls it all back: the statements it ran
+    /// stay compiled, so the first real write of its kind costs what later ones do.
+    func rehearse(_ body: @escaping @Sendable (inout ChangeTransaction) throws -> Void) async throws {
+        try await pool.writeWithoutTransaction { db in
+            try db.inTransaction {
+                var transaction = ChangeTransaction(db: db, now: Date().timeIntervalSince1970)
+                try body(&transaction)
+                _ = try transaction.recordChangeLog()
+                return .rollback
+            }
+        }
+    }
+
     /// A write of bookkeeping that is not part of any object an observer follows (import sources, whether a
     /// source's files are online, the change log's own pruning): it is not recorded in the change log.
     func writeUnrecorded<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws -> Value {

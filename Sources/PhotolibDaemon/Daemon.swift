@@ -53,6 +53,11 @@ public struct Daemon: Sendable {
         let database = try LibraryDatabase(path: configuration.libraryPath + "/library.sqlite")
         let recovered = try await fileStore.recover(isResourceFile: database.isResourceFile)
         if recovered > 0 { logger.notice("finished interrupted imports", metadata: ["files": "\(recovered)"]) }
+        do {
+            try await database.rehearseIngest()
+        } catch {
+            logger.warning("the rehearsed import failed", metadata: ["error": "\(error)"])
+        }
         logger.info("library open", metadata: [
             "path": "\(configuration.libraryPath)", "library": "\(database.libraryId)",
             "generation": "\(database.feed.generation)",

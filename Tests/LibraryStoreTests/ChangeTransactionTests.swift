@@ -19,6 +19,21 @@ struct ChangeTransactionTests {
         #expect(page.token == outcome.token)
     }
 
+    @Test func aRehearsedIngestLeavesNoTraceAndTheNextChangeFollowsOnWithoutAGap() async throws {
+        let (database, _) = try makeDatabase()
+        let ids = try await database.insert([draft("a.jpg")])
+        let before = try await database.currentToken()
+        let generation = database.feed.generation
+        try await database.rehearseIngest()
+        try await database.rehearseIngest()
+        #expect(try await database.currentToken() == before)
+        #expect(database.feed.generation == generation)
+        #expect(try await database.committedChanges(after: generation, limit: 10).isEmpty)
+        #expect(try await database.fetchAssets(AssetQuery(includeHidden: true, includeTrashed: true)).assets.map(\.id) == ids)
+        _ = try await database.insert([draft("b.jpg")])
+        #expect(database.feed.generation == generation + 1)
+    }
+
     @Test func aFailingChangeWritesNothing() async throws {
         let (database, _) = try makeDatabase()
         let before = try await database.currentToken()
