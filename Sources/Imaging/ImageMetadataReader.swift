@@ -20,8 +20,21 @@ public struct ImageMetadataReader: Sendable {
         guard !path.hasSuffix("]") else {
             throw .unreadable(path: path, reason: "libvips cannot open a path ending in \"]\"; rename the file")
         }
+        return try readMetadata(named: path) { cvips_image_new_from_file(path) }
+    }
+
+    /// Reads the header and metadata of an image file read into memory; `path` names it in errors.
+    public func readMetadata(of file: EncodedBuffer, atPath path: String) throws(ImagingError) -> ImageMetadata {
+        try VipsRuntime.start()
+        return try withExtendedLifetime(file) { () throws(ImagingError) in
+            try readMetadata(named: path) { cvips_image_new_from_buffer(file.bytes.baseAddress, file.count, "") }
+        }
+    }
+
+    private func readMetadata(named path: String,
+                              opening open: () -> UnsafeMutablePointer<VipsImage>?) throws(ImagingError) -> ImageMetadata {
         let image = try VipsRuntime.withErrorBuffer { () throws(ImagingError) in
-            guard let image = cvips_image_new_from_file(path) else {
+            guard let image = open() else {
                 throw .unreadable(path: path, reason: VipsRuntime.takeErrorMessage())
             }
             return image
@@ -36,7 +49,8 @@ public struct ImageMetadataReader: Sendable {
             throw .tooLarge(path: path, width: width, height: height, limit: maximumPixels)
         }
 
-        let loader = header.string(VIPS_META_LOADER) ?? "an unknown loader"
+        // A file in memory is read by the buffer variant of its loader ("jpegload_buffer").
+        let loader = (header.string(VIPS_META_LOADER) ?? "an unknown loader").replacing(/_buffer$/, with: "")
         guard let mimeType = Self.mimeType(loader: loader, heifCompression: header.string("heif-compression")) else {
             throw .unreadable(path: path, reason: "libvips read it with \(loader), which is not a photo format")
         }

@@ -1,4 +1,5 @@
 import CVips
+import Glibc
 import PhotoModel
 
 /// Makes images of photos with libvips: upright, resized with shrink-on-load, in sRGB, without metadata.
@@ -26,6 +27,12 @@ public struct ImageRenderer: Sendable {
     public func render(encodedImage: [UInt8], named name: String,
                        as spec: RenditionSpec) throws(ImagingError) -> RenderedImage {
         try render(.memory(EncodedBuffer(encodedImage), name: name), as: spec, text: nil)
+    }
+
+    /// Makes `spec` of an image file read into memory; `name` (its path) names it in errors.
+    public func render(encodedImage: EncodedBuffer, named name: String,
+                       as spec: RenditionSpec) throws(ImagingError) -> RenderedImage {
+        try render(.memory(encodedImage, name: name), as: spec, text: nil)
     }
 
     /// Makes `spec` of the image file at `path` as a PNG whose only metadata are the `text` chunks.
@@ -158,21 +165,44 @@ enum ImageSource {
     }
 }
 
-/// Encoded bytes at a stable address: libvips' buffer loaders read them in place while an image made from them lives.
-final class EncodedBuffer {
+/// Encoded bytes at a stable address: libvips' buffer loaders read them in place while an image made from them
+/// lives. Never changed once made, so threads share it.
+public final class EncodedBuffer: @unchecked Sendable {
     /// At least one byte long, so that even empty data has an address.
     let bytes: UnsafeMutableRawBufferPointer
     /// The number of bytes of data.
-    let count: Int
+    public let count: Int
+    /// Pages of its own, given back to the system when the buffer goes.
+    private let isMapped: Bool
 
     init(_ data: [UInt8]) {
         bytes = .allocate(byteCount: max(data.count, 1), alignment: 16)
         bytes.copyBytes(from: data)
         count = data.count
+        isMapped = false
     }
 
+    /// `count` bytes that `fill` writes, in pages of their own: a whole file read into memory leaves nothing
+    /// behind in the heap once it is done with.
+    public init<Failure: Error>(count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Void) throws(Failure) {
+        let length = max(count, 1)
+        let pages = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0)
+        if let pages, pages != MAP_FAILED {
+            bytes = UnsafeMutableRawBufferPointer(start: pages, count: length)
+            isMapped = true
+        } else {
+            bytes = .allocate(byteCount: length, alignment: 16)
+            isMapped = false
+        }
+        self.count = count
+        try fill(UnsafeMutableRawBufferPointer(rebasing: bytes[..<count]))
+    }
+
+    /// The data.
+    public var contents: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[..<count]) }
+
     deinit {
-        bytes.deallocate()
+        if isMapped { munmap(bytes.baseAddress, bytes.count) } else { bytes.deallocate() }
     }
 }
 

@@ -74,7 +74,8 @@ public struct Daemon: Sendable {
         let images = try ImageManager(configuration: configuration, database: database, rawReader: rawReader,
                                       originalsDirectory: fileStore.originals, logger: logger)
         let renditionUpkeep = RenditionUpkeep(database: database, images: images, logger: logger)
-        let ingest = IngestPipeline(importer: importer, database: database, statistics: ImportStatistics())
+        let ingest = IngestPipeline(importer: importer, database: database, statistics: ImportStatistics(),
+                                    renditions: renditionUpkeep)
         let sources = ImportSources(configured: configuration.sources, configurationFile: configuration.file, ingest: ingest,
                                     excluded: [configuration.libraryPath, configuration.cachePath],
                                     filesLeft: { await renditionUpkeep.referencedFilesLeft($0, movedAssetIds: $1) },

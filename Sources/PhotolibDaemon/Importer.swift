@@ -43,6 +43,8 @@ struct PreparedFile: Sendable {
     var staged: LibraryFileStore.StagedFile?
     var draft: AssetDraft
     var file: SourceFile
+    /// A still's bytes, read once for its hash, copy and metadata, and kept for its first rendition.
+    var contents: EncodedBuffer?
 
     /// The commit request for this file.
     func ingestRequest(album: String? = nil) -> IngestRequest {
@@ -56,6 +58,10 @@ struct PreparedFile: Sendable {
 struct Importer: Sendable {
     /// `F_SETLEASE`, which Glibc's Swift module does not import.
     private static let setLease: Int32 = 1024
+    /// Stills up to this size are read into memory whole, once, for their hash, copy, metadata and first rendition;
+    /// larger files, videos, RAW files and the files of a busy import are read in chunks (a whole file passes
+    /// through memory three times, a chunk through the processor's cache).
+    static let wholeReadLimit: Int64 = 64 << 20
 
     let fileStore: LibraryFileStore
     let threadPool: NIOThreadPool
@@ -96,14 +102,16 @@ struct Importer: Sendable {
             throw ImportFailure.failed("the calling user cannot read this file")
         }
         return try await threadPool.runIfActive { [self] in
-            try prepareBlocking(path: path, mode: mode, sourceRoot: nil, followsSymlinks: true)
+            try prepareBlocking(path: path, mode: mode, sourceRoot: nil, followsSymlinks: true, keepsContents: true)
         }
     }
 
-    /// Prepares a file found in the import source at `sourceRoot`; symbolic links are never followed.
-    func prepare(sourceFile path: String, mode: SourceMode, sourceRoot: String) async throws -> PreparedFile {
+    /// Prepares a file found in the import source at `sourceRoot`; symbolic links are never followed. A still is
+    /// read whole, for its first rendition, when `keepsContents`.
+    func prepare(sourceFile path: String, mode: SourceMode, sourceRoot: String, keepsContents: Bool) async throws -> PreparedFile {
         try await threadPool.runIfActive { [self] in
-            try prepareBlocking(path: path, mode: mode, sourceRoot: sourceRoot, followsSymlinks: false)
+            try prepareBlocking(path: path, mode: mode, sourceRoot: sourceRoot, followsSymlinks: false,
+                                keepsContents: keepsContents)
         }
     }
 
@@ -152,7 +160,8 @@ struct Importer: Sendable {
         return stored == hash
     }
 
-    private func prepareBlocking(path: String, mode: SourceMode, sourceRoot: String?, followsSymlinks: Bool) throws -> PreparedFile {
+    private func prepareBlocking(path: String, mode: SourceMode, sourceRoot: String?, followsSymlinks: Bool,
+                                 keepsContents: Bool) throws -> PreparedFile {
         let filename = (path as NSString).lastPathComponent
         guard let kind = MediaFileKind(fileName: filename) else {
             throw ImportFailure(kind: .unsupported, reason: "not a supported media format")
@@ -173,12 +182,15 @@ struct Importer: Sendable {
         }
         defer { _ = fcntl(descriptor, Self.setLease, Int32(F_UNLCK)) }
 
-        var draft = try describe(path: path, kind: kind, filename: filename, identity: identity)
+        let contents = keepsContents && kind == .image && identity.size <= Self.wholeReadLimit
+            ? try Self.readWhole(descriptor, size: Int(identity.size)) : nil
+        var draft = try describe(path: path, kind: kind, filename: filename, identity: identity, contents: contents)
         var staged: LibraryFileStore.StagedFile?
         if mode == .reference {
-            draft.contentHash = try LibraryFileStore.hash(descriptor: descriptor)
+            draft.contentHash = try contents.map { LibraryFileStore.hash($0.contents) } ?? LibraryFileStore.hash(descriptor: descriptor)
         } else {
-            let copy = try fileStore.stage(descriptor: descriptor, named: filename, takenAt: draft.creationDate)
+            let copy = try fileStore.stage(descriptor: descriptor, contents: contents?.contents, named: filename,
+                                           takenAt: draft.creationDate)
             staged = copy
             draft.contentHash = copy.hash
         }
@@ -192,7 +204,23 @@ struct Importer: Sendable {
         let file = SourceFile(contentHash: draft.contentHash, sourceRoot: sourceRoot, sourcePath: path,
                               groupKey: MediaFileKind.groupKey(ofPath: path), role: kind.role(fileName: filename),
                               identity: identity)
-        return PreparedFile(sourcePath: path, mode: mode, staged: staged, draft: draft, file: file)
+        return PreparedFile(sourcePath: path, mode: mode, staged: staged, draft: draft, file: file, contents: contents)
+    }
+
+    /// The whole file, `size` bytes as `fstat` gave them; a file that turns out shorter is still being written.
+    private static func readWhole(_ descriptor: Int32, size: Int) throws(ImportFailure) -> EncodedBuffer {
+        try EncodedBuffer(count: size) { buffer throws(ImportFailure) in
+            var offset = 0
+            while offset < size {
+                let count = pread(descriptor, buffer.baseAddress! + offset, size - offset, off_t(offset))
+                if count < 0 {
+                    if errno == EINTR || errno == EAGAIN { continue }
+                    throw .system("cannot read")
+                }
+                guard count > 0 else { throw ImportFailure(kind: .changing, reason: "the file changed while it was read") }
+                offset += count
+            }
+        }
     }
 
     /// A RAW file's capture time with its offset where the camera wrote one: libvips reads the EXIF of TIFF-based
@@ -235,13 +263,17 @@ struct Importer: Sendable {
         }
     }
 
-    /// The asset a file makes on its own, before its content hash and stored path are known.
-    private func describe(path: String, kind: MediaFileKind, filename: String, identity: FileIdentity) throws -> AssetDraft {
+    /// The asset a file makes on its own, before its content hash and stored path are known; a still's metadata is
+    /// read from `contents` when the file was read into memory.
+    private func describe(path: String, kind: MediaFileKind, filename: String, identity: FileIdentity,
+                          contents: EncodedBuffer?) throws -> AssetDraft {
         let fileExtension = (filename as NSString).pathExtension.lowercased()
         let clues = CaptureDate.Clues(fileName: filename, modificationTime: identity.modificationSeconds)
         switch kind {
         case .image:
-            let metadata = try failingImport { () throws(ImagingError) in try metadataReader.readMetadata(atPath: path) }
+            let metadata = try failingImport { () throws(ImagingError) in
+                if let contents { try metadataReader.readMetadata(of: contents, atPath: path) } else { try metadataReader.readMetadata(atPath: path) }
+            }
             return photoDraft(filename: filename, clues: clues, mimeType: metadata.mimeType, fileSize: identity.size, path: path,
                               size: (metadata.pixelWidth, metadata.pixelHeight, metadata.orientation),
                               captureTime: metadata.dateTimeOriginal, gpsTime: metadata.gpsTimestamp,

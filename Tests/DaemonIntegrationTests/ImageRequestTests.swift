@@ -343,6 +343,27 @@ struct ImageRequestTests {
         try await library.client.stopCaching()
     }
 
+    @Test func aNewPhotosGridImageIsMadeFromTheBytesItsImportReadWithoutWaitingForTheLibraryToSettle() async throws {
+        let library = try await ImageLibrary.start()
+        let paths = try (0..<8).map {
+            try MarkedPhotos.write(at: library.photos.file("photo\($0).jpg"), width: 1600, height: 1200, orientation: 6)
+        }
+        // An import every 200 ms: the library is never quiet for the second the warm-up of imports waits for.
+        var madeMeanwhile = 0, ids: [String] = []
+        for path in paths {
+            ids += try await library.importByReference([path])
+            try await Task.sleep(for: .milliseconds(200))
+            madeMeanwhile = library.renditionFiles.count
+        }
+        #expect(madeMeanwhile >= paths.count / 2, "\(madeMeanwhile) of \(paths.count) grid images made during the imports")
+        try await library.waitUntil("every grid rendition is made") { library.renditionFiles.count == paths.count }
+        for id in ids {
+            let grid = try await library.streamImage(id, .target(256, 256, contentMode: .aspectFill))
+            #expect(grid.count == 1 && grid[0].isDegraded == false && grid[0].size == (341, 256), "\(grid.map(\.size))")
+            #expect(try MarkedPhotos.corners(of: grid[0].path) == .upright)
+        }
+    }
+
     @Test func aClosedConnectionCancelsItsQueuedRequests() async throws {
         let library = try await ImageLibrary.start()
         let paths = try (0..<8).map {

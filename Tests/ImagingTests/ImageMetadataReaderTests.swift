@@ -333,3 +333,31 @@ private func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: I
     let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     return calendar.date(from: components)!.addingTimeInterval(fraction)
 }
+
+/// The file at `path` read into memory, as an import reads a still.
+private func contents(of path: String) throws -> EncodedBuffer {
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    return EncodedBuffer(count: bytes.count) { $0.copyBytes(from: bytes) }
+}
+
+@Test(arguments: ["photo.jpg", "photo.png", "photo.webp", "photo.heic", "photo.avif"])
+func aFileReadIntoMemoryGivesWhatTheFileGives(name: String) throws {
+    let fixtures = try Fixtures()
+    let path = try fixtures.image(name, exif: [
+        "-DateTimeOriginal=2022:11:05 07:08:09", "-OffsetTimeOriginal=+05:45", "-Orientation#=6", "-Make=Canon",
+        "-GPSLatitude=27.7172", "-GPSLatitudeRef=N", "-GPSLongitude=85.324", "-GPSLongitudeRef=E",
+    ])
+    let fromFile = try reader.readMetadata(atPath: path)
+    #expect(try reader.readMetadata(of: contents(of: path), atPath: path) == fromFile)
+    #expect(fromFile.dateTimeOriginal != nil && fromFile.camera.make == "Canon")
+}
+
+@Test func bytesInMemoryThatAreNoPhotoOrDeclareTooManyPixelsAreRefused() throws {
+    let fixtures = try Fixtures()
+    let bomb = try fixtures.write("bomb.png", bytes: pngHeader(width: 100_000, height: 100_000))
+    #expect(throws: ImagingError.tooLarge(path: bomb, width: 100_000, height: 100_000, limit: 200_000_000)) {
+        try reader.readMetadata(of: contents(of: bomb), atPath: bomb)
+    }
+    let text = try fixtures.write("notes.jpg", bytes: Array("not a photo".utf8))
+    #expect(throws: ImagingError.self) { try reader.readMetadata(of: contents(of: text), atPath: text) }
+}

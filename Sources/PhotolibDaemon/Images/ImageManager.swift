@@ -315,6 +315,23 @@ final class ImageManager: Sendable {
         }
     }
 
+    /// Makes the grid rendition of an unedited photo at idle priority from `contents`, its file's bytes as the import
+    /// read them.
+    func makeGridRendition(of assetId: String, from contents: EncodedBuffer) async throws {
+        let asset = try await source(of: assetId)
+        guard asset.edit == nil, case .photo = asset.kind, !asset.file.isRAW else { return }
+        let version = try asset.requireVersion()
+        let plan = PlannedRendition.rung(ImageRequest.gridRung)
+        let key = asset.renditionKey(plan.variant)
+        guard cache.rendition(for: key, sourceVersion: version) == nil else { return }
+        _ = try await mappingRenderErrors(of: assetId) {
+            try await queue.value(for: key, priority: .idle) { [renderer, cache] in
+                let image = try renderer.render(encodedImage: contents, named: asset.path, as: plan.spec)
+                return try cache.store(RenditionImage(image), for: key, sourceVersion: version)
+            }
+        }
+    }
+
     /// Whether freedesktop.org thumbnails of referenced files are written.
     var writesFreedesktopThumbnails: Bool { freedesktopThumbnails.withLock { $0 != nil } }
 

@@ -1,4 +1,5 @@
 import DequeModule
+import Imaging
 import LibraryStore
 import Logging
 import PhotoModel
@@ -6,7 +7,8 @@ import Synchronization
 
 /// Keeps the rendition cache in step with the library: renditions go when an asset's content changes or the
 /// asset leaves, and the grid-size rendition of each imported or changed asset is made once the library has
-/// settled, while no client waits for an image.
+/// settled, while no client waits for an image — or, for a photo just imported, at once from the bytes its import
+/// read, on the core the import leaves.
 final class RenditionUpkeep: Sendable {
     private let database: LibraryDatabase
     private let images: ImageManager
@@ -24,6 +26,10 @@ final class RenditionUpkeep: Sendable {
 
     /// How long no asset must have been added or changed before warm-ups start: an import keeps the cores.
     static let quietPeriod = Duration.seconds(1)
+    /// The bytes of imported photos held for their first renditions: beyond this, an import's bytes go at once and
+    /// the warm-up reads the file again.
+    static let heldByteLimit = 64 << 20
+    private let heldBytes = Mutex(0)
 
     init(database: LibraryDatabase, images: ImageManager, logger: Logger) {
         self.database = database
@@ -61,6 +67,25 @@ final class RenditionUpkeep: Sendable {
         let changed = assets.filter { $0.change == .changed && $0.contentChanged }.map(\.id)
         await images.dropRenditions(ofRemoved: removed, ofChanged: changed)
         list(assets.filter { $0.change == .inserted }.map(\.id) + changed)
+    }
+
+    /// A photo just imported as a new asset, with its file's bytes: its grid rendition is made from them now unless
+    /// too many bytes wait for theirs already.
+    func imported(_ assetId: String, contents: EncodedBuffer) {
+        let isHeld = heldBytes.withLock { held in
+            guard held == 0 || held + contents.count <= Self.heldByteLimit else { return false }
+            held += contents.count
+            return true
+        }
+        guard isHeld else { return }
+        Task { [images, logger] in
+            defer { heldBytes.withLock { $0 -= contents.count } }
+            do {
+                try await images.makeGridRendition(of: assetId, from: contents)
+            } catch {
+                logger.debug("no first rendition made", metadata: ["asset": "\(assetId)", "error": "\(error)"])
+            }
+        }
     }
 
     /// Files referenced in place left `paths`: their freedesktop.org thumbnails go, and the assets that moved

@@ -12,6 +12,9 @@ final class ImportStatistics: Sendable {
 
     var snapshot: ImportStatus { state.withLock { $0 } }
 
+    /// Whether files found in the import sources wait for a worker.
+    var hasQueuedFiles: Bool { state.withLock { $0.queued > 0 } }
+
     func update(_ body: (inout ImportStatus) -> Void) { state.withLock { body(&$0) } }
 
     /// Counts and logs a failed file.

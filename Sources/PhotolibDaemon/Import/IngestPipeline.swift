@@ -5,11 +5,13 @@ import Varlink
 
 /// The one way files become assets, whoever asks (a watched folder, `ImportFiles`, a `createAsset` change):
 /// prepare each file (read, hash, copy into the store), commit it, settle its files (keep or drop the store
-/// copy, remove a moved source) and count what happened.
+/// copy, remove a moved source), hand a new photo's bytes on for its first rendition unless more files wait, and
+/// count what happened.
 struct IngestPipeline: Sendable {
     let importer: Importer
     let database: LibraryDatabase
     let statistics: ImportStatistics
+    let renditions: RenditionUpkeep
 
     /// Commits one prepared file on its own (into `album` when given), then settles and counts it. A file the
     /// library could not record is counted as failed and its store copy dropped; the error is rethrown.
@@ -22,7 +24,7 @@ struct IngestPipeline: Sendable {
             statistics.recordFailure(path: file.sourcePath, reason: "the library could not record it: \(error)", logger: logger)
             throw error
         }
-        await importer.finish(file, outcome: outcome, logger: logger)
+        await settle(file, outcome: outcome, logger: logger)
         statistics.recordIngest(outcome)
         return outcome
     }
@@ -40,9 +42,17 @@ struct IngestPipeline: Sendable {
         }
         for (index, file) in files {
             let outcome = committed.outcomes[index]
-            await importer.finish(file, outcome: outcome, logger: logger)
+            await settle(file, outcome: outcome, logger: logger)
             if let outcome { statistics.recordIngest(outcome) }
         }
         return committed.batch
+    }
+
+    private func settle(_ file: PreparedFile, outcome: IngestOutcome?, logger: Logger) async {
+        await importer.finish(file, outcome: outcome, logger: logger)
+        // A first rendition takes a core: while files wait, the imports keep both and the renditions wait for quiet.
+        if case .inserted(let assetId)? = outcome, let contents = file.contents, !statistics.hasQueuedFiles {
+            renditions.imported(assetId, contents: contents)
+        }
     }
 }

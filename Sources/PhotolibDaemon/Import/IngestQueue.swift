@@ -112,7 +112,9 @@ struct IngestWorker: Sendable {
         }
         let file: PreparedFile
         do {
-            file = try await ingest.importer.prepare(sourceFile: item.path, mode: item.source.mode, sourceRoot: item.source.path)
+            // While files wait, the imports keep both cores: no first renditions, so no file is kept in memory.
+            file = try await ingest.importer.prepare(sourceFile: item.path, mode: item.source.mode, sourceRoot: item.source.path,
+                                                     keepsContents: !statistics.hasQueuedFiles)
         } catch let failure as ImportFailure {
             switch failure.kind {
             case .changing where item.attempts < Self.maximumAttempts:

@@ -5,8 +5,8 @@ import PhotoModel
 
 /// The library's own files: `originals/YYYY/MM/NAME`, names kept and made unique, and `edits/XX/ASSET-ID.EXT`.
 ///
-/// A file comes in through `incoming/`: copied and synced under a temporary name, then linked to its final name,
-/// whose path is written beside it in `ID.target`. After the commit the temporary names go (and the final name too
+/// A file comes in through `incoming/`: copied under a temporary name, linked to its final name (whose path is
+/// written beside it in `ID.target` first), then synced, all before the commit. After the commit the temporary names go (and the final name too
 /// when the commit failed). A crash in between leaves the temporary names, and `recover` finishes the job, so the
 /// store never keeps a copy that no asset uses.
 struct LibraryFileStore: Sendable {
@@ -37,12 +37,14 @@ struct LibraryFileStore: Sendable {
         }
     }
 
-    /// Copies the open file into the store under a unique variant of `name`, in the folder of the month it was taken.
-    func stage(descriptor: Int32, named name: String, takenAt date: Timestamp?) throws(ImportFailure) -> StagedFile {
+    /// Copies the open file (from `contents` when it was read into memory) into the store under a unique variant
+    /// of `name`, in the folder of the month it was taken.
+    func stage(descriptor: Int32, contents: UnsafeRawBufferPointer?, named name: String,
+               takenAt date: Timestamp?) throws(ImportFailure) -> StagedFile {
         let day = (date ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)).localDay
         return try stage(named: name, into: "\(originals)/\(day.prefix(4))/\(day.dropFirst(5).prefix(2))",
                          keepingTimesOf: descriptor) { chunk throws(ImportFailure) in
-            try Self.readChunks(descriptor, chunk)
+            if let contents { try chunk(contents) } else { try Self.readChunks(descriptor, chunk) }
         }
     }
 
@@ -68,8 +70,9 @@ struct LibraryFileStore: Sendable {
         "\(edits)/\(assetId.prefix(2))"
     }
 
-    /// Writes the bytes `feed` hands over under a temporary name, synced, then links them to a unique variant of
-    /// `name` in `directory`. The copy takes the access and modification times of the file open as `original`.
+    /// Writes the bytes `feed` hands over under a temporary name, links them to a unique variant of `name` in
+    /// `directory`, then syncs the copy and the folder (linked first, one journal commit of the file system holds
+    /// both). The copy takes the access and modification times of the file open as `original`.
     private func stage(named name: String, into directory: String, keepingTimesOf original: Int32? = nil,
                        feed: ((UnsafeRawBufferPointer) throws(ImportFailure) -> Void) throws(ImportFailure) -> Void)
         throws(ImportFailure) -> StagedFile
@@ -84,8 +87,10 @@ struct LibraryFileStore: Sendable {
         let output = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard output >= 0 else { throw .system("cannot write to the library") }
         var isStaged = false
+        var storedPath: String?
         defer {
             if !isStaged {
+                if let storedPath { unlinkIfSameFile(storedPath, as: temporary) }
                 unlink(temporary)
                 unlink(target)
             }
@@ -107,12 +112,12 @@ struct LibraryFileStore: Sendable {
                 let times = [info.st_atim, info.st_mtim]
                 _ = futimens(output, times)
             }
+            storedPath = try link(temporary, into: directory, named: name, recordingIn: target)
             guard fsync(output) == 0 else { throw .system("cannot sync the copy") }
         }
-        let storedPath = try link(temporary, into: directory, named: name, recordingIn: target)
         syncDirectory(directory)
         isStaged = true
-        return StagedFile(temporaryPath: temporary, targetPath: target, storedPath: storedPath, hash: Self.hex(hasher.finalize()))
+        return StagedFile(temporaryPath: temporary, targetPath: target, storedPath: storedPath!, hash: Self.hex(hasher.finalize()))
     }
 
     /// After the commit: drop the temporary names, and the stored copy too unless the library now uses it.
@@ -142,6 +147,11 @@ struct LibraryFileStore: Sendable {
         return recovered
     }
 
+    /// SHA-256 of `bytes`, lowercase hex.
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> String {
+        hex(SHA256.hash(data: bytes))
+    }
+
     /// SHA-256 of the file's content, lowercase hex.
     static func hash(descriptor: Int32) throws(ImportFailure) -> String {
         var hasher = SHA256()
@@ -156,15 +166,20 @@ struct LibraryFileStore: Sendable {
         for attempt in 0..<10_000 {
             let suffix = (attempt == 0 ? "" : " (\(attempt))") + (fileExtension.isEmpty ? "" : ".\(fileExtension)")
             let path = "\(directory)/\(Self.fitting(stem, before: suffix))"
-            do {
-                try path.write(toFile: target, atomically: false, encoding: .utf8)
-            } catch {
-                throw .failed("cannot write to the library: \(error.localizedDescription)")
-            }
+            try record(path, in: target)
             if Glibc.link(temporary, path) == 0 { return path }
             guard errno == EEXIST else { throw .system("cannot name the copy") }
         }
         throw .failed("no free name for \(name) in \(directory)")
+    }
+
+    /// Writes `path` as the whole content of the file `target`.
+    private func record(_ path: String, in target: String) throws(ImportFailure) {
+        let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .system("cannot write to the library") }
+        defer { close(descriptor) }
+        let bytes = Array(path.utf8)
+        guard write(descriptor, bytes, bytes.count) == bytes.count else { throw .system("cannot write to the library") }
     }
 
     /// `stem + suffix`, with `stem` shortened (whole characters) so the name fits in 255 bytes.

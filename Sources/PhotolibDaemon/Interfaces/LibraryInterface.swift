@@ -103,6 +103,8 @@ struct LibraryInterface: VarlinkInterface {
             changes.append(try request.validated(index: index))
         }
         var prepared: [Int: PreparedFile] = [:], edits: [Int: PreparedEdit] = [:]
+        // The batch holds its files until it commits: only the first ones keep their bytes for first renditions.
+        var heldBytes = 0
         let outcome: ChangeOutcome
         do {
             for (index, change) in changes.enumerated() {
@@ -110,7 +112,10 @@ struct LibraryInterface: VarlinkInterface {
                     switch change {
                     case .createAsset(let path, _):
                         do {
-                            prepared[index] = try await ingest.importer.prepare(path: path, mode: .copy, caller: context.peer)
+                            var file = try await ingest.importer.prepare(path: path, mode: .copy, caller: context.peer)
+                            heldBytes += file.contents?.count ?? 0
+                            if heldBytes > RenditionUpkeep.heldByteLimit { file.contents = nil }
+                            prepared[index] = file
                         } catch let failure as ImportFailure {
                             throw ImportFailure.failed("\(path): \(failure.reason)")
                         }
