@@ -46,7 +46,12 @@ public final class VarlinkConnection: Sendable {
         requests.finish()
     }
 
-    /// Connects to the service listening on `socketPath`.
+    /// How long `connect` keeps trying while the server's queue of connections not yet accepted is full: a Unix
+    /// socket refuses at once (EAGAIN) then, where a TCP one would wait, so a burst of clients would fail.
+    static let fullQueuePatience = Duration.seconds(5)
+
+    /// Connects to the service listening on `socketPath`, waiting up to five seconds while its queue of new
+    /// connections is full.
     ///
     /// - Parameters:
     ///   - maximumMessageSize: The largest reply accepted, in bytes; a longer one closes the connection.
@@ -56,23 +61,36 @@ public final class VarlinkConnection: Sendable {
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         maximumMessageSize: Int = 1 << 30
     ) async throws -> VarlinkConnection {
-        do {
-            // Replies of hundreds of kilobytes (asset pages, snapshots) arrive in a few large reads, not dozens.
-            let reads = AdaptiveRecvByteBufferAllocator(minimum: 4096, initial: 65536, maximum: 1 << 20)
-            let messages = try await ClientBootstrap(group: eventLoopGroup)
-                .channelOption(ChannelOptions.recvAllocator, value: reads)
-                .connect(unixDomainSocketPath: socketPath) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(
-                        ByteToMessageHandler(VarlinkFrameDecoder(maximumMessageSize: maximumMessageSize))
-                    )
-                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
+        let deadline = ContinuousClock.now + fullQueuePatience
+        var pause = Duration.milliseconds(2)
+        while true {
+            do {
+                return try await open(socketPath: socketPath, eventLoopGroup: eventLoopGroup,
+                                      maximumMessageSize: maximumMessageSize)
+            } catch let error as IOError where error.errnoCode == EAGAIN && ContinuousClock.now < deadline {
+                try await Task.sleep(for: pause)
+                pause = min(pause * 2, .milliseconds(100))
+            } catch {
+                throw VarlinkConnectionError.cannotConnect(socketPath: socketPath, reason: "\(error)")
             }
-            return VarlinkConnection(messages)
-        } catch {
-            throw VarlinkConnectionError.cannotConnect(socketPath: socketPath, reason: "\(error)")
         }
+    }
+
+    private static func open(socketPath: String, eventLoopGroup: any EventLoopGroup,
+                             maximumMessageSize: Int) async throws -> VarlinkConnection {
+        // Replies of hundreds of kilobytes (asset pages, snapshots) arrive in a few large reads, not dozens.
+        let reads = AdaptiveRecvByteBufferAllocator(minimum: 4096, initial: 65536, maximum: 1 << 20)
+        let messages = try await ClientBootstrap(group: eventLoopGroup)
+            .channelOption(ChannelOptions.recvAllocator, value: reads)
+            .connect(unixDomainSocketPath: socketPath) { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(
+                    ByteToMessageHandler(VarlinkFrameDecoder(maximumMessageSize: maximumMessageSize))
+                )
+                return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+            }
+        }
+        return VarlinkConnection(messages)
     }
 
     /// One call, one reply.

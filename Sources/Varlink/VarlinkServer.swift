@@ -189,7 +189,9 @@ public struct VarlinkServer: Sendable {
                 }
         }
         let bootstrap = ServerBootstrap(group: eventLoopGroup)
-            .serverChannelOption(.backlog, value: 256)
+            // Room for a burst of clients (a thousand observers connecting at once); the kernel caps it at
+            // net.core.somaxconn.
+            .serverChannelOption(.backlog, value: 4096)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
         if let listeningDescriptor {
             return try await bootstrap.bind(listeningDescriptor, childChannelInitializer: initialize)

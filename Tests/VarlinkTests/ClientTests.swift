@@ -202,6 +202,39 @@ import Varlink
         }
     }
 
+    @Test func aServerWhoseQueueOfNewConnectionsIsFullIsWaitedForNotRefused() async throws {
+        try await withTemporaryDirectory { directory in
+            let socketPath = directory + "/busy.sock"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(listener) }
+            try #require(withUnixAddress(socketPath) { bind(listener, $0, $1) } == 0 && listen(listener, 0) == 0)
+            // Connections no one accepts yet fill the queue, until the kernel refuses the next at once.
+            var queued: [Int32] = []
+            defer { queued.forEach { close($0) } }
+            while true {
+                let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+                guard withUnixAddress(socketPath, { connect(descriptor, $0, $1) }) == 0 else {
+                    #expect(errno == EAGAIN)
+                    close(descriptor)
+                    break
+                }
+                queued.append(descriptor)
+            }
+            try #require(!queued.isEmpty)
+            let count = queued.count
+            let accepting = Task.detached {
+                try await Task.sleep(for: .milliseconds(300))
+                return (0..<count).map { _ in accept(listener, nil, nil) }
+            }
+            let started = ContinuousClock.now
+            let connection = try await VarlinkConnection.connect(socketPath: socketPath)
+            #expect(ContinuousClock.now - started >= .milliseconds(250))
+            await connection.close()
+            for descriptor in try await accepting.value { close(descriptor) }
+        }
+    }
+
     @Test func aReplyLongerThanTheClientsMaximumFailsTheCall() async throws {
         try await withServer([TestInterface()]) { socketPath in
             let connection = try await VarlinkConnection.connect(socketPath: socketPath, maximumMessageSize: 100)

@@ -25,17 +25,7 @@ import Glibc
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         try #require(descriptor >= 0)
         defer { close(descriptor) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { pathBytes in
-            pathBytes.copyBytes(from: path.utf8)
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        try #require(bound == 0)
+        try #require(withUnixAddress(path) { bind(descriptor, $0, $1) } == 0)
     }
 
     private func fileMode(_ path: String) throws -> UInt16? {

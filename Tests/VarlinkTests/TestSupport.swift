@@ -332,3 +332,15 @@ struct RawClient {
         try await channel.close(mode: .output)
     }
 }
+
+/// Calls `body` with `path` as a Unix socket address, for `bind` and `connect`.
+func withUnixAddress<Result>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { pathBytes in
+        pathBytes.copyBytes(from: path.utf8)
+    }
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+}
