@@ -272,7 +272,11 @@ struct Importer: Sendable {
         switch kind {
         case .image:
             let metadata = try failingImport { () throws(ImagingError) in
-                if let contents { try metadataReader.readMetadata(of: contents, atPath: path) } else { try metadataReader.readMetadata(atPath: path) }
+                if let contents {
+                    try metadataReader.readMetadata(of: contents, atPath: path)
+                } else {
+                    try metadataReader.readMetadata(atPath: path)
+                }
             }
             return photoDraft(filename: filename, clues: clues, mimeType: metadata.mimeType, fileSize: identity.size, path: path,
                               size: (metadata.pixelWidth, metadata.pixelHeight, metadata.orientation),

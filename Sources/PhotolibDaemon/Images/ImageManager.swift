@@ -195,9 +195,10 @@ final class ImageManager: Sendable {
         }
     }
 
-    /// The blocking work of making `plan` from the file and keeping it in the cache.
-    private func renderWork(_ plan: PlannedRendition, of source: AssetImageSource,
-                            version: String) -> @Sendable () throws -> CachedRendition {
+    /// The blocking work of making `plan` from the file (from `contents`, a photo's bytes, when given) and keeping
+    /// it in the cache.
+    private func renderWork(_ plan: PlannedRendition, of source: AssetImageSource, version: String,
+                            contents: EncodedBuffer? = nil) -> @Sendable () throws -> CachedRendition {
         { [renderer, rawReader, posterFrames, cache] in
             let image = switch source.kind {
             case .photo where source.file.isRAW:
@@ -208,7 +209,11 @@ final class ImageManager: Sendable {
                     try renderer.render(imageAt: image, as: plan.spec)
                 }
             case .photo:
-                try renderer.render(imageAt: source.path, as: plan.spec)
+                if let contents {
+                    try renderer.render(encodedImage: contents, named: source.path, as: plan.spec)
+                } else {
+                    try renderer.render(imageAt: source.path, as: plan.spec)
+                }
             case .video(let duration):
                 try renderer.render(
                     encodedImage: try posterFrames.posterFrame(ofVideoAt: source.path, duration: duration),
@@ -289,10 +294,12 @@ final class ImageManager: Sendable {
         }
     }
 
-    /// Makes the asset's grid rendition at idle priority, then its freedesktop.org thumbnails if it is referenced
-    /// in place and they are configured.
-    func makeGridRendition(of assetId: String) async throws {
+    /// Makes the asset's grid rendition at idle priority (from `contents`, the bytes an import read of an unedited
+    /// photo, when given), then its freedesktop.org thumbnails if it is referenced in place and they are configured.
+    func makeGridRendition(of assetId: String, from contents: EncodedBuffer? = nil) async throws {
         let asset = try await source(of: assetId)
+        // The bytes are the original's: an edited asset's grid image is made from its edit's file.
+        let contents = asset.edit == nil ? contents : nil
         let source = asset.selecting(.current)
         let version = try source.requireVersion()
         let plan = PlannedRendition.rung(ImageRequest.gridRung)
@@ -302,7 +309,8 @@ final class ImageManager: Sendable {
             rendition = cached
         } else {
             rendition = try await mappingRenderErrors(of: assetId) {
-                try await queue.value(for: key, priority: .idle, work: renderWork(plan, of: source, version: version))
+                try await queue.value(for: key, priority: .idle,
+                                      work: renderWork(plan, of: source, version: version, contents: contents))
             }
         }
         // The original's thumbnail shows the current version, as every other image of the asset does.
@@ -312,23 +320,6 @@ final class ImageManager: Sendable {
         _ = try await queue.value(for: RenditionKey(assetId: assetId, variant: "freedesktop"), priority: .idle) {
             try freedesktop.write(forFileAt: asset.path, displayedSize: displayed, from: rendition.path)
             return rendition
-        }
-    }
-
-    /// Makes the grid rendition of an unedited photo at idle priority from `contents`, its file's bytes as the import
-    /// read them.
-    func makeGridRendition(of assetId: String, from contents: EncodedBuffer) async throws {
-        let asset = try await source(of: assetId)
-        guard asset.edit == nil, case .photo = asset.kind, !asset.file.isRAW else { return }
-        let version = try asset.requireVersion()
-        let plan = PlannedRendition.rung(ImageRequest.gridRung)
-        let key = asset.renditionKey(plan.variant)
-        guard cache.rendition(for: key, sourceVersion: version) == nil else { return }
-        _ = try await mappingRenderErrors(of: assetId) {
-            try await queue.value(for: key, priority: .idle) { [renderer, cache] in
-                let image = try renderer.render(encodedImage: contents, named: asset.path, as: plan.spec)
-                return try cache.store(RenditionImage(image), for: key, sourceVersion: version)
-            }
         }
     }
 

@@ -6,9 +6,9 @@ import PhotoModel
 /// The library's own files: `originals/YYYY/MM/NAME`, names kept and made unique, and `edits/XX/ASSET-ID.EXT`.
 ///
 /// A file comes in through `incoming/`: copied under a temporary name, linked to its final name (whose path is
-/// written beside it in `ID.target` first), then synced, all before the commit. After the commit the temporary names go (and the final name too
-/// when the commit failed). A crash in between leaves the temporary names, and `recover` finishes the job, so the
-/// store never keeps a copy that no asset uses.
+/// written beside it in `ID.target` first), then synced, all before the commit. After the commit the temporary
+/// names go (and the final name too when the commit failed). A crash in between leaves the temporary names, and
+/// `recover` finishes the job, so the store never keeps a copy that no asset uses.
 struct LibraryFileStore: Sendable {
     /// A copy linked into the store whose commit is pending.
     struct StagedFile: Sendable {
