@@ -23,12 +23,13 @@ struct LibraryWriter: Sendable {
         // Kept by the pool's configuration, as long as the pool.
         let checkpointer = WALCheckpointer(path: path)
         configuration.prepareDatabase { db in
-            // Committed transactions must survive a crash of the process or the machine.
-            try db.execute(sql: "PRAGMA synchronous = FULL")
             db.add(function: PredicateSQL.foldFunction)
             checkpointer.takeOverCheckpoints(of: db)
         }
         pool = try DatabasePool(path: path, configuration: configuration)
+        // Committed transactions must survive a crash of the process or the machine. Set on the open pool: opening
+        // it in WAL mode sets NORMAL on the writer after `prepareDatabase` ran.
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         try Schema.migrator.migrate(pool)
         try pool.writeWithoutTransaction(ChangeCapture.install)
         let info = try pool.read { db in
@@ -59,17 +60,30 @@ struct LibraryWriter: Sendable {
     /// Runs `body` in one write transaction. What it changed, noted on the transaction (and what the capture
     /// triggers saw), is recorded as one change-log entry and, once committed, advances the observed results
     /// and wakes the observers in commit order. Returns nil for `committed` when `recording` left it unrecorded.
+    ///
+    /// A commit that `syncsCommit` false leaves unsynced survives a crash of the process, and a crash of the machine
+    /// once a later synced commit is made (SQLite's log is written, and synced, in order).
     func recordChange<Value: Sendable>(
-        now: Date = Date(), recording: Recording = .whenNoted,
+        now: Date = Date(), recording: Recording = .whenNoted, syncsCommit: Bool = true,
         _ body: @escaping @Sendable (inout ChangeTransaction) throws -> Value
     ) async throws -> (value: Value, committed: CommittedChange?) {
-        try await pool.write { [publisher] db in
-            var transaction = ChangeTransaction(db: db, now: now.timeIntervalSince1970)
-            let value = try body(&transaction)
-            guard recording == .always || transaction.hasChanges else { return (value, nil) }
-            let committed = try transaction.recordChangeLog()
-            publisher.publishOnCommit(committed)
-            return (value, committed)
+        try await pool.writeWithoutTransaction { [publisher] db in
+            if !syncsCommit { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            defer { if !syncsCommit { try? db.execute(sql: "PRAGMA synchronous = FULL") } }
+            var result: (value: Value, committed: CommittedChange?)?
+            try db.inTransaction {
+                var transaction = ChangeTransaction(db: db, now: now.timeIntervalSince1970)
+                let value = try body(&transaction)
+                guard recording == .always || transaction.hasChanges else {
+                    result = (value, nil)
+                    return .commit
+                }
+                let committed = try transaction.recordChangeLog()
+                publisher.publishOnCommit(committed)
+                result = (value, committed)
+                return .commit
+            }
+            return result!
         }
     }
 

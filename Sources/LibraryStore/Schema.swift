@@ -104,6 +104,7 @@ enum Schema {
         registerRecentlyAddedAging(in: &migrator)
         registerCameraData(in: &migrator)
         registerEdits(in: &migrator)
+        registerUnsyncedCopies(in: &migrator)
         return migrator
     }
 }

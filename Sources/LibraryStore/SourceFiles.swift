@@ -65,12 +65,16 @@ public struct IngestRequest: Sendable {
     public var isReference: Bool
     /// An album to add the asset to.
     public var album: String?
+    /// The library's copy of the file is not synced yet: the commit is not synced either, and the copy is
+    /// remembered (see `unsyncedCopies`) until `forgetSyncedCopies` confirms it.
+    public var defersSync: Bool
 
-    public init(draft: AssetDraft, file: SourceFile, isReference: Bool, album: String? = nil) {
+    public init(draft: AssetDraft, file: SourceFile, isReference: Bool, album: String? = nil, defersSync: Bool = false) {
         self.draft = draft
         self.file = file
         self.isReference = isReference
         self.album = album
+        self.defersSync = defersSync
     }
 }
 
@@ -88,6 +92,14 @@ public enum IngestOutcome: Sendable, Hashable {
     case unchanged(assetId: String)
     /// Another asset already has this content; `libraryCopy` is the library's own file of it, if it has one.
     case duplicate(assetId: String, libraryCopy: String?)
+
+    /// Whether the library now uses the file's copy (or, for a referenced file, the file).
+    public var usesFile: Bool {
+        switch self {
+        case .inserted, .joined, .replaced: true
+        case .relinked, .unchanged, .duplicate: false
+        }
+    }
 
     public var assetId: String {
         switch self {
@@ -116,8 +128,9 @@ extension LibraryDatabase {
     /// `fileExists` tells whether a referenced file is still on disk (a file whose content reappears elsewhere takes
     /// over its asset only when it is gone).
     public func ingest(_ request: IngestRequest, fileExists: @escaping @Sendable (String) -> Bool) async throws -> IngestOutcome {
-        try await writer.recordChange { transaction in
+        try await writer.recordChange(syncsCommit: !request.defersSync) { transaction in
             let outcome = try transaction.ingest(request, fileExists: fileExists)
+            if request.defersSync, outcome.usesFile { try transaction.rememberUnsyncedCopy(of: request) }
             if let album = request.album {
                 try transaction.apply(.addAssets(target: album, ids: [outcome.assetId]), index: 0, draft: nil)
             }
@@ -138,7 +151,9 @@ extension LibraryDatabase {
                               groupKey: "/rehearsal", role: .still,
                               identity: FileIdentity(device: 0, inode: 0, size: 1, modificationTime: 0))
         try await writer.rehearse { transaction in
-            _ = try transaction.ingest(IngestRequest(draft: draft, file: file, isReference: false), fileExists: { _ in false })
+            let request = IngestRequest(draft: draft, file: file, isReference: false, defersSync: true)
+            _ = try transaction.ingest(request, fileExists: { _ in false })
+            try transaction.rememberUnsyncedCopy(of: request)
         }
     }
 

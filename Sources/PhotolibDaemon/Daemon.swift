@@ -51,8 +51,13 @@ public struct Daemon: Sendable {
         let fileStore = LibraryFileStore(libraryPath: configuration.libraryPath)
         try fileStore.createDirectories()
         let database = try LibraryDatabase(path: configuration.libraryPath + "/library.sqlite")
+        let rawReader = RawImageReader(maximumPixels: configuration.maximumImagePixels)
+        let importer = Importer(fileStore: fileStore, threadPool: .singleton,
+                                metadataReader: ImageMetadataReader(maximumPixels: configuration.maximumImagePixels),
+                                rawReader: rawReader, mediaProber: MediaProber())
         let recovered = try await fileStore.recover(isResourceFile: database.isResourceFile)
         if recovered > 0 { logger.notice("finished interrupted imports", metadata: ["files": "\(recovered)"]) }
+        _ = try await StoreSync.recoverUnsyncedCopies(database: database, importer: importer, logger: logger)
         do {
             try await database.rehearseIngest()
         } catch {
@@ -64,10 +69,6 @@ public struct Daemon: Sendable {
         ])
 
         let running = RunningConfiguration(configuration)
-        let rawReader = RawImageReader(maximumPixels: configuration.maximumImagePixels)
-        let importer = Importer(fileStore: fileStore, threadPool: .singleton,
-                                metadataReader: ImageMetadataReader(maximumPixels: configuration.maximumImagePixels),
-                                rawReader: rawReader, mediaProber: MediaProber())
         let editor = AssetEditor(database: database, fileStore: fileStore, threadPool: .singleton,
                                  renderer: ImageRenderer(maximumPixels: configuration.maximumImagePixels),
                                  rawReader: rawReader, metadataReader: importer.metadataReader)
@@ -127,6 +128,7 @@ public struct Daemon: Sendable {
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
                                                       logger: logger))
         try await group.run()
+        await ingest.waitUntilSettled()
         SystemdNotifier.notify("STOPPING=1", environment: environment)
         logger.info("stopped")
     }

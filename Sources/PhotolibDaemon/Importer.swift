@@ -46,9 +46,9 @@ struct PreparedFile: Sendable {
     /// A still's bytes, read once for its hash, copy and metadata, and kept for its first rendition.
     var contents: EncodedBuffer?
 
-    /// The commit request for this file.
+    /// The commit request for this file, committed on its own: a store copy is synced after it (see `StoreSync`).
     func ingestRequest(album: String? = nil) -> IngestRequest {
-        IngestRequest(draft: draft, file: file, isReference: mode == .reference, album: album)
+        IngestRequest(draft: draft, file: file, isReference: mode == .reference, album: album, defersSync: staged != nil)
     }
 }
 
@@ -117,12 +117,7 @@ struct Importer: Sendable {
 
     /// After an ingest commit: keep or drop the store copy; in move mode remove the source once the library holds its content.
     func finish(_ file: PreparedFile, outcome: IngestOutcome?, logger: Logger) async {
-        var isStored = false
-        switch outcome {
-        case .inserted?, .joined?, .replaced?: isStored = true
-        case .relinked?, .unchanged?, .duplicate?, nil: break
-        }
-        if let staged = file.staged { fileStore.settle(staged, isKept: isStored) }
+        if let staged = file.staged { fileStore.settle(staged, isKept: outcome?.usesFile ?? false) }
         guard file.mode == .move, let outcome else { return }
         if case .duplicate(let assetId, let libraryCopy) = outcome {
             // Remove a dropped duplicate only when the library's own copy is there with the same content.
@@ -144,19 +139,22 @@ struct Importer: Sendable {
         }
     }
 
+    /// Removes a moved source, unless another file took its name since it was read (one dropped again under the
+    /// same name before the library's copy was synced).
     private func removeSource(_ file: PreparedFile, logger: Logger) {
+        var info = stat()
+        guard lstat(file.sourcePath, &info) == 0 else { return }
+        guard FileIdentity(info) == file.file.identity else {
+            return logger.notice("A file in the drop folder changed after it was imported and stays",
+                                 metadata: ["path": "\(file.sourcePath)"])
+        }
         if unlink(file.sourcePath) != 0 && errno != ENOENT {
             logger.warning("could not remove moved file", metadata: ["path": "\(file.sourcePath)", "errno": "\(errno)"])
         }
     }
 
     private func storedCopy(_ path: String, matches hash: String) async -> Bool {
-        let stored = try? await threadPool.runIfActive { () throws -> String in
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw ImportFailure.system("cannot open the library's copy") }
-            defer { close(descriptor) }
-            return try LibraryFileStore.hash(descriptor: descriptor)
-        }
+        let stored = try? await threadPool.runIfActive { [fileStore] in try fileStore.hash(ofFileAt: path) }
         return stored == hash
     }
 

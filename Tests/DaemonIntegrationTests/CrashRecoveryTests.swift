@@ -1,10 +1,13 @@
 import Foundation
 import Glibc
+import LibraryStore
+import PhotoModel
 import Testing
 import TestSupport
 import Varlink
 
-/// `kill -9` of the daemon while files are dropped: after a restart every file is in the library exactly once.
+/// `kill -9` of the daemon while files are dropped, or a crash of the machine before an import's copy reached the
+/// disk: after a restart every file is in the library exactly once, whole.
 @Suite(.serialized)
 struct CrashRecoveryTests {
     @Test func killingTheDaemonDuringA1000FileDropLosesAndDuplicatesNothing() async throws {
@@ -54,5 +57,46 @@ struct CrashRecoveryTests {
         #expect(try await library.status().failed == 0)
         await library.client.close()
         try await daemon.stop()
+    }
+
+    /// A crash of the machine after an import committed but before its copy was synced: the commit survived, the
+    /// copy's content did not, and the source stayed in the drop folder (it goes only after the sync). The next
+    /// start writes the copy again from the source, and the source then leaves the drop folder.
+    @Test func aCopyThatDidNotReachTheDiskIsWrittenAgainFromItsSourceAtTheNextStart() async throws {
+        let drop = try TemporaryDirectory()
+        let daemon = try DaemonProcess(extraConfig: "[[source]]\npath = \"\(drop.path)\"\nmode = \"move\"\n")
+        let bytes = MediaFixtures.jpegVariant(7), source = drop.file("beach.jpg")
+        try FileManager.default.createDirectory(atPath: drop.path, withIntermediateDirectories: true)
+        try bytes.write(to: URL(fileURLWithPath: source))
+        let storedPath = daemon.libraryPath + "/originals/2021/06/beach.jpg"
+        try FileManager.default.createDirectory(atPath: daemon.libraryPath + "/originals/2021/06", withIntermediateDirectories: true)
+        try Data(count: bytes.count / 2).write(to: URL(fileURLWithPath: storedPath))
+        let hash = try runTool("/usr/bin/sha256sum", [source]).output.prefix(64)
+        let draft = AssetDraft(
+            mediaType: .image, pixelWidth: 64, pixelHeight: 48, orientation: 1,
+            creationDate: Timestamp(rfc3339: "2021-06-15T12:00:00+02:00"), creationDateSource: .exif, location: nil,
+            contentHash: String(hash),
+            resources: [DraftResource(type: .photo, originalFilename: "beach.jpg", mimeType: "image/jpeg",
+                                      fileSize: Int64(bytes.count), path: storedPath, isOwnedByLibrary: true)])
+        let file = SourceFile(contentHash: String(hash), sourceRoot: drop.path, sourcePath: source, groupKey: drop.path + "/beach",
+                              role: .still, identity: FileIdentity(device: 0, inode: 0, size: Int64(bytes.count), modificationTime: 0))
+        do {
+            let database = try LibraryDatabase(path: daemon.libraryPath + "/library.sqlite")
+            let outcome = try await database.ingest(IngestRequest(draft: draft, file: file, isReference: false, defersSync: true),
+                                                    fileExists: { _ in true })
+            #expect(outcome.usesFile)
+        }
+
+        try await daemon.start()
+        let library = try await WatchedLibrary(daemon: daemon)
+        try await library.waitUntil("the source leaves the drop folder") { filesUnder(drop.path).isEmpty }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: storedPath)) == bytes)
+        let assets = try await library.assets()
+        #expect(assets.count == 1 && assets.first?.resources?.first?.path == storedPath)
+        #expect(filesUnder(daemon.libraryPath + "/originals") == [storedPath])
+        #expect(daemon.log().contains("wrote again from its source"))
+        await library.client.close()
+        try await daemon.stop()
+        #expect(try await LibraryDatabase(path: daemon.libraryPath + "/library.sqlite").unsyncedCopies().isEmpty)
     }
 }

@@ -12,9 +12,20 @@ struct IngestPipeline: Sendable {
     let database: LibraryDatabase
     let statistics: ImportStatistics
     let renditions: RenditionUpkeep
+    /// Syncs the copies of files committed on their own after their commits, then settles them.
+    let storeSync: StoreSync
 
-    /// Commits one prepared file on its own (into `album` when given), then settles and counts it. A file the
-    /// library could not record is counted as failed and its store copy dropped; the error is rethrown.
+    init(importer: Importer, database: LibraryDatabase, statistics: ImportStatistics, renditions: RenditionUpkeep) {
+        self.importer = importer
+        self.database = database
+        self.statistics = statistics
+        self.renditions = renditions
+        storeSync = StoreSync(importer: importer, database: database)
+    }
+
+    /// Commits one prepared file on its own (into `album` when given) and counts it; its files are settled once
+    /// its store copy is synced (`waitUntilSettled`). A file the library could not record is counted as failed and
+    /// its store copy dropped; the error is rethrown.
     func commit(_ file: PreparedFile, album: String? = nil, logger: Logger) async throws -> IngestOutcome {
         let outcome: IngestOutcome
         do {
@@ -24,17 +35,30 @@ struct IngestPipeline: Sendable {
             statistics.recordFailure(path: file.sourcePath, reason: "the library could not record it: \(error)", logger: logger)
             throw error
         }
-        await settle(file, outcome: outcome, logger: logger)
         statistics.recordIngest(outcome)
+        handOnForFirstRendition(file, outcome: outcome)
+        if file.staged != nil {
+            await storeSync.settleOnceSynced(file, outcome: outcome, logger: logger)
+        } else {
+            await importer.finish(file, outcome: outcome, logger: logger)
+        }
         return outcome
     }
 
+    /// Returns once the files of every commit so far are synced and settled.
+    func waitUntilSettled() async {
+        await storeSync.waitUntilSettled()
+    }
+
     /// Commits prepared files (by change index) within a change batch, which `commitBatch` runs and which
-    /// gives each file's outcome; then settles and counts them. When the batch fails, every store copy is dropped.
+    /// gives each file's outcome; then settles and counts them. The store copies are synced before the batch
+    /// commits; when it fails, every store copy is dropped.
     func commit<Batch>(_ files: [Int: PreparedFile], logger: Logger,
                        in commitBatch: () async throws -> (batch: Batch, outcomes: [Int: IngestOutcome])) async throws -> Batch {
         let committed: (batch: Batch, outcomes: [Int: IngestOutcome])
         do {
+            let copies = files.values.compactMap(\.staged?.storedPath)
+            try await importer.threadPool.runIfActive { [importer] in try importer.fileStore.sync(copies) }
             committed = try await commitBatch()
         } catch {
             for file in files.values { await importer.finish(file, outcome: nil, logger: logger) }
@@ -42,16 +66,18 @@ struct IngestPipeline: Sendable {
         }
         for (index, file) in files {
             let outcome = committed.outcomes[index]
-            await settle(file, outcome: outcome, logger: logger)
-            if let outcome { statistics.recordIngest(outcome) }
+            await importer.finish(file, outcome: outcome, logger: logger)
+            if let outcome {
+                handOnForFirstRendition(file, outcome: outcome)
+                statistics.recordIngest(outcome)
+            }
         }
         return committed.batch
     }
 
-    private func settle(_ file: PreparedFile, outcome: IngestOutcome?, logger: Logger) async {
-        await importer.finish(file, outcome: outcome, logger: logger)
+    private func handOnForFirstRendition(_ file: PreparedFile, outcome: IngestOutcome) {
         // A first rendition takes a core: while files wait, the imports keep both and the renditions wait for quiet.
-        if case .inserted(let assetId)? = outcome, let contents = file.contents, !statistics.hasQueuedFiles {
+        if case .inserted(let assetId) = outcome, let contents = file.contents, !statistics.hasQueuedFiles {
             renditions.imported(assetId, contents: contents)
         }
     }

@@ -5,8 +5,9 @@ import PhotoModel
 
 /// The library's own files: `originals/YYYY/MM/NAME`, names kept and made unique, and `edits/XX/ASSET-ID.EXT`.
 ///
-/// A file comes in through `incoming/`: copied under a temporary name, linked to its final name (whose path is
-/// written beside it in `ID.target` first), then synced, all before the commit. After the commit the temporary
+/// A file comes in through `incoming/`: copied under a temporary name and linked to its final name (whose path is
+/// written beside it in `ID.target` first) before the commit; it is synced before the commit (an edit, a
+/// `PerformChanges` batch) or after it (see `StoreSync`). Once the commit and the copy are both durable the temporary
 /// names go (and the final name too when the commit failed). A crash in between leaves the temporary names, and
 /// `recover` finishes the job, so the store never keeps a copy that no asset uses.
 struct LibraryFileStore: Sendable {
@@ -48,21 +49,83 @@ struct LibraryFileStore: Sendable {
         }
     }
 
-    /// Copies the rendered file of an edit of `assetId` into the store's `edits` folder.
+    /// Copies the rendered file of an edit of `assetId` into the store's `edits` folder, synced.
     func stageEdit(of assetId: String, descriptor: Int32, fileExtension: String) throws(ImportFailure) -> StagedFile {
-        try stage(named: "\(assetId).\(fileExtension)", into: editsDirectory(of: assetId)) { chunk throws(ImportFailure) in
+        try syncing(stage(named: "\(assetId).\(fileExtension)", into: editsDirectory(of: assetId)) { chunk throws(ImportFailure) in
             try Self.readChunks(descriptor, chunk)
-        }
+        })
     }
 
-    /// Writes the rendered bytes of an edit of `assetId` into the store's `edits` folder.
+    /// Writes the rendered bytes of an edit of `assetId` into the store's `edits` folder, synced.
     func stageEdit(of assetId: String, bytes: [UInt8], fileExtension: String) throws(ImportFailure) -> StagedFile {
-        try stage(named: "\(assetId).\(fileExtension)", into: editsDirectory(of: assetId)) { chunk throws(ImportFailure) in
+        try syncing(stage(named: "\(assetId).\(fileExtension)", into: editsDirectory(of: assetId)) { chunk throws(ImportFailure) in
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
             defer { buffer.deallocate() }
             buffer.copyBytes(from: bytes)
             try chunk(UnsafeRawBufferPointer(buffer))
+        })
+    }
+
+    /// `staged`, once synced; dropped when it cannot be.
+    private func syncing(_ staged: StagedFile) throws(ImportFailure) -> StagedFile {
+        do {
+            try sync([staged.storedPath])
+        } catch {
+            settle(staged, isKept: false)
+            throw error
         }
+        return staged
+    }
+
+    /// Syncs the files at `paths` and then their folders (each once), so their content and names are on disk.
+    /// A file that is gone needs nothing.
+    func sync(_ paths: [String]) throws(ImportFailure) {
+        var folders: Set<String> = []
+        for path in paths {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                if errno == ENOENT { continue }
+                throw .system("cannot open the copy to sync it")
+            }
+            defer { close(descriptor) }
+            guard fsync(descriptor) == 0 else { throw .system("cannot sync the copy") }
+            folders.insert((path as NSString).deletingLastPathComponent)
+        }
+        for folder in folders {
+            let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw .system("cannot open the folder to sync it") }
+            defer { close(descriptor) }
+            guard fsync(descriptor) == 0 else { throw .system("cannot sync the folder") }
+        }
+    }
+
+    /// Writes the content of `source` again as the library's copy at `storedPath` when the source still has the
+    /// content `hash`; true when it did. For a copy a crash of the machine left incomplete.
+    func restore(_ storedPath: String, from source: String, hash: String) throws(ImportFailure) -> Bool {
+        let input = open(source, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard input >= 0 else { return false }
+        defer { close(input) }
+        guard try Self.hash(descriptor: input) == hash else { return false }
+        // Without a `.target` beside it, `recover` removes what a crash leaves of it.
+        let temporary = "\(incoming)/\(UUID().uuidString).importing"
+        let output = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw .system("cannot write to the library") }
+        defer { unlink(temporary) }
+        do {
+            defer { close(output) }
+            try Self.readChunks(input) { chunk throws(ImportFailure) in try Self.write(chunk, to: output) }
+            var info = stat()
+            if fstat(input, &info) == 0 { _ = futimens(output, [info.st_atim, info.st_mtim]) }
+            guard fsync(output) == 0 else { throw .system("cannot sync the copy") }
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: (storedPath as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+        } catch {
+            throw .failed("cannot create the folder of \(storedPath)")
+        }
+        guard rename(temporary, storedPath) == 0 else { throw .system("cannot replace the copy") }
+        return true
     }
 
     /// Edits live in `edits/XX/`, XX the first two characters of the asset's id.
@@ -70,9 +133,8 @@ struct LibraryFileStore: Sendable {
         "\(edits)/\(assetId.prefix(2))"
     }
 
-    /// Writes the bytes `feed` hands over under a temporary name, links them to a unique variant of `name` in
-    /// `directory`, then syncs the copy and the folder (linked first, one journal commit of the file system holds
-    /// both). The copy takes the access and modification times of the file open as `original`.
+    /// Writes the bytes `feed` hands over under a temporary name and links them to a unique variant of `name` in
+    /// `directory`, unsynced. The copy takes the access and modification times of the file open as `original`.
     private func stage(named name: String, into directory: String, keepingTimesOf original: Int32? = nil,
                        feed: ((UnsafeRawBufferPointer) throws(ImportFailure) -> Void) throws(ImportFailure) -> Void)
         throws(ImportFailure) -> StagedFile
@@ -100,12 +162,7 @@ struct LibraryFileStore: Sendable {
             defer { close(output) }
             try feed { chunk throws(ImportFailure) in
                 hasher.update(bufferPointer: chunk)
-                var written = 0
-                while written < chunk.count {
-                    let result = write(output, chunk.baseAddress! + written, chunk.count - written)
-                    guard result > 0 else { throw .system("cannot write to the library") }
-                    written += result
-                }
+                try Self.write(chunk, to: output)
             }
             var info = stat()
             if let original, fstat(original, &info) == 0 {
@@ -113,9 +170,7 @@ struct LibraryFileStore: Sendable {
                 _ = futimens(output, times)
             }
             storedPath = try link(temporary, into: directory, named: name, recordingIn: target)
-            guard fsync(output) == 0 else { throw .system("cannot sync the copy") }
         }
-        syncDirectory(directory)
         isStaged = true
         return StagedFile(temporaryPath: temporary, targetPath: target, storedPath: storedPath!, hash: Self.hex(hasher.finalize()))
     }
@@ -152,6 +207,14 @@ struct LibraryFileStore: Sendable {
         hex(SHA256.hash(data: bytes))
     }
 
+    /// SHA-256 of the content of the file at `path`, lowercase hex.
+    func hash(ofFileAt path: String) throws(ImportFailure) -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .system("cannot open the library's copy") }
+        defer { close(descriptor) }
+        return try Self.hash(descriptor: descriptor)
+    }
+
     /// SHA-256 of the file's content, lowercase hex.
     static func hash(descriptor: Int32) throws(ImportFailure) -> String {
         var hasher = SHA256()
@@ -179,7 +242,7 @@ struct LibraryFileStore: Sendable {
         guard descriptor >= 0 else { throw .system("cannot write to the library") }
         defer { close(descriptor) }
         let bytes = Array(path.utf8)
-        guard write(descriptor, bytes, bytes.count) == bytes.count else { throw .system("cannot write to the library") }
+        guard Glibc.write(descriptor, bytes, bytes.count) == bytes.count else { throw .system("cannot write to the library") }
     }
 
     /// `stem + suffix`, with `stem` shortened (whole characters) so the name fits in 255 bytes.
@@ -196,11 +259,13 @@ struct LibraryFileStore: Sendable {
         unlink(path)
     }
 
-    private func syncDirectory(_ directory: String) {
-        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        fsync(descriptor)
-        close(descriptor)
+    private static func write(_ chunk: UnsafeRawBufferPointer, to output: Int32) throws(ImportFailure) {
+        var written = 0
+        while written < chunk.count {
+            let result = Glibc.write(output, chunk.baseAddress! + written, chunk.count - written)
+            guard result > 0 else { throw .system("cannot write to the library") }
+            written += result
+        }
     }
 
     private static func hex(_ digest: SHA256.Digest) -> String {

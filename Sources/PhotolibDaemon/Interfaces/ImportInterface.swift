@@ -82,6 +82,8 @@ struct ImportInterface: VarlinkInterface {
                 try await replies.send(ImportFilesReply(processed: index + 1, total: total), continues: true)
             }
         }
+        // The reply says the files are the library's: their copies are on disk and moved sources gone.
+        await ingest.waitUntilSettled()
         try await replies.send(ImportFilesReply(processed: total, total: total, files: results))
     }
 
