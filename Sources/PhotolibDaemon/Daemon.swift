@@ -57,7 +57,7 @@ public struct Daemon: Sendable {
                                 rawReader: rawReader, mediaProber: MediaProber())
         let recovered = try await fileStore.recover(isResourceFile: database.isResourceFile)
         if recovered > 0 { logger.notice("finished interrupted imports", metadata: ["files": "\(recovered)"]) }
-        _ = try await StoreSync.recoverUnsyncedCopies(database: database, importer: importer, logger: logger)
+        try await StoreSync.recoverUnsyncedCopies(database: database, importer: importer, logger: logger)
         do {
             try await database.rehearseIngest()
         } catch {

@@ -79,10 +79,10 @@ actor StoreSync {
 
     /// At start, before any import: checks the copies whose sync was never confirmed (a crash of the process or the
     /// machine came first), writes again from its source one whose content is not what was imported, then syncs
-    /// them all and forgets them. Returns how many copies were written again.
-    static func recoverUnsyncedCopies(database: LibraryDatabase, importer: Importer, logger: Logger) async throws -> Int {
+    /// them all and forgets them.
+    static func recoverUnsyncedCopies(database: LibraryDatabase, importer: Importer, logger: Logger) async throws {
         let copies = try await database.unsyncedCopies()
-        guard !copies.isEmpty else { return 0 }
+        guard !copies.isEmpty else { return }
         var used: [UnsyncedCopy] = []
         for copy in copies where try await database.isResourceFile(copy.storedPath) { used.append(copy) }
         let fileStore = importer.fileStore
@@ -110,6 +110,5 @@ actor StoreSync {
                           metadata: ["path": "\(copy.storedPath)", "source": "\(copy.sourcePath)"])
         }
         try await database.forgetSyncedCopies(copies.map(\.storedPath))
-        return restored.count
     }
 }
