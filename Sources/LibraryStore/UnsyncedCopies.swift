@@ -13,7 +13,9 @@ public struct UnsyncedCopy: Sendable, Hashable {
 extension Schema {
     /// Store copies committed but not yet synced: what a start after a crash of the machine checks.
     static func registerUnsyncedCopies(in migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v7-unsynced-copies") { db in
+        // A new table without foreign keys: nothing to check afterwards (a deferred check reads the whole library,
+        // 25 s at a million assets).
+        migrator.registerMigration("v7-unsynced-copies", foreignKeyChecks: .immediate) { db in
             try db.create(table: "unsynced_copy", options: .withoutRowID) { table in
                 table.primaryKey("storedPath", .text)
                 table.column("contentHash", .text).notNull()
