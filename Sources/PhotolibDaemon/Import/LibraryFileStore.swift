@@ -105,7 +105,6 @@ struct LibraryFileStore: Sendable {
         let input = open(source, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard input >= 0 else { return false }
         defer { close(input) }
-        guard try Self.hash(descriptor: input) == hash else { return false }
         // Without a `.target` beside it, `recover` removes what a crash leaves of it.
         let temporary = "\(incoming)/\(UUID().uuidString).importing"
         let output = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -113,7 +112,13 @@ struct LibraryFileStore: Sendable {
         defer { unlink(temporary) }
         do {
             defer { close(output) }
-            try Self.readChunks(input) { chunk throws(ImportFailure) in try Self.write(chunk, to: output) }
+            // One read of the source: hashed as it is copied, and the copy used only if the hash matches.
+            var hasher = SHA256()
+            try Self.readChunks(input) { chunk throws(ImportFailure) in
+                hasher.update(bufferPointer: chunk)
+                try Self.write(chunk, to: output)
+            }
+            guard Self.hex(hasher.finalize()) == hash else { return false }
             var info = stat()
             if fstat(input, &info) == 0 { _ = futimens(output, [info.st_atim, info.st_mtim]) }
             guard fsync(output) == 0 else { throw .system("cannot sync the copy") }
