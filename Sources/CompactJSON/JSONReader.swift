@@ -8,10 +8,13 @@ public protocol JSONReadable {
 public struct JSONReadError: Error, Sendable, Hashable, CustomStringConvertible {
     public var reason: String
     public var offset: Int
+    /// The text nests arrays and objects deeper than `JSONReader.maximumDepth`: well-formed, perhaps, but refused.
+    public var isTooDeep: Bool
 
-    public init(_ reason: String, at offset: Int) {
+    public init(_ reason: String, at offset: Int, isTooDeep: Bool = false) {
         self.reason = reason
         self.offset = offset
+        self.isTooDeep = isTooDeep
     }
 
     public var description: String { "\(reason) (at byte \(offset))" }
@@ -40,8 +43,14 @@ public struct JSONKey: CustomStringConvertible {
 /// A reader exists only inside `read(_:from:)` and its siblings, which check that nothing but whitespace
 /// follows the value.
 public struct JSONReader {
+    /// How deep arrays and objects may nest. Every message of the protocol fits in a few levels; the limit keeps
+    /// a hostile text (`{"a":{"a":…}}` fifty thousand deep) from exhausting the reading thread's stack.
+    public static let maximumDepth = 256
+
     @usableFromInline let bytes: UnsafeRawBufferPointer
     @usableFromInline var index = 0
+    /// How many arrays and objects enclose the reader's position.
+    @usableFromInline var depth = 0
 
     private init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
@@ -88,6 +97,8 @@ public struct JSONReader {
     @inlinable @inline(__always)
     mutating func readMembers(_ member: (inout JSONReader) throws(JSONReadError) -> Void) throws(JSONReadError) {
         try expect(UInt8(ascii: "{"))
+        try enterNesting()
+        defer { depth -= 1 }
         skipWhitespace()
         if consume(UInt8(ascii: "}")) { return }
         repeat {
@@ -116,6 +127,8 @@ public struct JSONReader {
     @inlinable
     public mutating func readArray(_ element: (inout JSONReader) throws(JSONReadError) -> Void) throws(JSONReadError) {
         try expect(UInt8(ascii: "["))
+        try enterNesting()
+        defer { depth -= 1 }
         skipWhitespace()
         if consume(UInt8(ascii: "]")) { return }
         repeat {
@@ -313,6 +326,14 @@ public struct JSONReader {
     @inlinable @inline(__always) mutating func expect(_ byte: UInt8) throws(JSONReadError) {
         skipWhitespace()
         guard consume(byte) else { throw expected(byte) }
+    }
+
+    /// Counts one more enclosing array or object, refusing one past `maximumDepth`.
+    @inlinable @inline(__always) mutating func enterNesting() throws(JSONReadError) {
+        guard depth < Self.maximumDepth else {
+            throw JSONReadError("arrays and objects nested deeper than \(Self.maximumDepth) levels", at: index - 1, isTooDeep: true)
+        }
+        depth += 1
     }
 
     @usableFromInline func expected(_ byte: UInt8) -> JSONReadError {

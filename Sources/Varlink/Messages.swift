@@ -18,13 +18,18 @@ struct CallHeader: Decodable {
     let upgrade: Bool
 
     /// Reads a well-formed call in one pass; nil for anything else, which `init(from:)` then explains.
-    init?(reading message: UnsafeRawBufferPointer) {
+    ///
+    /// - Throws: `TooDeep` for a field that nests deeper than `JSONReader.maximumDepth`, naming the field.
+    init?(reading message: UnsafeRawBufferPointer) throws(TooDeep) {
         var method: String?, parameters: Range<Int>?, more = false, oneway = false, upgrade = false
+        var field = ""
         do {
             try JSONReader.read(message) { json throws(JSONReadError) in
                 try json.readObject { key, json throws(JSONReadError) in
+                    field = key.description
                     switch key {
-                    case "method": method = try json.readString()
+                    // A field of the wrong type is skipped over before failing, so that nesting too deep is told apart.
+                    case "method": method = try json.attempt { json throws(JSONReadError) in try json.readString() }.outcome.get()
                     case "parameters":
                         let (outcome, bytes) = try json.attempt { json throws(JSONReadError) in
                             try json.readOptional { json throws(JSONReadError) in try json.readObject { _, json throws(JSONReadError) in try json.skipValue() } }
@@ -32,19 +37,30 @@ struct CallHeader: Decodable {
                         guard try outcome.get() != nil else { parameters = nil; return }
                         let start = bytes.baseAddress! - message.baseAddress!
                         parameters = start..<start + bytes.count
-                    case "more": more = try json.readOptional { json throws(JSONReadError) in try json.readBool() } ?? false
-                    case "oneway": oneway = try json.readOptional { json throws(JSONReadError) in try json.readBool() } ?? false
-                    case "upgrade": upgrade = try json.readOptional { json throws(JSONReadError) in try json.readBool() } ?? false
+                    case "more": more = try json.attempt(Self.readFlag).outcome.get()
+                    case "oneway": oneway = try json.attempt(Self.readFlag).outcome.get()
+                    case "upgrade": upgrade = try json.attempt(Self.readFlag).outcome.get()
                     default: try json.skipValue()
                     }
                 }
             }
         } catch {
+            if error.isTooDeep, !field.isEmpty { throw TooDeep(field: field) }
             return nil
         }
         guard let method else { return nil }
         (self.method, hasParameters, parametersLocation) = (method, parameters != nil, parameters)
         (self.more, self.oneway, self.upgrade) = (more, oneway, upgrade)
+    }
+
+    /// A `more`, `oneway` or `upgrade` member: true, false, or null for false.
+    private static func readFlag(_ json: inout JSONReader) throws(JSONReadError) -> Bool {
+        try json.readOptional { json throws(JSONReadError) in try json.readBool() } ?? false
+    }
+
+    /// A call whose `field` nests arrays and objects too deep to read.
+    struct TooDeep: Error {
+        let field: String
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -91,6 +107,8 @@ enum ReceivedMessage: Sendable {
             self = header.upgrade
                 ? .invalidCall(.invalidParameter("upgrade"))
                 : .call(VarlinkCall(header: header, message: message))
+        } catch let error as CallHeader.TooDeep {
+            self = .invalidCall(.invalidParameter(error.field))
         } catch DecodingError.keyNotFound(let key, let context) where context.codingPath.isEmpty {
             self = .invalidCall(.invalidParameter(key.stringValue))
         } catch let error as DecodingError {

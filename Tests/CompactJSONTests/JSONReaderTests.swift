@@ -128,4 +128,21 @@ struct JSONReaderTests {
         #expect(failed)
         #expect(text == #"{"code": 42}"#)
     }
+
+    @Test func nestingPastTheLimitIsRefusedWithoutExhaustingTheStack() throws {
+        let deep = String(repeating: #"{"a":"#, count: 50_000) + "1" + String(repeating: "}", count: 50_000)
+        let refusal = #expect(throws: JSONReadError.self) { try read(deep) { json throws(JSONReadError) in try json.skipValue() } }
+        #expect(refusal?.isTooDeep == true)
+        #expect(refusal?.offset == JSONReader.maximumDepth * 5)
+        let arrays = String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000)
+        #expect(throws: JSONReadError.self) { try read(arrays) { json throws(JSONReadError) in try json.skipValue() } }
+    }
+
+    @Test func nestingUpToTheLimitIsRead() throws {
+        let depth = JSONReader.maximumDepth
+        let text = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        try read(text) { json throws(JSONReadError) in try json.skipValue() }
+        let object = String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)
+        try read(object) { json throws(JSONReadError) in try json.skipValue() }
+    }
 }

@@ -88,6 +88,24 @@ struct ProtocolTests {
         await bystander.close()
     }
 
+    @Test func aMessageNestedFiftyThousandDeepIsRefusedAndTheDaemonServesOn() async throws {
+        let daemon = try DaemonProcess()
+        try await daemon.start()
+        let client = try RawClient(socketPath: daemon.socketPath)
+        let deep = String(repeating: #"{"a":"#, count: 50_000) + "1" + String(repeating: "}", count: 50_000)
+        for method in ["io.photolibd.Library.FetchAssets", "io.photolibd.Library.PerformChanges", "org.varlink.service.GetInfo"] {
+            client.send(Array(#"{"method": "\#(method)", "parameters": {"query": \#(deep)}}"#.utf8) + [0])
+            let refusal = try #require(client.receive())
+            #expect(refusal.contains("org.varlink.service.InvalidParameter"))
+            #expect(refusal.contains(#""parameter":"parameters""#))
+        }
+        client.send(Array(#"{"method": "io.photolibd.Library.FetchAssets", "parameters": {"query": {}}}"#.utf8) + [0])
+        #expect(client.receive()?.contains(#""count":0"#) == true)
+        client.close()
+        #expect(daemon.isRunning)
+        #expect(try await daemon.stop() == 0)
+    }
+
     @Test func sigtermStopsGracefullyAndRemovesTheSocket() async throws {
         let daemon = try DaemonProcess()
         try await daemon.start()

@@ -98,4 +98,27 @@ import Varlink
             try await expectServerStillServes(socketPath)
         }
     }
+
+    @Test func aCallNestedFiftyThousandDeepIsAnsweredWithInvalidParameter() async throws {
+        try await withServer([TestInterface()]) { socketPath in
+            try await RawClient.withConnection(to: socketPath) { client in
+                let deep = String(repeating: #"{"a":"#, count: 50_000) + "1" + String(repeating: "}", count: 50_000)
+                let deepArray = String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000)
+                try await client.send(
+                    #"{"method":"org.example.test.Echo","parameters":\#(deep)}"#,
+                    #"{"method":\#(deepArray),"parameters":{}}"#,
+                    #"{"method":"org.example.test.Echo","parameters":{"value":"still served"}}"#
+                )
+                for parameter in ["parameters", "method"] {
+                    let expected: JSONValue = [
+                        "error": "org.varlink.service.InvalidParameter", "parameters": ["parameter": .string(parameter)],
+                    ]
+                    #expect(try await client.receiveJSON() == expected)
+                }
+                #expect(try await client.receiveJSON() == ["parameters": ["value": "still served"]])
+            }
+            try await expectServerStillServes(socketPath)
+        }
+    }
 }
+
