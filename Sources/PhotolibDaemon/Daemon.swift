@@ -32,10 +32,13 @@ public struct Daemon: Sendable {
     public func run() async throws {
         // Until the reloader takes SIGHUP over, it must not end the daemon.
         signal(SIGHUP, SIG_IGN)
+        // Nothing the daemon creates grants other users anything, whatever umask it was started with: the library,
+        // the cache and the runtime files are private, and other callers get their bytes through the socket.
+        umask(0o077)
         GLibMessages.route { [logger] level, domain, message in
             logger.log(level: Self.logLevel(of: level), "\(domain): \(message)")
         }
-        try FileManager.default.createDirectory(atPath: configuration.libraryPath, withIntermediateDirectories: true)
+        try Self.createPrivateDirectory(configuration.libraryPath)
         let activated = try SocketActivation.takeListeningSocket(environment: environment)
         let socketPath = activated?.path ?? configuration.socketPath
         let lock = try LibraryLock(libraryPath: configuration.libraryPath, socketPath: socketPath)
@@ -45,7 +48,8 @@ public struct Daemon: Sendable {
         }
 
         try VipsRuntime.start()
-        for directory in [configuration.cachePath] + configuration.sources.map(\.path) {
+        try Self.createPrivateDirectory(configuration.cachePath)
+        for directory in configuration.sources.map(\.path) {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
         let fileStore = LibraryFileStore(libraryPath: configuration.libraryPath)
@@ -131,6 +135,16 @@ public struct Daemon: Sendable {
         await ingest.waitUntilSettled()
         SystemdNotifier.notify("STOPPING=1", environment: environment)
         logger.info("stopped")
+    }
+
+    /// Creates `path` (and its parents) if missing and makes it the daemon user's alone: a library or cache that an
+    /// earlier version left open to others (0755, files 0644) is closed at its root.
+    private static func createPrivateDirectory(_ path: String) throws {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        var status = stat()
+        if stat(path, &status) == 0, status.st_uid == getuid(), status.st_mode & 0o077 != 0 {
+            chmod(path, status.st_mode & 0o700)
+        }
     }
 
     private static func logLevel(of level: GLibMessages.Level) -> Logger.Level {

@@ -37,7 +37,7 @@ final class LibraryLock: Sendable {
     /// Takes the lock of the library at `libraryPath` (whose folder must exist) and records `socketPath` in it.
     init(libraryPath: String, socketPath: String) throws {
         let path = libraryPath + "/photolibd.lock"
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw CannotLock(path: path, errno: errno) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let failure = errno

@@ -36,11 +36,11 @@ struct RenditionFiles: Sendable {
     func write(_ bytes: [UInt8], to relativePath: String) throws(RenditionCacheError) {
         let destination = path(of: relativePath)
         let temporary = "\(incoming)/\(UUID().uuidString)"
-        var descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        var descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if descriptor < 0, errno == ENOENT, (try? FileManager.default.createDirectory(atPath: incoming,
                                                                                     withIntermediateDirectories: true)) != nil {
             // Someone emptied the cache directory while the daemon ran: it is made again, as at start.
-            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         }
         guard descriptor >= 0 else { throw failure(errno, path: temporary) }
         var written = 0
@@ -64,7 +64,7 @@ struct RenditionFiles: Sendable {
         if rename(temporary, destination) != 0 {
             // The shard directory is made on first use.
             let code = errno
-            guard code == ENOENT, mkdir(directory, 0o755) == 0 || errno == EEXIST, rename(temporary, destination) == 0 else {
+            guard code == ENOENT, mkdir(directory, 0o700) == 0 || errno == EEXIST, rename(temporary, destination) == 0 else {
                 unlink(temporary)
                 throw failure(code == ENOENT ? errno : code, path: destination)
             }

@@ -26,11 +26,13 @@ public enum VarlinkServerError: Error, Sendable, Hashable, CustomStringConvertib
 struct UnixSocketFile {
     let path: String
 
-    /// Creates the directory that holds the socket, with its parents, if missing.
-    func createParentDirectory() throws {
+    /// Creates the directory that holds the socket, with its parents, if missing: searchable by others (0711, not
+    /// listable) when the socket's `permissions` let others connect, else the owner's alone (0700).
+    func createParentDirectory(forSocketPermissions permissions: UInt16) throws {
         let directory = (path as NSString).deletingLastPathComponent
-        guard !directory.isEmpty else { return }
+        guard !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) else { return }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        chmod(directory, permissions & 0o007 == 0 ? 0o700 : 0o711)
     }
 
     func setPermissions(_ permissions: UInt16) throws(VarlinkServerError) {

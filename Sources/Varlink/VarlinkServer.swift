@@ -82,7 +82,7 @@ public struct VarlinkServer: Sendable {
     public func run(onListening: @Sendable () async -> Void = {}) async throws {
         let socketFile = UnixSocketFile(path: socketPath)
         if listeningDescriptor == nil {
-            try socketFile.createParentDirectory()
+            try socketFile.createParentDirectory(forSocketPermissions: socketPermissions)
             if await Self.isServing(socketPath: socketPath, eventLoopGroup: eventLoopGroup) {
                 throw VarlinkServerError.socketInUse(path: socketPath)
             }

@@ -107,7 +107,7 @@ struct LibraryFileStore: Sendable {
         defer { close(input) }
         // Without a `.target` beside it, `recover` removes what a crash leaves of it.
         let temporary = "\(incoming)/\(UUID().uuidString).importing"
-        let output = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let output = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard output >= 0 else { throw .system("cannot write to the library") }
         defer { unlink(temporary) }
         do {
@@ -151,7 +151,7 @@ struct LibraryFileStore: Sendable {
         }
         let id = UUID().uuidString
         let temporary = "\(incoming)/\(id).importing", target = "\(incoming)/\(id).target"
-        let output = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let output = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard output >= 0 else { throw .system("cannot write to the library") }
         var isStaged = false
         var storedPath: String?
@@ -243,7 +243,7 @@ struct LibraryFileStore: Sendable {
 
     /// Writes `path` as the whole content of the file `target`.
     private func record(_ path: String, in target: String) throws(ImportFailure) {
-        let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .system("cannot write to the library") }
         defer { close(descriptor) }
         let bytes = Array(path.utf8)
