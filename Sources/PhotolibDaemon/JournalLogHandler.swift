@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Logging
 
 /// Writes one line per record to stderr; under journald (`JOURNAL_STREAM` set) each line starts with the
@@ -27,7 +28,26 @@ public struct JournalLogHandler: LogHandler {
         for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
             line += " \(key)=\(Self.quoted("\(value)"))"
         }
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        Self.writeToStandardError(line + "\n")
+    }
+
+    /// Writes `text` to stderr as far as it can: a reader gone away (EPIPE; SIGPIPE is ignored), a full disk
+    /// or any other failure loses the line, never the daemon.
+    private static func writeToStandardError(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0, errno == EINTR {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
     }
 
     private static func quoted(_ value: String) -> String {

@@ -46,6 +46,8 @@ struct PhotolibdCommand: AsyncParsableCommand {
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw ValidationError("unknown log level '\(logLevel)'")
         }
+        // A log reader or client gone away is an error to handle (EPIPE), not a reason to die.
+        signal(SIGPIPE, SIG_IGN)
         let forJournal = environment["JOURNAL_STREAM"] != nil
         LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: level, forJournal: forJournal) }
         let logger = Logger(label: "photolibd")
