@@ -11,16 +11,6 @@ let package = Package(
         .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
         .library(name: "Photos", targets: ["Photos"]),
         .library(name: "AssetsLibrary", targets: ["AssetsLibrary"]),
-        .executable(name: "photo-picker", targets: ["PhotoPicker"]),
-        .executable(name: "live-gallery", targets: ["LiveGallery"]),
-        .executable(name: "fetch-benchmark", targets: ["FetchBenchmark"]),
-        .executable(name: "observer-benchmark", targets: ["ObserverBenchmark"]),
-        .executable(name: "import-benchmark", targets: ["ImportBenchmark"]),
-        .executable(name: "image-benchmark", targets: ["ImageBenchmark"]),
-        .executable(name: "edit-benchmark", targets: ["EditBenchmark"]),
-        .executable(name: "library-model-benchmark", targets: ["LibraryModelBenchmark"]),
-        .executable(name: "photos-benchmark", targets: ["PhotosBenchmark"]),
-        .executable(name: "raw-benchmark", targets: ["RawBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -156,11 +146,6 @@ let package = Package(
         // Apple's AssetsLibrary API (ALAssetsLibrary, ALAssetsGroup, ALAsset, …) over `Photos`.
         .target(name: "AssetsLibrary", dependencies: ["Photos", "PhotoLibrary"]),
 
-        // Example programs (README, "PhotoKit and AssetsLibrary code"): a terminal photo picker in AssetsLibrary
-        // style and a live gallery in PhotoKit style.
-        .executableTarget(name: "PhotoPicker", dependencies: ["AssetsLibrary"], path: "Examples/PhotoPicker"),
-        .executableTarget(name: "LiveGallery", dependencies: ["Photos"], path: "Examples/LiveGallery"),
-
         .executableTarget(
             name: "photolibd",
             dependencies: [
@@ -181,6 +166,54 @@ let package = Package(
             ]
         ),
 
+        // Helpers shared by tests and benchmarks: running tools, temporary directories, image fixtures, sockets.
+        .target(name: "TestSupport", dependencies: ["Varlink"], path: "Tests/TestSupport"),
+        .testTarget(name: "CompactJSONTests", dependencies: ["CompactJSON"]),
+        .testTarget(name: "PhotoModelTests", dependencies: ["PhotoModel", "CompactJSON"]),
+        .testTarget(name: "PredicateQueryTests", dependencies: ["PredicateQuery", "PhotoModel"]),
+        .testTarget(name: "LibraryStoreTests", dependencies: ["LibraryStore", "PhotoModel"]),
+        .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "CompactJSON"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "PhotoModel", "TestSupport"]),
+        .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "TestSupport"]),
+        .testTarget(
+            name: "ImageServingTests",
+            dependencies: ["PhotolibDaemon", "PhotolibProtocol", "CompactJSON", "Imaging", "PhotoModel", "ThumbnailCache"]
+        ),
+        .testTarget(name: "PhotolibConfigTests", dependencies: ["PhotolibConfig", "PhotolibLocations"]),
+        .testTarget(name: "FolderWatchTests", dependencies: ["FolderWatch", "PhotoModel", "TestSupport"]),
+        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "PhotoModel", "TestSupport"]),
+        .testTarget(name: "ToolProcessTests", dependencies: ["ToolProcess"]),
+        .testTarget(
+            name: "PhotosTests",
+            dependencies: ["Photos", "AssetsLibrary", "PhotoLibrary", "TestSupport", "photolibd"]
+        ),
+        .testTarget(
+            name: "DaemonIntegrationTests",
+            dependencies: ["PhotoLibrary", "PhotoModel", "LibraryStore", "Varlink", "TestSupport", "photolibd", "photolib"]
+        ),
+    ]
+)
+
+// What a person's build leaves out, built when asked (scripts/test asks for all three, so CI builds and runs them):
+// PHOTOLIBD_EXAMPLES for the example programs, PHOTOLIBD_FUZZERS for the fuzz targets, PHOTOLIBD_BENCHMARKS for the
+// benchmarks (their scripts ask).
+let environment = Context.environment
+
+if environment["PHOTOLIBD_EXAMPLES"] != nil {
+    package.products += [
+        .executable(name: "photo-picker", targets: ["PhotoPicker"]),
+        .executable(name: "live-gallery", targets: ["LiveGallery"]),
+    ]
+    package.targets += [
+        // Example programs (README, "PhotoKit and AssetsLibrary code"): a terminal photo picker in AssetsLibrary
+        // style and a live gallery in PhotoKit style.
+        .executableTarget(name: "PhotoPicker", dependencies: ["AssetsLibrary"], path: "Examples/PhotoPicker"),
+        .executableTarget(name: "LiveGallery", dependencies: ["Photos"], path: "Examples/LiveGallery"),
+    ]
+}
+
+if environment["PHOTOLIBD_FUZZERS"] != nil {
+    package.targets += [
         // Coverage-guided fuzz targets (scripts/fuzz builds them with libFuzzer): each feeds its input to one parser.
         // A plain build replays the files it is given instead: the seed corpus and the inputs of past findings.
         .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
@@ -193,7 +226,21 @@ let package = Package(
         .executableTarget(name: "fuzz-exif", dependencies: ["FuzzSupport", "Imaging"], path: "Fuzz/Exif"),
         .executableTarget(name: "fuzz-config", dependencies: ["FuzzSupport", "PhotolibConfig"], path: "Fuzz/Config"),
         .executableTarget(name: "fuzz-file-name-date", dependencies: ["FuzzSupport", "PhotoModel"], path: "Fuzz/FileNameDate"),
+    ]
+}
 
+if environment["PHOTOLIBD_BENCHMARKS"] != nil {
+    package.products += [
+        .executable(name: "fetch-benchmark", targets: ["FetchBenchmark"]),
+        .executable(name: "observer-benchmark", targets: ["ObserverBenchmark"]),
+        .executable(name: "import-benchmark", targets: ["ImportBenchmark"]),
+        .executable(name: "image-benchmark", targets: ["ImageBenchmark"]),
+        .executable(name: "edit-benchmark", targets: ["EditBenchmark"]),
+        .executable(name: "library-model-benchmark", targets: ["LibraryModelBenchmark"]),
+        .executable(name: "photos-benchmark", targets: ["PhotosBenchmark"]),
+        .executable(name: "raw-benchmark", targets: ["RawBenchmark"]),
+    ]
+    package.targets += [
         // Builds benchmark libraries through the store and starts the daemon on them.
         .target(name: "BenchmarkSupport", dependencies: ["LibraryStore", "PhotoLibrary", "TestSupport"], path: "Benchmarks/BenchmarkSupport"),
         // Times FetchAssets over the socket beside sqlite3 (Benchmarks/fetch.sh runs it).
@@ -252,31 +299,5 @@ let package = Package(
             dependencies: ["BenchmarkSupport", "LibraryStore", "PhotoModel", "Varlink", "FolderWatch"],
             path: "Benchmarks/ImportBenchmark"
         ),
-
-        // Helpers shared by tests and benchmarks: running tools, temporary directories, image fixtures, sockets.
-        .target(name: "TestSupport", dependencies: ["Varlink"], path: "Tests/TestSupport"),
-        .testTarget(name: "CompactJSONTests", dependencies: ["CompactJSON"]),
-        .testTarget(name: "PhotoModelTests", dependencies: ["PhotoModel", "CompactJSON"]),
-        .testTarget(name: "PredicateQueryTests", dependencies: ["PredicateQuery", "PhotoModel"]),
-        .testTarget(name: "LibraryStoreTests", dependencies: ["LibraryStore", "PhotoModel"]),
-        .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "CompactJSON"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "PhotoModel", "TestSupport"]),
-        .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "TestSupport"]),
-        .testTarget(
-            name: "ImageServingTests",
-            dependencies: ["PhotolibDaemon", "PhotolibProtocol", "CompactJSON", "Imaging", "PhotoModel", "ThumbnailCache"]
-        ),
-        .testTarget(name: "PhotolibConfigTests", dependencies: ["PhotolibConfig", "PhotolibLocations"]),
-        .testTarget(name: "FolderWatchTests", dependencies: ["FolderWatch", "PhotoModel", "TestSupport"]),
-        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "PhotoModel", "TestSupport"]),
-        .testTarget(name: "ToolProcessTests", dependencies: ["ToolProcess"]),
-        .testTarget(
-            name: "PhotosTests",
-            dependencies: ["Photos", "AssetsLibrary", "PhotoLibrary", "TestSupport", "photolibd"]
-        ),
-        .testTarget(
-            name: "DaemonIntegrationTests",
-            dependencies: ["PhotoLibrary", "PhotoModel", "LibraryStore", "Varlink", "TestSupport", "photolibd", "photolib"]
-        ),
     ]
-)
+}

@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 scripts/setup
 command -v swift >/dev/null || export PATH="/opt/swift/usr/bin:$PATH"
+export PHOTOLIBD_BENCHMARKS=1
 swift build -c release --product photolibd
 swift build -c release --product image-benchmark
 work=${BENCHMARK_DIR:-$(mktemp -d /tmp/photolibd-images.XXXXXX)}

@@ -9,6 +9,7 @@ quick=false
 [[ ${1:-} == --quick ]] && quick=true
 scripts/setup --benchmarks
 command -v swift >/dev/null || export PATH="/opt/swift/usr/bin:$PATH"
+export PHOTOLIBD_BENCHMARKS=1
 for product in photolibd photolibd-raw fetch-benchmark observer-benchmark photos-benchmark image-benchmark import-benchmark \
     edit-benchmark raw-benchmark; do
     swift build -c release --product "$product"
