@@ -125,7 +125,7 @@ let package = Package(
             name: "PhotolibDaemon",
             dependencies: [
                 "CompactJSON", "PhotoModel", "PhotolibProtocol", "LibraryStore", "Varlink", "Imaging", "PhotolibConfig", "FolderWatch",
-                "MediaProbe",
+                "MediaProbe", "VideoExport",
                 "ThumbnailCache", "CMalloc",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
