@@ -167,7 +167,7 @@ struct CommandLineMisuseTests {
         let watch = Process()
         watch.executableURL = URL(fileURLWithPath: Self.photolib)
         watch.arguments = ["--socket", library.daemon.socketPath, "watch"]
-        FileManager.default.createFile(atPath: output.file("watch.log"), contents: nil)
+        _ = FileManager.default.createFile(atPath: output.file("watch.log"), contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: output.file("watch.log")))
         watch.standardOutput = log
         watch.standardError = log

@@ -33,9 +33,9 @@ struct CommandLineTests {
         let table = try photolib(daemon, ["assets"])
         #expect(table.output.contains("64x48") && table.output.contains("first.jpg"))
 
-        try photolib(daemon, ["favorite", id])
+        _ = try photolib(daemon, ["favorite", id])
         let album = try photolib(daemon, ["album", "create", "Holidays"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
-        try photolib(daemon, ["album", "add", album, id])
+        _ = try photolib(daemon, ["album", "add", album, id])
         let inAlbum = try photolib(daemon, ["assets", "--json", "--album", album]).output
         #expect(inAlbum.contains(id) && inAlbum.contains("\"isFavorite\":true"))
         let albums = try photolib(daemon, ["albums"]).output
@@ -50,7 +50,7 @@ struct CommandLineTests {
         let watch = Process()
         watch.executableURL = URL(fileURLWithPath: DaemonProcess.productsDirectory + "/photolib")
         watch.arguments = ["--socket", library.daemon.socketPath, "watch", "--json"]
-        FileManager.default.createFile(atPath: output.file("watch.log"), contents: nil)
+        _ = FileManager.default.createFile(atPath: output.file("watch.log"), contents: nil)
         watch.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output.file("watch.log")))
         try watch.run()
         defer { watch.terminate() }

@@ -93,7 +93,7 @@ struct ImportTests {
         try await daemon.start()
         let files = try TemporaryDirectory()
         let empty = files.file("empty.jpg")
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
         let text = files.file("notes.jpg")
         try "just some text".write(toFile: text, atomically: true, encoding: .utf8)
         let document = files.file("notes.txt")
