@@ -163,7 +163,7 @@ let package = Package(
         .executableTarget(
             name: "photolib",
             dependencies: [
-                "PhotoLibrary", "PredicateQuery", "Imaging",
+                "PhotoLibrary", "PredicateQuery", "Imaging", "PhotolibLocations",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

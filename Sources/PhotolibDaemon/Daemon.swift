@@ -94,7 +94,8 @@ public struct Daemon: Sendable {
             interfaces: [
                 LibraryInterface(database: database, ingest: ingest, editor: editor, authorization: authorization),
                 ImagesInterface(images: images, authorization: authorization),
-                ImportInterface(ingest: ingest, authorization: authorization, sources: sources),
+                ImportInterface(ingest: ingest, authorization: authorization, sources: sources,
+                                libraryPath: configuration.libraryPath, cachePath: configuration.cachePath),
             ],
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger

@@ -17,9 +17,9 @@ struct CommandLineTests {
                                             exif: ["-DateTimeOriginal=2020:05:06 07:08:09", "-OffsetTimeOriginal=+02:00"])
         let second = try ImageFixtures.image(at: photos.file("second.png"), width: 32, height: 32)
 
-        let imported = try photolib(daemon, ["import", first, second])
-        #expect(imported.output.contains("imported"))
-        #expect(imported.errors.contains("[2/2]"))
+        let imported = try photolib(daemon, ["import", "--progress", first, second])
+        #expect(imported.output.contains("imported 2"))
+        #expect(imported.output.contains("progress 2/2"))
 
         let listed = try photolib(daemon, ["assets", "--json"])
         let assets = try listed.output.split(separator: "\n").map {

@@ -165,7 +165,7 @@ struct ImportTests {
             try runTool("/usr/bin/setpriv", ["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", "--",
                                              tools.file("photolib"), "--socket", daemon.socketPath] + arguments, checked: false)
         }
-        let imported = try asNobody(["import", shared, secret, hidden])
+        let imported = try asNobody(["import", "--list", shared, secret, hidden])
         #expect(imported.status == 1)
         let rows = imported.output.split(separator: "\n").dropFirst().dropLast().map { $0.split(separator: " ", omittingEmptySubsequences: true) }
         #expect(rows.map { $0.first } == ["imported", "failed", "failed"])
