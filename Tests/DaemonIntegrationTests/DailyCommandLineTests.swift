@@ -36,6 +36,18 @@ struct DailyCommandLineTests {
         #expect(try await library.fetchIds(AssetQuery(predicate: "isFavorite == YES")) == ids)
     }
 
+    @Test func trashAndRestoreSelectByQueryRestoreLookingInRecentlyDeleted() async throws {
+        let library = try await PopulatedDaemon.make()
+        let ids = library.assetIds
+        _ = try photolib(library, ["trash", "--where", "creationDate >= '2024-02-02T00:00:00Z'", "--yes"])
+        #expect(try await library.fetchIds() == [ids[0]])
+        let permanently = try photolib(library, ["trash", "--permanently", ids[0]], checked: false)
+        #expect(permanently.status != 0 && permanently.errors.contains("cannot be undone: add --yes"))
+        _ = try photolib(library, ["restore", "--where", "creationDate < '2024-02-03T00:00:00Z'", "--yes"])
+        #expect(try await library.fetchIds() == [ids[0], ids[1]])
+        #expect(try await library.fetchIds(AssetQuery(predicate: "isTrashed == YES", includeTrashed: true)) == [ids[2]])
+    }
+
     @Test func datesAreSetShiftedAndMovedToAnotherZone() async throws {
         let library = try await PopulatedDaemon.make()
         let ids = library.assetIds
