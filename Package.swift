@@ -67,18 +67,20 @@ let package = Package(
             ]
         ),
 
-        // libvips, as Debian packages it.
         .systemLibrary(name: "CMalloc"),
+        // libvips, as Debian packages it. Its headers need GLib's include folders alone, which gobject-2.0's
+        // pkg-config file gives; vips.pc adds -pthread (from GLib's gmodule), a flag SwiftPM drops with a warning on
+        // every build. The module map links libvips.
         .systemLibrary(
             name: "CVips",
-            pkgConfig: "vips",
+            pkgConfig: "gobject-2.0",
             providers: [.apt(["libvips-dev"])]
         ),
 
-        // LibRaw, as Debian packages it: camera RAW files.
+        // LibRaw, as Debian packages it: camera RAW files. Its headers are found in /usr/include without pkg-config,
+        // whose -fopenmp SwiftPM drops with a warning; the module map links it.
         .systemLibrary(
             name: "CLibRaw",
-            pkgConfig: "libraw",
             providers: [.apt(["libraw-dev"])]
         ),
 
@@ -164,7 +166,7 @@ let package = Package(
         .executableTarget(
             name: "photolib",
             dependencies: [
-                "PhotoLibrary", "PredicateQuery", "Imaging",
+                "PhotoLibrary", "PredicateQuery", "Imaging", "PhotolibLocations",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

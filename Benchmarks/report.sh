@@ -8,7 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 quick=false
 [[ ${1:-} == --quick ]] && quick=true
 scripts/setup --benchmarks
-command -v swift >/dev/null || export PATH="/opt/swift/usr/bin:$PATH"
+source scripts/lib/environment.bash
 export PHOTOLIBD_BENCHMARKS=1
 for product in photolibd photolibd-raw fetch-benchmark observer-benchmark photos-benchmark image-benchmark import-benchmark \
     edit-benchmark raw-benchmark; do

@@ -21,6 +21,9 @@ struct PredicateSQL {
         "fileSize": "asset.fileSize", "cameraMake": "asset.cameraMake", "cameraModel": "asset.cameraModel",
         "lensModel": "asset.lensModel", "fNumber": "asset.fNumber", "exposureTime": "asset.exposureTime", "iso": "asset.iso",
         "focalLength": "asset.focalLength", "focalLength35mm": "asset.focalLength35mm",
+        "hasAdjustments": "asset.hasAdjustments", "isTrashed": "(asset.trashedTime IS NOT NULL)", "orientation": "asset.orientation",
+        "creationDateSource": "asset.creationDateSource", "latitude": "asset.latitude", "longitude": "asset.longitude",
+        "altitude": "asset.altitude",
     ]
 
     /// The SQL function that folds text for `[c]` and `[d]`: `photolib_fold(text, options)`.

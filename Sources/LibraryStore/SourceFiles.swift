@@ -130,6 +130,7 @@ extension LibraryDatabase {
     public func ingest(_ request: IngestRequest, fileExists: @escaping @Sendable (String) -> Bool) async throws -> IngestOutcome {
         try await writer.recordChange(syncsCommit: !request.defersSync) { transaction in
             let outcome = try transaction.ingest(request, fileExists: fileExists)
+            try transaction.recordSourceDuplicate(request.file, outcome: outcome)
             if request.defersSync, outcome.usesFile { try transaction.rememberUnsyncedCopy(of: request) }
             if let album = request.album {
                 try transaction.apply(.addAssets(target: album, ids: [outcome.assetId]), index: 0, draft: nil)

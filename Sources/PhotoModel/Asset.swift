@@ -39,7 +39,7 @@ public struct AssetResource: Sendable, Hashable, Codable {
 }
 
 /// Where an asset's creation date came from, best first.
-public enum CreationDateSource: String, Sendable, Hashable, Codable {
+public enum CreationDateSource: String, Sendable, Hashable, Codable, CaseIterable {
     case exif, exifWithGPSOffset, exifWithoutOffset, gps, mediaMetadata, fileName, fileModification, user
 }
 

@@ -99,7 +99,8 @@ public struct Daemon: Sendable {
                 ImagesInterface(images: images, authorization: authorization, servedFiles: servedFiles,
                                 videoExports: try VideoExports(directory: configuration.cachePath + "/exports", images: images)),
                 ImportInterface(ingest: ingest, authorization: authorization, sources: sources,
-                                uploads: UploadReceiver(uploads: uploads, threadPool: .singleton)),
+                                uploads: UploadReceiver(uploads: uploads, threadPool: .singleton),
+                                libraryPath: configuration.libraryPath, cachePath: configuration.cachePath),
             ],
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger

@@ -78,10 +78,7 @@ struct InfoCommand: AsyncParsableCommand {
         lines.append(("modified", asset.modificationDate.map { Display.dateWithZone($0, source: nil) } ?? "-"))
         lines.append(("added", Display.dateWithZone(asset.addedDate, source: nil)))
         lines.append(("camera", describe(asset.camera) ?? "-"))
-        lines.append(("place", asset.location.map { location in
-            String(format: "%.6f, %.6f", location.latitude, location.longitude)
-                + (location.altitude.map { String(format: ", %.0f m", $0) } ?? "")
-        } ?? "-"))
+        lines.append(("place", asset.location.map(Display.place) ?? "-"))
         let flags = [("favorite", asset.isFavorite), ("hidden", asset.isHidden), ("in Recently Deleted", asset.isTrashed)]
             .filter(\.1).map(\.0)
         lines.append(("state", (flags + [asset.hasAdjustments ? "edited" : "not edited"]).joined(separator: ", ")))

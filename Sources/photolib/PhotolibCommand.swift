@@ -9,10 +9,10 @@ struct PhotolibCommand: AsyncParsableCommand {
         version: PhotolibVersion.current,
         subcommands: [
             StatusCommand.self, AssetsCommand.self, InfoCommand.self, ImportCommand.self, AlbumsCommand.self, AlbumCommand.self,
-            FavoriteCommand.self, WatchCommand.self, SourcesCommand.self, FolderCommand.self, SmartCommand.self,
+            FavoriteCommand.self, HideCommand.self, UnhideCommand.self, SetDateCommand.self, SetLocationCommand.self,
+            WatchCommand.self, SourcesCommand.self, FolderCommand.self, SmartCommand.self,
             TrashCommand.self, RestoreCommand.self, EditCommand.self, RevertCommand.self,
-            ThumbnailCommand.self,
-            ExportCommand.self,
+            ThumbnailCommand.self, ExportCommand.self, OpenCommand.self, GalleryCommand.self,
         ]
     )
 

@@ -197,7 +197,9 @@ final class SourceWatcher: Sendable {
         if reportingActivity { setActivity(.reconciling) }
         let started = ContinuousClock.now
         async let known = source.mode == .move ? [] : database.knownFiles(inSource: source.path)
+        async let remembered: [String: FileIdentity] = source.mode == .move ? [:] : database.duplicateFiles(inSource: source.path)
         let found = try await scan(source.path)
+        let duplicates = try await remembered
         for name in found.unreadableNames where reportedNames.withLock({ $0.insert(name).inserted }) {
             queue.statistics.recordFailure(path: name, reason: Self.invalidNameReason, logger: logger)
         }
@@ -213,14 +215,18 @@ final class SourceWatcher: Sendable {
             for file in try await known {
                 imported[file.sourcePath, default: []].insert(file.identity)
             }
-            for (path, identity) in found.files where imported[path]?.contains(identity) != true {
+            for (path, identity) in found.files where imported[path]?.contains(identity) != true && duplicates[path] != identity {
                 await enqueue(path)
                 queued += 1
             }
         case .reference:
-            guard let changed = try await reconcileReferences(found.files, known: known) else { return false }
+            guard let changed = try await reconcileReferences(found.files, known: known, duplicates: duplicates) else {
+                return false
+            }
             queued = changed
         }
+        // Duplicates remembered at paths where no file is now are forgotten.
+        try await database.forgetDuplicateFiles(at: duplicates.keys.filter { found.files[$0] == nil })
         logger.info("reconciled", metadata: [
             "files": "\(found.files.count)", "queued": "\(queued)",
             "seconds": "\(String(format: "%.3f", (ContinuousClock.now - started).seconds))",
@@ -228,8 +234,10 @@ final class SourceWatcher: Sendable {
         return true
     }
 
-    /// Reference mode: moves found by inode, deletions, changed and new files; nil when the folder looks unmounted.
-    private func reconcileReferences(_ files: [String: FileIdentity], known: [KnownFile]) async throws -> Int? {
+    /// Reference mode: moves found by inode, deletions, changed and new files (not the unchanged `duplicates` of
+    /// other assets' content); nil when the folder looks unmounted.
+    private func reconcileReferences(_ files: [String: FileIdentity], known: [KnownFile],
+                                     duplicates: [String: FileIdentity]) async throws -> Int? {
         let known = known.filter { !$0.isOwnedByLibrary }
         let live = known.filter { !$0.isTrashed }
         guard !files.isEmpty || live.isEmpty else { return nil }
@@ -240,6 +248,7 @@ final class SourceWatcher: Sendable {
         var queued = 0
         for (path, identity) in files {
             if let file = knownByPath[path], file.identity == identity, !file.isTrashed { continue }
+            if duplicates[path] == identity { continue }
             if knownByPath[path] == nil, let moved = missing.removeValue(forKey: InodeKey(identity)),
                moved.identity.size == identity.size, moved.identity.modificationTime == identity.modificationTime {
                 try await moveReferencedFiles(from: moved.sourcePath, to: path)
