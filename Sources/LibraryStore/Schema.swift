@@ -105,6 +105,7 @@ enum Schema {
         registerCameraData(in: &migrator)
         registerEdits(in: &migrator)
         registerUnsyncedCopies(in: &migrator)
+        registerAnnotations(in: &migrator)
         return migrator
     }
 }

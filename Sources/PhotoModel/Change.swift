@@ -5,22 +5,6 @@ public enum FieldUpdate<Value: Sendable & Hashable>: Sendable, Hashable {
     case set(Value)
 }
 
-/// The properties an `updateAsset` change sets.
-public struct AssetUpdate: Sendable, Hashable {
-    public var isFavorite: Bool?
-    public var isHidden: Bool?
-    public var creationDate: FieldUpdate<Timestamp>
-    public var location: FieldUpdate<Location>
-
-    public init(isFavorite: Bool? = nil, isHidden: Bool? = nil, creationDate: FieldUpdate<Timestamp> = .unchanged,
-                location: FieldUpdate<Location> = .unchanged) {
-        self.isFavorite = isFavorite
-        self.isHidden = isHidden
-        self.creationDate = creationDate
-        self.location = location
-    }
-}
-
 /// One operation of a `PerformChanges` call, checked for shape. Ids may be placeholders (`@…`).
 public enum LibraryChange: Sendable, Hashable {
     case createAsset(path: String, placeholder: String?)
@@ -87,12 +71,21 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
     public var renderedPath: String?
     /// `editAsset`: how the edit was made.
     public var adjustment: Adjustment?
+    /// `updateAsset`: the stars (-1 rejected, 0 to 5).
+    public var rating: Int?
+    /// `updateAsset`: the whole list of keywords, then keywords to add and to remove.
+    public var keywords: [String]?
+    public var addKeywords: [String]?
+    public var removeKeywords: [String]?
+    /// `updateAsset`: the caption; `title` is the asset's title there. For both, empty text or null clears it.
+    public var caption: String?
 
     public init(op: String, path: String? = nil, placeholder: String? = nil, target: String? = nil,
                 isFavorite: Bool? = nil, isHidden: Bool? = nil, creationDate: FieldUpdate<Timestamp> = .unchanged,
                 location: FieldUpdate<Location> = .unchanged, ids: [String]? = nil, permanently: Bool? = nil,
                 title: String? = nil, parent: String? = nil, indexes: [Int]? = nil, toIndex: Int? = nil,
-                renderedPath: String? = nil, adjustment: Adjustment? = nil) {
+                renderedPath: String? = nil, adjustment: Adjustment? = nil, rating: Int? = nil, keywords: [String]? = nil,
+                addKeywords: [String]? = nil, removeKeywords: [String]? = nil, caption: String? = nil) {
         self.op = op
         self.path = path
         self.placeholder = placeholder
@@ -109,11 +102,17 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
         self.toIndex = toIndex
         self.renderedPath = renderedPath
         self.adjustment = adjustment
+        self.rating = rating
+        self.keywords = keywords
+        self.addKeywords = addKeywords
+        self.removeKeywords = removeKeywords
+        self.caption = caption
     }
 
     enum CodingKeys: String, CodingKey {
         case op, path, placeholder, target, isFavorite, isHidden, creationDate, location
         case ids, permanently, title, parent, indexes, toIndex, renderedPath, adjustment
+        case rating, keywords, addKeywords, removeKeywords, caption
     }
 
     public init(from decoder: any Decoder) throws {
@@ -122,6 +121,11 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
             guard container.contains(key) else { return .unchanged }
             if try container.decodeNil(forKey: key) { return .cleared }
             return .set(try container.decode(Value.self, forKey: key))
+        }
+        /// Text where null is empty: an update's way to clear a title or caption.
+        func clearableText(_ key: CodingKeys) throws -> String? {
+            guard container.contains(key) else { return nil }
+            return try container.decodeNil(forKey: key) ? "" : try container.decode(String.self, forKey: key)
         }
         self.init(
             op: try container.decode(String.self, forKey: .op),
@@ -134,12 +138,17 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
             location: try update(.location),
             ids: try container.decodeIfPresent([String].self, forKey: .ids),
             permanently: try container.decodeIfPresent(Bool.self, forKey: .permanently),
-            title: try container.decodeIfPresent(String.self, forKey: .title),
+            title: try clearableText(.title),
             parent: try container.decodeIfPresent(String.self, forKey: .parent),
             indexes: try container.decodeIfPresent([Int].self, forKey: .indexes),
             toIndex: try container.decodeIfPresent(Int.self, forKey: .toIndex),
             renderedPath: try container.decodeIfPresent(String.self, forKey: .renderedPath),
-            adjustment: try container.decodeIfPresent(Adjustment.self, forKey: .adjustment)
+            adjustment: try container.decodeIfPresent(Adjustment.self, forKey: .adjustment),
+            rating: try container.decodeIfPresent(Int.self, forKey: .rating),
+            keywords: try container.decodeIfPresent([String].self, forKey: .keywords),
+            addKeywords: try container.decodeIfPresent([String].self, forKey: .addKeywords),
+            removeKeywords: try container.decodeIfPresent([String].self, forKey: .removeKeywords),
+            caption: try clearableText(.caption)
         )
     }
 
@@ -168,6 +177,11 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
         try container.encodeIfPresent(toIndex, forKey: .toIndex)
         try container.encodeIfPresent(renderedPath, forKey: .renderedPath)
         try container.encodeIfPresent(adjustment, forKey: .adjustment)
+        try container.encodeIfPresent(rating, forKey: .rating)
+        try container.encodeIfPresent(keywords, forKey: .keywords)
+        try container.encodeIfPresent(addKeywords, forKey: .addKeywords)
+        try container.encodeIfPresent(removeKeywords, forKey: .removeKeywords)
+        try container.encodeIfPresent(caption, forKey: .caption)
     }
 
     /// Checks that the op is known and has the fields it needs; `index` is the change's position in the call.
@@ -197,8 +211,7 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
             if case .set(let location) = location, !location.isValid {
                 throw .invalidChange(index: index, reason: "location is off the globe")
             }
-            return .updateAsset(target: try required(target, "target"), AssetUpdate(
-                isFavorite: isFavorite, isHidden: isHidden, creationDate: creationDate, location: location))
+            return .updateAsset(target: try required(target, "target"), try checkedAssetUpdate(index: index))
         case "deleteAssets":
             return .deleteAssets(ids: try required(ids, "ids"), permanently: permanently ?? false)
         case "restoreAssets":

@@ -14,6 +14,8 @@ public enum PredicateValueType: Sendable, Hashable {
     case mediaSubtypes
     /// Text that is one of these names (a collection's kind or subtype).
     case enumeration([String])
+    /// Several texts (an asset's keywords), tested one by one: `ANY keywords == 'cat'`, `'cat' IN keywords`.
+    case textList
 }
 
 /// A key a predicate may test.
@@ -62,6 +64,10 @@ public struct PredicateSchema: Sendable {
         PredicateKey("iso", .integer, isOptional: true),
         PredicateKey("focalLength", .real, isOptional: true),
         PredicateKey("focalLength35mm", .integer, isOptional: true),
+        PredicateKey("rating", .integer),
+        PredicateKey("keywords", .textList),
+        PredicateKey("title", .text, isOptional: true),
+        PredicateKey("caption", .text, isOptional: true),
     ])
 
     /// The collection keys of the contract.

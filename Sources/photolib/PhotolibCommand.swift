@@ -9,7 +9,7 @@ struct PhotolibCommand: AsyncParsableCommand {
         version: PhotolibVersion.current,
         subcommands: [
             StatusCommand.self, AssetsCommand.self, InfoCommand.self, ImportCommand.self, AlbumsCommand.self, AlbumCommand.self,
-            FavoriteCommand.self, WatchCommand.self, SourcesCommand.self, FolderCommand.self, SmartCommand.self,
+            FavoriteCommand.self, RateCommand.self, TagCommand.self, TitleCommand.self, CaptionCommand.self, WatchCommand.self, SourcesCommand.self, FolderCommand.self, SmartCommand.self,
             TrashCommand.self, RestoreCommand.self, EditCommand.self, RevertCommand.self,
             ThumbnailCommand.self,
             ExportCommand.self,
