@@ -130,7 +130,7 @@ struct AnnotationBenchmark {
             for (number, path) in plain.enumerated() {
                 let name = (path as NSString).lastPathComponent
                 try FileManager.default.linkItem(atPath: path, toPath: withSidecars + ".partial/" + name)
-                try darktableSidecar(rating: number % 6, keyword: "k\(number % 50)")
+                try SidecarFixtures.darktable(rating: number % 6, keyword: "k\(number % 50)")
                     .write(toFile: withSidecars + ".partial/" + name + ".xmp", atomically: false, encoding: .utf8)
             }
             try FileManager.default.moveItem(atPath: withSidecars + ".partial", toPath: withSidecars)
@@ -170,25 +170,6 @@ struct AnnotationBenchmark {
 
     static func jpegs(in folder: String) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".jpg") }.sorted().map { folder + "/" + $0 }
-    }
-
-    static func darktableSidecar(rating: Int, keyword: String) -> String {
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="XMP Core 4.4.0-Exiv2">
-         <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-          <rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/"
-            xmlns:lr="http://ns.adobe.com/lightroom/1.0/" xmlns:darktable="http://darktable.sf.net/"
-            xmp:Rating="\(rating)" darktable:xmp_version="5" darktable:history_end="1">
-           <dc:subject><rdf:Bag><rdf:li>\(keyword)</rdf:li></rdf:Bag></dc:subject>
-           <lr:hierarchicalSubject><rdf:Bag><rdf:li>Benchmark|\(keyword)</rdf:li></rdf:Bag></lr:hierarchicalSubject>
-           <darktable:history><rdf:Seq>
-            <rdf:li darktable:operation="exposure" darktable:enabled="1" darktable:modversion="6" darktable:params="0000"/>
-           </rdf:Seq></darktable:history>
-          </rdf:Description>
-         </rdf:RDF>
-        </x:xmpmeta>
-        """
     }
 }
 

@@ -64,7 +64,8 @@ extension LibraryDatabase {
     }
 
     /// The assets a sidecar at `path` may belong to: the one whose file it names (`NAME.EXT.xmp`), those of the
-    /// files named `NAME.*` beside it (`NAME.xmp`), and the one that had it last.
+    /// files named `NAME.*` beside it (`NAME.xmp`), and the one that had it last; the most recently added first
+    /// (a drop folder's name may have brought several photos in turn).
     public func assets(forSidecarAt path: String, exactMediaPath: String?, stem: String) async throws -> [String] {
         try await writer.read { db in
             var ids: [String] = []
@@ -78,7 +79,11 @@ extension LibraryDatabase {
             }
             ids += try String.fetchAll(db, sql: "SELECT assetId FROM asset_sidecar WHERE path = ?", arguments: [path])
             var seen = Set<String>()
-            return ids.filter { seen.insert($0).inserted }
+            let unique = ids.filter { seen.insert($0).inserted }
+            let added = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: """
+                SELECT id, addedTime FROM asset WHERE id IN (\(databaseQuestionMarks(count: unique.count)))
+                """, arguments: StatementArguments(unique)).map { ($0[0] as String, $0[1] as Double) })
+            return unique.filter { added[$0] != nil }.sorted { added[$0]! > added[$1]! }
         }
     }
 

@@ -79,15 +79,10 @@ struct TitleCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-
-    @Argument(help: ArgumentHelp("The asset (its id or the start of it).", valueName: "asset-id"))
-    var asset: String
-
-    @Argument(help: ArgumentHelp("The title; words are joined by spaces.", valueName: "text"))
-    var text: [String] = []
+    @OptionGroup var arguments: TextArguments
 
     func run() async throws {
-        try await setText(text, of: asset, connection: connection, field: "title") { $0.setTitle($1, for: $2) }
+        try await arguments.set("title", connection: connection) { $0.setTitle($1, for: $2) }
     }
 }
 
@@ -98,28 +93,32 @@ struct CaptionCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-
-    @Argument(help: ArgumentHelp("The asset (its id or the start of it).", valueName: "asset-id"))
-    var asset: String
-
-    @Argument(help: ArgumentHelp("The caption; words are joined by spaces.", valueName: "text"))
-    var text: [String] = []
+    @OptionGroup var arguments: TextArguments
 
     func run() async throws {
-        try await setText(text, of: asset, connection: connection, field: "caption") { $0.setCaption($1, for: $2) }
+        try await arguments.set("caption", connection: connection) { $0.setCaption($1, for: $2) }
     }
 }
 
-/// Sets a title or caption (`set` adds the change) and says what the asset has now.
-private func setText(_ words: [String], of asset: String, connection: ConnectionOptions, field: String,
-                     set: (inout PhotoLibrary.ChangeBuilder, String?, String) -> Void) async throws {
-    let text = words.joined(separator: " ")
-    let library = try await connection.connect()
-    let found = try await References(library: library).asset(asset)
-    var changes = PhotoLibrary.ChangeBuilder()
-    set(&changes, text.isEmpty ? nil : text, found.id)
-    _ = try await library.performChanges(changes)
-    Console.print(text.isEmpty ? "cleared the \(field) of \(found.summary)" : "\(field) of \(found.summary): \(text)")
+/// The asset and the text of `photolib title` and `photolib caption`.
+struct TextArguments: ParsableArguments {
+    @Argument(help: ArgumentHelp("The asset (its id or the start of it).", valueName: "asset-id"))
+    var asset: String
+
+    @Argument(help: ArgumentHelp("The text; words are joined by spaces, none clears it.", valueName: "text"))
+    var words: [String] = []
+
+    /// Sets the asset's `field` to the text (`change` adds the change) and says what it has now.
+    func set(_ field: String, connection: ConnectionOptions,
+             change: (inout PhotoLibrary.ChangeBuilder, String?, String) -> Void) async throws {
+        let text = words.joined(separator: " ")
+        let library = try await connection.connect()
+        let found = try await References(library: library).asset(asset)
+        var changes = PhotoLibrary.ChangeBuilder()
+        change(&changes, text.isEmpty ? nil : text, found.id)
+        _ = try await library.performChanges(changes)
+        Console.print(text.isEmpty ? "cleared the \(field) of \(found.summary)" : "\(field) of \(found.summary): \(text)")
+    }
 }
 
 extension Display {

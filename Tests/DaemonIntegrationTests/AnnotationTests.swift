@@ -80,7 +80,7 @@ struct AnnotationTests {
         let photo = try ImageFixtures.image(at: watched.file("IMG_1.jpg"), exif: ["-XMP-xmp:Rating=2"])
         let original = try Data(contentsOf: URL(fileURLWithPath: photo))
         let sidecar = watched.file("IMG_1.jpg.xmp")
-        try XMPText.write(XMPText.darktable(rating: 3), to: sidecar)
+        try XMPText.write(SidecarFixtures.darktable(rating: 3), to: sidecar)
         let library = try await WatchedLibrary.start(sources: [(watched.path, "reference")])
         try await library.waitUntil("the photo is in the library") { try await library.asset(named: "IMG_1.jpg") != nil }
         let asset = try #require(try await library.asset(named: "IMG_1.jpg"))

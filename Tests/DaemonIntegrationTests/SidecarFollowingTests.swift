@@ -19,7 +19,7 @@ struct SidecarFollowingTests {
     }
 
     @Test func anExternalRewriteOfASidecarReachesAnObserverAsOneChange() async throws {
-        let (watched, library, asset) = try await referenceLibrary(sidecar: XMPText.darktable(rating: 2))
+        let (watched, library, asset) = try await referenceLibrary(sidecar: SidecarFixtures.darktable(rating: 2))
         #expect(asset.annotations.rating == 2 && asset.annotations.keywords == ["cat", "Places|Paris"])
         #expect(try await library.assets().count == 1)
         let observer = try await PhotoLibrary.connect(socketPath: library.daemon.socketPath)
@@ -42,7 +42,7 @@ struct SidecarFollowingTests {
     }
 
     @Test func aPhotoAndItsSidecarRenamedTogetherKeepTheirAssetAndTheSidecarFollows() async throws {
-        let (watched, library, asset) = try await referenceLibrary(sidecar: XMPText.darktable(rating: 3))
+        let (watched, library, asset) = try await referenceLibrary(sidecar: SidecarFixtures.darktable(rating: 3))
         try FileManager.default.createDirectory(atPath: watched.file("trip"), withIntermediateDirectories: true)
         #expect(rename(watched.file("IMG_1.jpg"), watched.file("trip/Paris.jpg")) == 0)
         #expect(rename(watched.file("IMG_1.jpg.xmp"), watched.file("trip/Paris.jpg.xmp")) == 0)
@@ -64,7 +64,7 @@ struct SidecarFollowingTests {
         try await library.daemon.stop()
     }
 
-    @Test(arguments: [("not XML", "nonsense"), ("truncated", String(XMPText.darktable(rating: 1).prefix(600))),
+    @Test(arguments: [("not XML", "nonsense"), ("truncated", String(SidecarFixtures.darktable(rating: 1).prefix(600))),
                       ("external entity", "<?xml version=\"1.0\"?><!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><x/>")])
     func aBrokenSidecarIsLoggedWithItsPathAndThePhotoIsStillImported(name: String, text: String) async throws {
         let (watched, library, asset) = try await referenceLibrary(sidecar: text)
@@ -75,7 +75,7 @@ struct SidecarFollowingTests {
     }
 
     @Test func changesSurviveKillAndASidecarChangedWhileDownIsReadAtStart() async throws {
-        let (watched, library, asset) = try await referenceLibrary(sidecar: XMPText.darktable(rating: 2))
+        let (watched, library, asset) = try await referenceLibrary(sidecar: SidecarFixtures.darktable(rating: 2))
         var changes = PhotoLibrary.ChangeBuilder()
         changes.updateKeywords(of: [asset.id], adding: ["kept"])
         _ = try await library.client.performChanges(changes)
@@ -100,7 +100,7 @@ struct SidecarFollowingTests {
         let library = try await WatchedLibrary.start(sources: [(drop.path, "move")])
         let staging = try TemporaryDirectory()
         try ImageFixtures.image(at: staging.file("IMG_9.jpg"))
-        try XMPText.write(XMPText.darktable(rating: 4), to: staging.file("IMG_9.jpg.xmp"))
+        try XMPText.write(SidecarFixtures.darktable(rating: 4), to: staging.file("IMG_9.jpg.xmp"))
         #expect(rename(staging.file("IMG_9.jpg.xmp"), drop.file("IMG_9.jpg.xmp")) == 0)
         #expect(rename(staging.file("IMG_9.jpg"), drop.file("IMG_9.jpg")) == 0)
         try await library.waitUntil("the pair leaves the drop folder") {
@@ -139,26 +139,6 @@ struct SidecarFollowingTests {
 
 /// Sidecar text for these tests, and exiftool's reading of files.
 enum XMPText {
-    /// A darktable sidecar with `rating` stars, two keywords and a history block.
-    static func darktable(rating: Int) -> String {
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="XMP Core 4.4.0-Exiv2">
-         <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-          <rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/"
-            xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:lr="http://ns.adobe.com/lightroom/1.0/"
-            xmlns:darktable="http://darktable.sf.net/" xmp:Rating="\(rating)" darktable:xmp_version="5">
-           <dc:subject><rdf:Bag><rdf:li>cat</rdf:li><rdf:li>Paris</rdf:li></rdf:Bag></dc:subject>
-           <lr:hierarchicalSubject><rdf:Bag><rdf:li>cat</rdf:li><rdf:li>Places|Paris</rdf:li></rdf:Bag></lr:hierarchicalSubject>
-           <darktable:history><rdf:Seq>
-            <rdf:li darktable:operation="exposure" darktable:enabled="1" darktable:modversion="6" darktable:params="0000"/>
-           </rdf:Seq></darktable:history>
-          </rdf:Description>
-         </rdf:RDF>
-        </x:xmpmeta>
-        """
-    }
-
     static func write(_ text: String, to path: String) throws {
         try text.write(toFile: path, atomically: false, encoding: .utf8)
     }

@@ -70,12 +70,12 @@ final class SidecarKeeper: Service, Sendable {
             for id in Set(assetIds) { try await writeSidecar(ofAsset: id) }
         case .sidecarChanged(let path, let mode):
             let (exactMediaPath, stem) = SidecarNames.media(ofSidecar: path)
-            for id in try await database.assets(forSidecarAt: path, exactMediaPath: exactMediaPath, stem: stem) {
-                if mode == .reference {
-                    try await refresh(assetId: id)
-                } else if FileIdentity(regularFileAt: path) != nil {
-                    try await adopt(droppedSidecar: path, forAsset: id, mode: mode)
-                }
+            let ids = try await database.assets(forSidecarAt: path, exactMediaPath: exactMediaPath, stem: stem)
+            if mode == .reference {
+                for id in ids { try await refresh(assetId: id) }
+            } else if let newest = ids.first, FileIdentity(regularFileAt: path) != nil {
+                // The photo dropped under this name most recently is the one the sidecar came with.
+                try await adopt(droppedSidecar: path, forAsset: newest, mode: mode)
             }
         case .fileArrived(let id, let sourcePath, let mode):
             if mode == .reference {
