@@ -132,7 +132,7 @@ extension LibraryDatabase {
         }
     }
 
-    private static func recordSidecar(_ path: String?, identity: FileIdentity?, writeProblem: String?, ofAsset id: String,
+    static func recordSidecar(_ path: String?, identity: FileIdentity?, writeProblem: String?, ofAsset id: String,
                                       in db: Database) throws {
         guard let path else {
             try db.execute(sql: "DELETE FROM asset_sidecar WHERE assetId = ?", arguments: [id])

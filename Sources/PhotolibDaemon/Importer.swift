@@ -47,10 +47,19 @@ struct PreparedFile: Sendable {
     var contents: EncodedBuffer?
     /// What could not be read of the file's annotations and its sidecar (each ignored), to log.
     var annotationProblems: [(path: String, reason: String)] = []
+    /// The sidecar read with the file, and its identity then.
+    var sidecar: String?
+    var sidecarIdentity: FileIdentity?
 
     /// The commit request for this file, committed on its own: a store copy is synced after it (see `StoreSync`).
     func ingestRequest(album: String? = nil) -> IngestRequest {
-        IngestRequest(draft: draft, file: file, isReference: mode == .reference, album: album, defersSync: staged != nil)
+        var request = IngestRequest(draft: draft, file: file, isReference: mode == .reference, album: album,
+                                    defersSync: staged != nil)
+        if mode == .reference {
+            request.sidecarPath = sidecar
+            request.sidecarIdentity = sidecarIdentity
+        }
+        return request
     }
 }
 
@@ -207,7 +216,8 @@ struct Importer: Sendable {
                               groupKey: MediaFileKind.groupKey(ofPath: path), role: kind.role(fileName: filename),
                               identity: identity)
         return PreparedFile(sourcePath: path, mode: mode, staged: staged, draft: draft, file: file, contents: contents,
-                            annotationProblems: annotations.problems)
+                            annotationProblems: annotations.problems, sidecar: annotations.sidecar,
+                            sidecarIdentity: annotations.sidecarIdentity)
     }
 
     /// The whole file, `size` bytes as `fstat` gave them; a file that turns out shorter is still being written.

@@ -7,8 +7,9 @@ import XMPAnnotations
 /// (stills and RAW files), and its XMP sidecar (`NAME.EXT.xmp` or `NAME.xmp`), which wins where it says something.
 struct FileAnnotations: Sendable {
     var annotations = Annotations()
-    /// The sidecar read, if any.
+    /// The sidecar read, if any, and its identity when it was read.
     var sidecar: String?
+    var sidecarIdentity: FileIdentity?
     /// What could not be read (a broken sidecar, a rating that is no number), with the path it is in: each is
     /// ignored and logged, and the file is imported all the same.
     var problems: [(path: String, reason: String)] = []
@@ -29,7 +30,9 @@ struct FileAnnotations: Sendable {
             return
         }
         do {
+            let identity = FileIdentity(regularFileAt: sidecar)
             let fromSidecar = try SidecarFile.read(sidecar)
+            sidecarIdentity = identity
             problems += fromSidecar.problems.map { (sidecar, $0) }
             reading = fromSidecar.overriding(reading)
             self.sidecar = sidecar

@@ -90,6 +90,8 @@ struct IngestPipeline: Sendable {
             logger.warning("Metadata that cannot be read is ignored", metadata: ["path": "\(problem.path)", "reason": "\(problem.reason)"])
         }
         if case .duplicate = outcome { return }
+        // A sidecar read with a file referenced in place went on record with its commit.
+        if file.mode == .reference, file.sidecar != nil, outcome.recordsSidecar { return }
         guard SidecarNames.candidates(forMediaAt: file.sourcePath).contains(where: { FileIdentity(regularFileAt: $0) != nil }) else { return }
         sidecars.submit(.fileArrived(assetId: outcome.assetId, sourcePath: file.sourcePath, mode: file.mode))
     }
