@@ -57,7 +57,8 @@ struct AnnotationBenchmark {
                 times.append(monotonicMilliseconds() - start)
             }
             let sqlite = try sqlite3Timer(databasePath, sql, rounds: min(arguments.rounds, 50))
-            print(String(format: "%-30@ | %9d | %16.2f %6.2f | %21.2f | ×%.2f", predicate as NSString, found, times.median,
+            print(String(format: "%@ | %9d | %16.2f %6.2f | %21.2f | ×%.2f",
+                         predicate.padding(toLength: 30, withPad: " ", startingAt: 0) as NSString, found, times.median,
                          times.percentile(0.9), sqlite.median, times.median / sqlite.median))
             BenchmarkRecord.figure("FetchAssets `\(predicate)`, first 500 and count, \(arguments.assetCount) assets",
                                    ours: times.median, peer: sqlite.median, peerName: "sqlite3 .timer, same statements",
