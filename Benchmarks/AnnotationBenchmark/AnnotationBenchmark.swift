@@ -201,7 +201,7 @@ enum AnnotatedLibrary {
                     keywords: ["k\(random.next() % 5_000)", "Places|p\(random.next() % 500)"] + (roll == 50 ? ["x"] : []),
                     caption: roll < 10 ? "At the beach, \(number)" : nil)
                 drafts[changes.count] = draft
-                changes.append(.createAsset(path: "/benchmark/IMG_\(number).JPG", placeholder: nil))
+                changes.append(.createAsset(AssetCreation(path: "/benchmark/IMG_\(number).JPG", placeholder: nil)))
             }
             _ = try await database.performChanges(changes, drafts: drafts)
         }

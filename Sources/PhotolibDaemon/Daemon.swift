@@ -88,6 +88,8 @@ public struct Daemon: Sendable {
                                     filesLeft: { await renditionUpkeep.referencedFilesLeft($0, movedAssetIds: $1) },
                                     logger: logger)
         let authorization = Authorization(policy: configuration.access)
+        let servedFiles = ServedFiles()
+        let uploads = try Uploads(directory: configuration.libraryPath + "/uploads")
         let server = VarlinkServer(
             socketPath: socketPath,
             listeningDescriptor: activated?.descriptor,
@@ -95,9 +97,11 @@ public struct Daemon: Sendable {
                                      url: "https://github.com/photolibd/photolibd"),
             interfaces: [
                 LibraryInterface(database: database, ingest: ingest, editor: editor, authorization: authorization,
-                                 sidecars: sidecars),
-                ImagesInterface(images: images, authorization: authorization),
-                ImportInterface(ingest: ingest, authorization: authorization, sources: sources),
+                                 sidecars: sidecars, servedFiles: servedFiles, uploads: uploads),
+                ImagesInterface(images: images, authorization: authorization, servedFiles: servedFiles,
+                                videoExports: try VideoExports(directory: configuration.cachePath + "/exports", images: images)),
+                ImportInterface(ingest: ingest, authorization: authorization, sources: sources,
+                                uploads: UploadReceiver(uploads: uploads, threadPool: .singleton)),
             ],
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger
