@@ -56,7 +56,7 @@ struct AnnotationBenchmark {
                 _ = try raw.call(call)
                 times.append(monotonicMilliseconds() - start)
             }
-            let sqlite = try sqlite3Timer(databasePath, sql, rounds: min(arguments.rounds, 50))
+            let sqlite = try sqlite3Times(databasePath, sql, rounds: min(arguments.rounds, 50)).timer
             print(String(format: "%@ | %9d | %16.2f %6.2f | %21.2f | ×%.2f",
                          predicate.padding(toLength: 30, withPad: " ", startingAt: 0) as NSString, found, times.median,
                          times.percentile(0.9), sqlite.median, times.median / sqlite.median))
@@ -64,17 +64,6 @@ struct AnnotationBenchmark {
                                    ours: times.median, peer: sqlite.median, peerName: "sqlite3 .timer, same statements",
                                    unit: "ms", target: "≤ 1.2×")
         }
-    }
-
-    /// The sum of the statements' `.timer` real times, per sqlite3 run.
-    static func sqlite3Timer(_ database: String, _ script: String, rounds: Int) throws -> Measurements {
-        var timer = Measurements()
-        for _ in 0..<rounds {
-            let output = try runSQLite3(database, ".timer on\n" + script)
-            timer.append(output.split(separator: "\n").filter { $0.hasPrefix("Run Time: real") }
-                .compactMap { $0.split(separator: " ").dropFirst(3).first.flatMap { Double($0) } }.reduce(0, +) * 1000)
-        }
-        return timer
     }
 
     // MARK: - Write-back

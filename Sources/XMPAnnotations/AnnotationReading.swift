@@ -53,9 +53,10 @@ enum AnnotationProperties {
     static func read(_ document: MetadataDocument, includesIPTC: Bool) -> AnnotationReading {
         var reading = AnnotationReading()
         if let values = document.values(of: rating) {
-            if values.count == 1, let number = Double(values[0].trimmingCharacters(in: .whitespaces)), number.isFinite,
-               Annotations.ratings.contains(Int(number.rounded())) {
-                reading.rating = Int(number.rounded())
+            // Range-checked as a Double first: a rating of -6.7e88 would not fit an Int (fuzzing finding 1).
+            if values.count == 1, let number = Double(values[0].trimmingCharacters(in: .whitespaces))?.rounded(),
+               Double(Annotations.ratings.lowerBound)...Double(Annotations.ratings.upperBound) ~= number {
+                reading.rating = Int(number)
             } else {
                 reading.problems.append("xmp:Rating \(values.joined(separator: ", ").prefix(40).debugDescription) is not a rating from -1 to 5")
             }

@@ -61,10 +61,12 @@ struct SidecarFileTests {
         #expect(error.description.contains("larger than 16 MiB"))
     }
 
-    @Test func aRatingThatIsNoNumberIsIgnoredAndSaidSo() throws {
+    /// Fuzzing finding 1: a rating far outside an Int's range crashed the conversion.
+    @Test(arguments: ["lots", "-6666666666666666666666666666666666666666666666661", "1e300", "nan", "6"])
+    func aRatingThatIsNoRatingIsIgnoredAndSaidSo(rating: String) throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("odd.xmp")
-        try XMPFixtures.write(XMPFixtures.darktable.replacingOccurrences(of: "xmp:Rating=\"3\"", with: "xmp:Rating=\"lots\""),
+        try XMPFixtures.write(XMPFixtures.darktable.replacingOccurrences(of: "xmp:Rating=\"3\"", with: "xmp:Rating=\"\(rating)\""),
                               to: path)
         let reading = try SidecarFile.read(path)
         #expect(reading.rating == nil)
