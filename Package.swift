@@ -88,6 +88,17 @@ let package = Package(
         // and video poster frames through the ffmpeg command; camera RAW files through LibRaw, in a helper process.
         .target(name: "Imaging", dependencies: ["CVips", "CLibRaw", "ToolProcess", "PhotoModel"]),
 
+        // exiv2's C API, as Debian packages it: XMP, IPTC and EXIF.
+        .systemLibrary(
+            name: "CGexiv2",
+            pkgConfig: "gexiv2",
+            providers: [.apt(["libgexiv2-dev"])]
+        ),
+
+        // Stars, keywords, titles and captions (CONTRACT §14) through gexiv2: read from a photo's embedded XMP and
+        // IPTC and from its XMP sidecar, written into the sidecar keeping every other tool's properties.
+        .target(name: "XMPAnnotations", dependencies: ["CGexiv2", "PhotoModel"]),
+
         // Watching folder trees: inotify events (one watch per folder) and stat-only scans.
         .target(name: "FolderWatch", dependencies: ["PhotoModel"]),
 
@@ -127,7 +138,7 @@ let package = Package(
             name: "PhotolibDaemon",
             dependencies: [
                 "CompactJSON", "PhotoModel", "PhotolibProtocol", "LibraryStore", "Varlink", "Imaging", "PhotolibConfig", "FolderWatch",
-                "MediaProbe", "VideoExport",
+                "MediaProbe", "VideoExport", "XMPAnnotations",
                 "ThumbnailCache", "CMalloc",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -189,6 +200,7 @@ let package = Package(
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "PhotoModel", "TestSupport"]),
         .testTarget(name: "ToolProcessTests", dependencies: ["ToolProcess"]),
         .testTarget(name: "VideoExportTests", dependencies: ["VideoExport", "TestSupport"]),
+        .testTarget(name: "XMPAnnotationsTests", dependencies: ["XMPAnnotations", "PhotoModel", "TestSupport"]),
         .testTarget(
             name: "PhotosTests",
             dependencies: ["Photos", "AssetsLibrary", "PhotoLibrary", "TestSupport", "photolibd"]
@@ -232,6 +244,7 @@ if environment["PHOTOLIBD_FUZZERS"] != nil {
         .executableTarget(name: "fuzz-exif", dependencies: ["FuzzSupport", "Imaging"], path: "Fuzz/Exif"),
         .executableTarget(name: "fuzz-config", dependencies: ["FuzzSupport", "PhotolibConfig"], path: "Fuzz/Config"),
         .executableTarget(name: "fuzz-file-name-date", dependencies: ["FuzzSupport", "PhotoModel"], path: "Fuzz/FileNameDate"),
+        .executableTarget(name: "fuzz-sidecar", dependencies: ["FuzzSupport", "XMPAnnotations"], path: "Fuzz/Sidecar"),
     ]
 }
 
@@ -245,6 +258,7 @@ if environment["PHOTOLIBD_BENCHMARKS"] != nil {
         .executable(name: "library-model-benchmark", targets: ["LibraryModelBenchmark"]),
         .executable(name: "photos-benchmark", targets: ["PhotosBenchmark"]),
         .executable(name: "raw-benchmark", targets: ["RawBenchmark"]),
+        .executable(name: "annotation-benchmark", targets: ["AnnotationBenchmark"]),
     ]
     package.targets += [
         // Builds benchmark libraries through the store and starts the daemon on them.
@@ -297,6 +311,14 @@ if environment["PHOTOLIBD_BENCHMARKS"] != nil {
             name: "RawBenchmark",
             dependencies: ["BenchmarkSupport", "PhotoLibrary"],
             path: "Benchmarks/RawBenchmark"
+        ),
+
+        // Times rating and keyword queries beside sqlite3, a rating's sidecar write-back, and imports with sidecars
+        // beside imports without (Benchmarks/annotations.sh runs it).
+        .executableTarget(
+            name: "AnnotationBenchmark",
+            dependencies: ["BenchmarkSupport", "LibraryStore", "PhotoLibrary", "PhotoModel", "TestSupport"],
+            path: "Benchmarks/AnnotationBenchmark"
         ),
 
         // Times watched-folder ingest beside sha256sum and inotifywait, and start-up reconciliation (Benchmarks/import.sh).

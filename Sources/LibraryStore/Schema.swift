@@ -106,6 +106,7 @@ enum Schema {
         registerEdits(in: &migrator)
         registerUnsyncedCopies(in: &migrator)
         registerSourceDuplicates(in: &migrator)
+        registerAnnotations(in: &migrator)
         return migrator
     }
 }

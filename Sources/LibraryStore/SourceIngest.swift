@@ -128,6 +128,7 @@ extension ChangeTransaction {
         try insertRecord(request.file, assetId: assetId, type: ResourceType(rawValue: type) ?? resource.type)
         if ["photo", "video", "audio"].contains(type) {
             try updateContent(of: assetId, from: request.draft, subtypes: [])
+            try writeAnnotations(request.draft.annotations, ofAsset: assetId)
         }
         note(.asset, assetId, .changed, contentChanged: true)
         return .replaced(assetId: assetId)
@@ -167,6 +168,7 @@ extension ChangeTransaction {
             """, arguments: [assetId, resource.type.rawValue, resource.originalFilename, resource.mimeType,
                              resource.fileSize, resource.path, resource.isOwnedByLibrary])
         try insertRecord(request.file, assetId: assetId, type: resource.type)
+        try adoptAnnotations(request.draft.annotations, ofAsset: assetId)
         if join.demotedPrimary != nil {
             try updateContent(of: assetId, from: request.draft, subtypes: join.addedSubtypes)
         } else {

@@ -14,6 +14,8 @@ public enum PredicateValueType: Sendable, Hashable {
     case mediaSubtypes
     /// Text that is one of these names (a collection's kind or subtype).
     case enumeration([String])
+    /// Several texts (an asset's keywords), tested one by one: `ANY keywords == 'cat'`, `'cat' IN keywords`.
+    case textList
 }
 
 /// A key a predicate may test.
@@ -75,6 +77,10 @@ public struct PredicateSchema: Sendable {
         PredicateKey("latitude", .real, isOptional: true),
         PredicateKey("longitude", .real, isOptional: true),
         PredicateKey("altitude", .real, isOptional: true),
+        PredicateKey("rating", .integer),
+        PredicateKey("keywords", .textList),
+        PredicateKey("title", .text, isOptional: true),
+        PredicateKey("caption", .text, isOptional: true),
     ], notKeys: [
         "id": idIsLocalIdentifier,
         "location": "a place is tested by latitude, longitude and altitude (latitude == nil: no place)",
