@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
         .library(name: "Photos", targets: ["Photos"]),
         .library(name: "AssetsLibrary", targets: ["AssetsLibrary"]),
+        .executable(name: "photolib-web", targets: ["photolib-web"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -22,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // JSON read from and written into bytes directly, for the messages too large for Foundation's coders.
@@ -166,6 +169,46 @@ let package = Package(
             ]
         ),
 
+        // The gallery in a browser: an HTTP server (Hummingbird) on the PhotoLibrary client module, the page's own
+        // JSON API, live updates from one Observe stream fanned out to the pages, and the page itself (HTML, CSS and
+        // ES modules in Page/, embedded as they are written).
+        .target(
+            name: "PhotolibWeb",
+            dependencies: [
+                "PhotoLibrary", "PhotolibLocations", "CompactJSON",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [
+                .embedInCode("Page/index.html"),
+                .embedInCode("Page/gallery.css"),
+                .embedInCode("Page/main.js"),
+                .embedInCode("Page/api.js"),
+                .embedInCode("Page/layout.js"),
+                .embedInCode("Page/timeline.js"),
+                .embedInCode("Page/tiles.js"),
+                .embedInCode("Page/scrubber.js"),
+                .embedInCode("Page/sidebar.js"),
+                .embedInCode("Page/viewer.js"),
+                .embedInCode("Page/crop.js"),
+                .embedInCode("Page/info.js"),
+                .embedInCode("Page/live.js"),
+                .embedInCode("Page/upload.js"),
+                .embedInCode("Page/selection.js"),
+            ]
+        ),
+        .executableTarget(
+            name: "photolib-web",
+            dependencies: [
+                "PhotolibWeb", "PhotolibLocations",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // Helpers shared by tests and benchmarks: running tools, temporary directories, image fixtures, sockets.
         .target(name: "TestSupport", dependencies: ["Varlink"], path: "Tests/TestSupport"),
         .testTarget(name: "CompactJSONTests", dependencies: ["CompactJSON"]),
@@ -186,6 +229,13 @@ let package = Package(
         .testTarget(
             name: "PhotosTests",
             dependencies: ["Photos", "AssetsLibrary", "PhotoLibrary", "TestSupport", "photolibd"]
+        ),
+        .testTarget(
+            name: "PhotolibWebTests",
+            dependencies: [
+                "PhotolibWeb", "PhotoLibrary", "TestSupport", "photolibd",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
         .testTarget(
             name: "DaemonIntegrationTests",
