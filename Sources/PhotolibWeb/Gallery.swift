@@ -47,16 +47,15 @@ public struct GalleryConfiguration: Sendable {
         self.extraHosts = extraHosts
     }
 
-    /// The `Host` values the gallery answers to for a TCP listener bound to `port`; nil on a Unix socket.
+    /// The `Host` values the gallery answers to for a TCP listener bound to `boundPort`: its listen address and
+    /// `localhost` (the names a rebinding attacker's page cannot use), with the port or without; nil on a Unix socket.
     func allowedHosts(boundPort: Int?) -> Set<String>? {
         guard case .tcp(let host, let listenPort) = listen else { return nil }
         let port = boundPort ?? listenPort
         let named = host.contains(":") ? "[\(host)]" : host
         var names: Set<String> = [named.lowercased(), "localhost"]
         names.formUnion(extraHosts.map { $0.lowercased() })
-        var hosts = Set(names.map { "\($0):\(port)" })
-        if port == 80 { hosts.formUnion(names) }
-        return hosts
+        return names.union(names.map { "\($0):\(port)" })
     }
 }
 

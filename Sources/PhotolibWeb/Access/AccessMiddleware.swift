@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 
 /// The gallery's access rules (contract §13), checked before any route:
@@ -7,13 +8,15 @@ import Hummingbird
 /// - a change (any method but GET and HEAD) whose `Origin` is not the gallery's own gets 403 (cross-site requests).
 struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     static var cookieName: String { "photolib_session" }
+    /// HTTP/1's Host header, as a request built without an authority carries it.
+    static var hostField: HTTPField.Name { HTTPField.Name("Host")! }
 
     let token: AccessToken
     /// The `Host` values accepted: nil when listening on a Unix socket behind a proxy, which keeps its own rules.
     let allowedHosts: @Sendable () -> Set<String>?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let host = request.head.authority ?? ""
+        let host = request.head.authority ?? request.headers[Self.hostField] ?? ""
         if let allowed = allowedHosts(), !allowed.contains(host.lowercased()) {
             throw GalleryError.forbidden("\(host.isEmpty ? "a request without a Host" : host) is not this gallery's address")
         }

@@ -1,5 +1,8 @@
 import Crypto
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The secret a person opens the gallery with: printed once in the address, kept in the runtime directory (mode
 /// 0600) so that the same address works after a restart, and exchanged for a session cookie.
@@ -30,7 +33,7 @@ public struct AccessToken: Sendable, Hashable {
         guard FileManager.default.createFile(atPath: temporary, contents: Data((token.value + "\n").utf8),
                                              attributes: [.posixPermissions: 0o600])
         else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
-        _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: temporary))
+        guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
         return token
     }
 

@@ -6,47 +6,74 @@ import Synchronization
 /// stopped) is dropped and made again at its next use.
 final class LibraryConnections: Sendable {
     let socketPath: String?
-    private let slots: Mutex<[PhotoLibrary?]>
+    private let slots: Slots
     private let count: Int
     private let next = Atomic<Int>(0)
 
     init(socketPath: String?, count: Int = 4) {
         self.socketPath = socketPath
         self.count = count
-        slots = Mutex(Array(repeating: nil, count: count))
+        slots = Slots(count: count)
     }
 
-    /// Runs `body` with one of the connections, connecting first when needed; a broken connection is dropped.
+    /// Runs `body` with one of the connections, connecting first when needed; a broken connection is dropped, and
+    /// with `retry` (calls that change nothing) the call is made once more on a new one (the daemon restarted).
+    ///
+    /// The call runs in a task of its own: a page that goes away (an image scrolled out of sight) cancels its
+    /// request, and a varlink call cancelled halfway closes its connection under the other pages' calls.
     func withLibrary<Result: Sendable>(
-        _ body: (PhotoLibrary) async throws(PhotoLibraryError) -> Result
+        retry: Bool = true, _ body: @escaping @Sendable (PhotoLibrary) async throws(PhotoLibraryError) -> Result
     ) async throws(GalleryError) -> Result {
-        let slot = next.wrappingAdd(1, ordering: .relaxed).oldValue % count
-        let library: PhotoLibrary
-        if let open = slots.withLock({ $0[slot] }) {
-            library = open
-        } else {
-            do {
-                library = try await PhotoLibrary.connect(socketPath: socketPath, answerWithin: .seconds(10))
-            } catch {
-                throw .daemon(error)
-            }
-            let kept = slots.withLock { slots -> PhotoLibrary in
-                if let current = slots[slot] { return current }
-                slots[slot] = library
-                return library
-            }
-            if kept !== library { await library.close() }
-        }
         do {
-            return try await body(library)
+            return try await call(body)
         } catch {
-            let broken: [PhotoLibraryError.Code] = [.daemonNotRunning, .connectionFailed, .daemonStopping, .unexpectedReply]
-            if broken.contains(error.code) {
-                slots.withLock { if $0[slot] === library { $0[slot] = nil } }
-                await library.close()
+            guard retry, Self.isBroken(error) else { throw error.gallery }
+            do {
+                return try await call(body)
+            } catch {
+                throw error.gallery
             }
-            throw error.gallery
         }
+    }
+
+    private static func isBroken(_ error: PhotoLibraryError) -> Bool {
+        [.daemonNotRunning, .connectionFailed, .daemonStopping, .unexpectedReply].contains(error.code)
+    }
+
+    private func call<Result: Sendable>(
+        _ body: @escaping @Sendable (PhotoLibrary) async throws(PhotoLibraryError) -> Result
+    ) async throws(PhotoLibraryError) -> Result {
+        let slot = next.wrappingAdd(1, ordering: .relaxed).oldValue % count
+        let socketPath = socketPath
+        let slots = slots
+        let outcome = await Task { () -> Swift.Result<Result, PhotoLibraryError> in
+            let library: PhotoLibrary
+            if let open = slots.withLock({ $0[slot] }) {
+                library = open
+            } else {
+                do throws(PhotoLibraryError) {
+                    library = try await PhotoLibrary.connect(socketPath: socketPath, answerWithin: .seconds(10))
+                } catch {
+                    return .failure(error)
+                }
+                let kept = slots.withLock { slots -> PhotoLibrary in
+                    if let current = slots[slot] { return current }
+                    slots[slot] = library
+                    return library
+                }
+                if kept !== library { await library.close() }
+            }
+            do throws(PhotoLibraryError) {
+                return .success(try await body(library))
+            } catch {
+                if Self.isBroken(error) {
+                    slots.withLock { if $0[slot] === library { $0[slot] = nil } }
+                    await library.close()
+                }
+                return .failure(error)
+            }
+        }.value
+        return try outcome.get()
     }
 
     /// Closes every connection.
@@ -92,5 +119,18 @@ final class LibraryConnections: Sendable {
         return try await withLibrary { library throws(PhotoLibraryError) in
             try await library.fetchAssets(matching: query, pageSize: ids.count).assets.map(GalleryTile.init)
         }
+    }
+}
+
+/// The open connections, shared with the tasks that make calls.
+private final class Slots: Sendable {
+    private let connections: Mutex<[PhotoLibrary?]>
+
+    init(count: Int) {
+        connections = Mutex(Array(repeating: nil, count: count))
+    }
+
+    func withLock<Value: Sendable>(_ body: (inout [PhotoLibrary?]) -> Value) -> Value {
+        connections.withLock { body(&$0) }
     }
 }

@@ -64,6 +64,11 @@ extension LibraryFeed {
             views[spec.key]?.lastUsed = .now
             return open
         }
+        // Just started, or the daemon just came back: the stream's snapshot is usually a moment away.
+        let patience = ContinuousClock.now + .seconds(3)
+        while !daemonUp, ContinuousClock.now < patience {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
         guard daemonUp, let observerId else {
             throw .daemon(PhotoLibraryError(code: .daemonNotRunning, message: "the photo library is not answering"))
         }

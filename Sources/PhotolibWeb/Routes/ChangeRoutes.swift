@@ -64,7 +64,7 @@ struct ChangeRoutes<Context: RequestContext>: Sendable {
         default: throw .badRequest("unknown action \(action.action)")
         }
         let built = changes
-        return try await connections.withLibrary { library throws(PhotoLibraryError) in
+        return try await connections.withLibrary(retry: false) { library throws(PhotoLibraryError) in
             try await library.performChanges(built)
         }
     }

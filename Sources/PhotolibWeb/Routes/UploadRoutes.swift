@@ -44,12 +44,14 @@ struct UploadRoutes<Context: RequestContext>: Sendable {
                 return buffer
             }
             try await fileIO.writeFile(contents: limited, path: path, context: context)
-            let result = try await connections.withLibrary { library throws(PhotoLibraryError) in
+            let result = try await connections.withLibrary(retry: false) { library throws(PhotoLibraryError) in
                 try await library.importFiles([path], mode: .move)
             }
             let file = result.files.first
+            // The staging folder is the gallery's business: the page is told of the file by its own name.
+            let reason = file?.error?.replacingOccurrences(of: path, with: name)
             let outcome = Outcome(status: file?.status.rawValue ?? "failed", assetId: file?.assetId,
-                                  error: file?.error ?? (file == nil ? "the daemon did not say what became of the file" : nil))
+                                  error: reason ?? (file == nil ? "the daemon did not say what became of the file" : nil))
             let body = try JSONEncoder().encode(outcome)
             let status: HTTPResponse.Status = ["imported", "duplicate"].contains(outcome.status) ? .ok : .unprocessableContent
             return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
