@@ -235,6 +235,7 @@ let package = Package(
             dependencies: [
                 "PhotolibWeb", "PhotoLibrary", "TestSupport", "photolibd",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(
@@ -289,6 +290,7 @@ if environment["PHOTOLIBD_BENCHMARKS"] != nil {
         .executable(name: "library-model-benchmark", targets: ["LibraryModelBenchmark"]),
         .executable(name: "photos-benchmark", targets: ["PhotosBenchmark"]),
         .executable(name: "raw-benchmark", targets: ["RawBenchmark"]),
+        .executable(name: "gallery-benchmark-library", targets: ["GalleryBenchmark"]),
     ]
     package.targets += [
         // Builds benchmark libraries through the store and starts the daemon on them.
@@ -341,6 +343,14 @@ if environment["PHOTOLIBD_BENCHMARKS"] != nil {
             name: "RawBenchmark",
             dependencies: ["BenchmarkSupport", "PhotoLibrary"],
             path: "Benchmarks/RawBenchmark"
+        ),
+
+        // Builds the gallery benchmark's library of real, referenced photos (Benchmarks/gallery.sh times the page in
+        // Chromium and the thumbnails with wrk).
+        .executableTarget(
+            name: "GalleryBenchmark",
+            dependencies: ["BenchmarkSupport", "LibraryStore", "PhotoModel"],
+            path: "Benchmarks/GalleryBenchmark"
         ),
 
         // Times watched-folder ingest beside sha256sum and inotifywait, and start-up reconciliation (Benchmarks/import.sh).

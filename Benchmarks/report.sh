@@ -11,7 +11,7 @@ scripts/setup --benchmarks
 command -v swift >/dev/null || export PATH="/opt/swift/usr/bin:$PATH"
 export PHOTOLIBD_BENCHMARKS=1
 for product in photolibd photolibd-raw fetch-benchmark observer-benchmark photos-benchmark image-benchmark import-benchmark \
-    edit-benchmark raw-benchmark; do
+    edit-benchmark raw-benchmark photolib-web gallery-benchmark-library; do
     swift build -c release --product "$product"
 done
 
@@ -50,6 +50,7 @@ BENCHMARK_DIR="$work/images" run Benchmarks/edits.sh "$(( photos < 20 ? photos :
 run .build/release/import-benchmark throughput "$daemon" "$work/import" "$files"
 run .build/release/import-benchmark latency "$daemon" "$work/import"
 BENCHMARK_DIR="$work/raw" run Benchmarks/raw.sh "$($quick && echo 4 || echo 8)"
+run python3 Benchmarks/gallery_benchmark.py .build/release "$work/gallery" 100000
 
 # Debian's own Python, which has its matplotlib (python3 on PATH may be another).
 /usr/bin/python3 Benchmarks/report.py "$BENCHMARK_RECORD" Benchmarks/REPORT.md Benchmarks/report "$($quick && echo quick || echo full)"

@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Hummingbird
 import Logging
 import PhotolibLocations
@@ -34,6 +37,7 @@ struct PhotolibWebCommand: AsyncParsableCommand {
     var allowedHosts: [String] = []
 
     func run() async throws {
+        raiseOpenFileLimit()
         guard let listenAddress = GalleryConfiguration.Listen(argument: listen) else {
             throw ValidationError("--listen takes HOST:PORT or unix:PATH (an absolute path), not \(listen)")
         }
@@ -57,5 +61,14 @@ struct PhotolibWebCommand: AsyncParsableCommand {
             }
         }
         try await app.runService()
+    }
+
+    /// Every open page holds a connection (its event stream) besides those loading pictures: the default soft limit
+    /// of 1,024 descriptors would make the thousand-and-first connection wait, so it is raised to the hard limit.
+    private func raiseOpenFileLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 }

@@ -254,3 +254,26 @@ def test_the_page_says_when_the_daemon_stops_and_recovers_by_itself(gallery, bro
     gallery.drop_file(dropped)
     wait_for(browser, lambda d: len(set(tile_ids(d)) - before) == 1, message="live again after the restart")
     assert browser.execute_script("return window.stillTheSamePage === true")
+
+
+def test_thousands_of_open_connections_and_a_stalled_client_do_not_stall_the_others(gallery):
+    import resource
+    import socket
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
+    host, port = gallery.origin.rsplit("//", 1)[1].split(":")
+    idle = []
+    try:
+        for index in range(2000):
+            connection = socket.create_connection((host, int(port)))
+            if index % 2:
+                connection.sendall(b"GET /api/views/timeline HTTP/1.1\r\nHost: localhost\r\n")  # headers never finished
+            idle.append(connection)
+        session = {"Cookie": request(gallery, "/?token=" + gallery.token)[1]["Set-Cookie"].split(";")[0]}
+        started = time.monotonic()
+        assert request(gallery, "/api/views/timeline", headers=session)[0] == 200
+        assert time.monotonic() - started < 5
+    finally:
+        for connection in idle:
+            connection.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOCore
+import PhotoLibrary
 @testable import PhotolibWeb
 import Testing
 
@@ -11,10 +13,10 @@ struct RouteTests {
         let gallery = try await GalleryUnderTest.start(photos: 3)
         try await gallery.test { client in
             let index = try await client.execute(uri: "/api/views/timeline", method: .get, headers: gallery.signedIn)
-            #expect(index.status == .ok)
-            let view = try JSONSerialization.jsonObject(with: Data(buffer: index.body)) as! [String: Any]
+            #expect(index.status == .ok, "\(String(buffer: index.body))")
+            let view = try #require(try JSONSerialization.jsonObject(with: Data(buffer: index.body)) as? [String: Any])
             #expect(view["count"] as? Int == 3)
-            let sections = view["sections"] as! [[Any]]
+            let sections = try #require(view["sections"] as? [[Any]])
             #expect(sections.map { $0[0] as! String } == ["2024-05-12", "2024-05-11", "2024-05-10"])
             let keys = sections.map { $0[0] as! String }.joined(separator: ",")
             let tiles = try await client.execute(uri: "/api/views/timeline/sections?keys=\(keys)", method: .get, headers: gallery.signedIn)

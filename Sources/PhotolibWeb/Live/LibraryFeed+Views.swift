@@ -72,6 +72,7 @@ extension LibraryFeed {
         guard daemonUp, let observerId else {
             throw .daemon(PhotoLibraryError(code: .daemonNotRunning, message: "the photo library is not answering"))
         }
+        if let open = views[spec.key] { return open }
         if let task = openingTasks[spec.key] {
             _ = await task.result
         } else {

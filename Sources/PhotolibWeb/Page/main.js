@@ -1,7 +1,7 @@
 // The page: the view shown (the timeline, an album, a search), kept live, and the parts wired together.
 import { change, searchView } from './api.js';
 import { Timeline } from './timeline.js';
-import { Scrubber } from './scrubber.js';
+import { Scrubber, jumpTo, whenFilled } from './scrubber.js';
 import { Sidebar } from './sidebar.js';
 import { Viewer } from './viewer.js';
 import { LiveStream } from './live.js';
@@ -52,7 +52,8 @@ new Uploads($('#uploads'), $('#drop-zone'));
 const live = new LiveStream({
   onSections: (event) => { timeline.applyEvent(event); if (viewer.isOpen) viewer.refresh(); },
   onCollections: (collections) => { sidebar.update(collections); $('#view-title').textContent = sidebar.titleOf(state.view); },
-  onReset: () => timeline.reload().catch((error) => showError(error.message)),
+  // The view's index again, and a new stream from its token (the old one may not have been following a view).
+  onReset: () => timeline.reload().then(() => live.follow(state.view, timeline.token)).catch((error) => showError(error.message)),
   onDaemon: (up) => { state.daemonUp = up; showStatus(); },
   onConnection: (connected) => { state.connected = connected; showStatus(); },
 });
@@ -111,7 +112,10 @@ document.addEventListener('keydown', (event) => {
 });
 
 // For the browser tests and the benchmark: the state of the page and a scrubber jump.
-window.gallery = { timeline, viewer, sidebar, openView, state };
+window.gallery = {
+  timeline, viewer, sidebar, openView, state,
+  jumpTo: (month) => jumpTo(timeline, month), whenFilled: () => whenFilled(timeline),
+};
 
 const start = new URLSearchParams(location.hash.slice(1));
 openView(start.get('view') || 'timeline').then(() => {

@@ -21,7 +21,7 @@ export class Scrubber {
     });
     element.addEventListener('click', (event) => {
       const button = event.target.closest('button[data-month]');
-      if (button) timeline.jumpTo(button.dataset.month);
+      if (button) jumpTo(timeline, button.dataset.month);
     });
   }
 
@@ -79,4 +79,30 @@ const monthFormat = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'n
 function monthLabel(key) {
   const match = /^(\d{4})-(\d{2})/.exec(key);
   return match ? monthFormat.format(new Date(Date.UTC(+match[1], +match[2] - 1, 1))) : '';
+}
+
+/** Scrolls the timeline to the first section whose key starts with `prefix` (a month, `YYYY-MM`), or to the
+ *  nearest older one. */
+export function jumpTo(timeline, prefix) {
+  const section = timeline.sections.find((candidate) => candidate.key.startsWith(prefix))
+    ?? timeline.sections.find((candidate) => candidate.key < prefix);
+  if (!section) return false;
+  timeline.scroller.scrollTop = section.top;
+  timeline.update();
+  return true;
+}
+
+/** Resolves once every tile on screen has its picture decoded (what "filled" means to the benchmark). */
+export function whenFilled(timeline) {
+  return new Promise((resolve) => {
+    const check = () => {
+      const top = timeline.scroller.scrollTop;
+      const bottom = top + timeline.scroller.clientHeight;
+      const pending = timeline.sections.some((section) => section.top < bottom && section.top + section.height > top && !section.tiles);
+      const images = [...timeline.canvas.querySelectorAll('.tile img')];
+      const unfinished = images.some((image) => !image.complete || image.naturalWidth === 0);
+      if (!pending && images.length && !unfinished) resolve(); else requestAnimationFrame(check);
+    };
+    check();
+  });
 }

@@ -1,5 +1,6 @@
 // Several photos picked in the grid, and what can be done to them at once.
 import { change } from './api.js';
+import { markSelected } from './tiles.js';
 
 export class Selection {
   constructor(bar, { timeline, albums, onError, currentView }) {
@@ -19,12 +20,12 @@ export class Selection {
 
   toggle(id) {
     if (this.ids.has(id)) this.ids.delete(id); else this.ids.add(id);
-    this.timeline.markSelected(id, this.ids.has(id));
+    markSelected(this.timeline.canvas, id, this.ids.has(id));
     this.render();
   }
 
   clear() {
-    for (const id of this.ids) this.timeline.markSelected(id, false);
+    for (const id of this.ids) markSelected(this.timeline.canvas, id, false);
     this.ids.clear();
     this.render();
   }

@@ -22,6 +22,7 @@ export function makeTile(tile, box, dayKey, selected) {
   const pick = document.createElement('button');
   pick.type = 'button';
   pick.className = 'pick';
+  pick.tabIndex = -1; // the keyboard selects with the space bar on the tile itself
   pick.setAttribute('aria-label', 'Select');
   pick.setAttribute('aria-pressed', String(Boolean(selected)));
   link.append(pick);
@@ -41,4 +42,39 @@ export function describe(tile, dayKey) {
   const kind = tile.type === 'video' ? `Video, ${formatDuration(tile.duration)}` : tile.type === 'audio' ? 'Audio' : 'Photo';
   const day = dayLabel(dayKey);
   return `${kind}${day ? `, ${day}` : ''}${tile.favorite ? ', favorite' : ''}`;
+}
+
+/** Opens a tile on a click (or Enter); selects it with its circle, a modifier key, or the space bar; the arrow keys
+ *  move along the tiles drawn. */
+export function attachTileControls(canvas, { onOpen, onToggleSelect }) {
+  canvas.addEventListener('click', (event) => {
+    const link = event.target.closest('.tile');
+    if (!link) return;
+    event.preventDefault();
+    if (event.target.closest('.pick') || event.ctrlKey || event.metaKey || event.shiftKey) {
+      onToggleSelect(link.dataset.assetId);
+    } else {
+      onOpen(link.dataset.assetId);
+    }
+  });
+  canvas.addEventListener('keydown', (event) => {
+    const link = event.target.closest('.tile');
+    if (!link) return;
+    if (event.key === ' ') {
+      event.preventDefault();
+      onToggleSelect(link.dataset.assetId);
+    } else if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
+      event.preventDefault();
+      const tiles = [...canvas.querySelectorAll('.tile')];
+      tiles[tiles.indexOf(link) + (event.key === 'ArrowRight' ? 1 : -1)]?.focus();
+    }
+  });
+}
+
+/** Marks the drawn tile of `id` selected or not. */
+export function markSelected(canvas, id, selected) {
+  for (const link of canvas.querySelectorAll(`.tile[data-asset-id="${CSS.escape(id)}"]`)) {
+    link.classList.toggle('selected', selected);
+    link.querySelector('.pick')?.setAttribute('aria-pressed', String(selected));
+  }
 }

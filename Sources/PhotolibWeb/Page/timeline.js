@@ -3,7 +3,7 @@
 // keep the photo at the top of the screen where it is when their real height is known.
 import { justify, estimateHeight, lastAtOrBefore } from './layout.js';
 import { viewIndex, viewSections, decodeTile, dayLabel } from './api.js';
-import { makeTile } from './tiles.js';
+import { makeTile, attachTileControls } from './tiles.js';
 
 const GAP = 4;
 const HEADER = 44;
@@ -29,7 +29,7 @@ export class Timeline {
     this.width = 0;
     scroller.addEventListener('scroll', () => this.schedule(), { passive: true });
     new ResizeObserver(() => this.resize()).observe(scroller);
-    canvas.addEventListener('click', (event) => this.click(event));
+    attachTileControls(canvas, { onOpen: (id) => this.onOpen?.(id), onToggleSelect: (id) => this.onToggleSelect?.(id) });
   }
 
   /** Shows a view from its index; resolves once its first screen is laid out. */
@@ -250,26 +250,6 @@ export class Timeline {
     });
   }
 
-  click(event) {
-    const link = event.target.closest('.tile');
-    if (!link) return;
-    event.preventDefault();
-    const id = link.dataset.assetId;
-    if (event.target.closest('.pick') || event.ctrlKey || event.metaKey || event.shiftKey) {
-      this.onToggleSelect?.(id);
-    } else {
-      this.onOpen?.(id);
-    }
-  }
-
-  /** Marks the drawn tile of `id` selected or not. */
-  markSelected(id, selected) {
-    for (const link of this.canvas.querySelectorAll(`.tile[data-asset-id="${CSS.escape(id)}"]`)) {
-      link.classList.toggle('selected', selected);
-      link.querySelector('.pick')?.setAttribute('aria-pressed', String(selected));
-    }
-  }
-
   tile(id) {
     for (const section of this.sections) {
       const found = section.tiles?.find((tile) => tile.id === id);
@@ -293,30 +273,5 @@ export class Timeline {
       if (!next.tiles) return null;
       position = step > 0 ? 0 : next.tiles.length - 1;
     }
-  }
-
-  /** Scrolls to the first section whose key starts with `prefix` (a month, `YYYY-MM`) or the nearest older one. */
-  jumpTo(prefix) {
-    const section = this.sections.find((candidate) => candidate.key.startsWith(prefix))
-      ?? this.sections.find((candidate) => candidate.key < prefix);
-    if (!section) return false;
-    this.scroller.scrollTop = section.top;
-    this.update();
-    return true;
-  }
-
-  /** Resolves once every tile on screen has its picture decoded (what "filled" means to the benchmark). */
-  whenFilled() {
-    return new Promise((resolve) => {
-      const check = () => {
-        const top = this.scroller.scrollTop;
-        const bottom = top + this.scroller.clientHeight;
-        const pending = this.sections.some((section) => section.top < bottom && section.top + section.height > top && !section.tiles);
-        const images = [...this.canvas.querySelectorAll('.tile img')];
-        const unfinished = images.some((image) => !image.complete || image.naturalWidth === 0);
-        if (!pending && images.length && !unfinished) resolve(); else requestAnimationFrame(check);
-      };
-      check();
-    });
   }
 }
