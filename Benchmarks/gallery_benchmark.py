@@ -145,7 +145,10 @@ def main():
             source = make_photo(os.path.join(drops, f"D{index:03}_{time.time_ns()}.jpg"), 500 + index, "2031:01:01 12:00:00", (480, 320))
             os.rename(source, os.path.join(drop, os.path.basename(source)))
             time.sleep(0.4)
-        time.sleep(2)
+        deadline = time.time() + 60
+        while len(observer.inserted) < 30 and time.time() < deadline:
+            time.sleep(0.1)
+        time.sleep(1)
         appeared = browser.execute_script("return window.appeared")
         latencies = [appeared[asset] - committed for asset, committed in observer.inserted.items() if asset in appeared]
         if len(latencies) < 30:

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 
 /// The page's view API and its live stream:
 /// - `GET /api/views/KEY`: the view's index, `{view, token, count, grouping, sections: [[key, count]]}` (a few dozen
@@ -54,12 +55,17 @@ struct ViewRoutes<Context: RequestContext>: Sendable {
                 }
             }
             defer { heartbeat.cancel() }
-            do {
-                while let events = await page.events() {
-                    try await writer.write(contentsOf: events)
+            // A stream never ends by itself: the server's graceful shutdown ends it, or the server would wait for it.
+            await withGracefulShutdownHandler {
+                do {
+                    while let events = await page.events() {
+                        try await writer.write(contentsOf: events)
+                    }
+                } catch {
+                    // The page went away.
                 }
-            } catch {
-                // The page went away.
+            } onGracefulShutdown: {
+                page.close()
             }
             page.close()
             await feed.unsubscribe(page, from: spec)
