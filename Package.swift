@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
         .library(name: "Photos", targets: ["Photos"]),
         .library(name: "AssetsLibrary", targets: ["AssetsLibrary"]),
+        .executable(name: "photolib-web", targets: ["photolib-web"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -22,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // JSON read from and written into bytes directly, for the messages too large for Foundation's coders.
@@ -182,6 +185,46 @@ let package = Package(
             ]
         ),
 
+        // The gallery in a browser: an HTTP server (Hummingbird) on the PhotoLibrary client module, the page's own
+        // JSON API, live updates from one Observe stream fanned out to the pages, and the page itself (HTML, CSS and
+        // ES modules in Page/, embedded as they are written).
+        .target(
+            name: "PhotolibWeb",
+            dependencies: [
+                "PhotoLibrary", "PhotolibLocations", "CompactJSON",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [
+                .embedInCode("Page/index.html"),
+                .embedInCode("Page/gallery.css"),
+                .embedInCode("Page/main.js"),
+                .embedInCode("Page/api.js"),
+                .embedInCode("Page/layout.js"),
+                .embedInCode("Page/timeline.js"),
+                .embedInCode("Page/tiles.js"),
+                .embedInCode("Page/scrubber.js"),
+                .embedInCode("Page/sidebar.js"),
+                .embedInCode("Page/viewer.js"),
+                .embedInCode("Page/crop.js"),
+                .embedInCode("Page/info.js"),
+                .embedInCode("Page/live.js"),
+                .embedInCode("Page/upload.js"),
+                .embedInCode("Page/selection.js"),
+            ]
+        ),
+        .executableTarget(
+            name: "photolib-web",
+            dependencies: [
+                "PhotolibWeb", "PhotolibLocations",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // Helpers shared by tests and benchmarks: running tools, temporary directories, image fixtures, sockets.
         .target(name: "TestSupport", dependencies: ["Varlink"], path: "Tests/TestSupport"),
         .testTarget(name: "CompactJSONTests", dependencies: ["CompactJSON"]),
@@ -204,6 +247,14 @@ let package = Package(
         .testTarget(
             name: "PhotosTests",
             dependencies: ["Photos", "AssetsLibrary", "PhotoLibrary", "TestSupport", "photolibd"]
+        ),
+        .testTarget(
+            name: "PhotolibWebTests",
+            dependencies: [
+                "PhotolibWeb", "PhotoLibrary", "TestSupport", "photolibd",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "DaemonIntegrationTests",
@@ -259,6 +310,7 @@ if environment["PHOTOLIBD_BENCHMARKS"] != nil {
         .executable(name: "photos-benchmark", targets: ["PhotosBenchmark"]),
         .executable(name: "raw-benchmark", targets: ["RawBenchmark"]),
         .executable(name: "annotation-benchmark", targets: ["AnnotationBenchmark"]),
+        .executable(name: "gallery-benchmark-library", targets: ["GalleryBenchmark"]),
     ]
     package.targets += [
         // Builds benchmark libraries through the store and starts the daemon on them.
@@ -319,6 +371,14 @@ if environment["PHOTOLIBD_BENCHMARKS"] != nil {
             name: "AnnotationBenchmark",
             dependencies: ["BenchmarkSupport", "LibraryStore", "PhotoLibrary", "PhotoModel", "TestSupport"],
             path: "Benchmarks/AnnotationBenchmark"
+        ),
+
+        // Builds the gallery benchmark's library of real, referenced photos (Benchmarks/gallery.sh times the page in
+        // Chromium and the thumbnails with wrk).
+        .executableTarget(
+            name: "GalleryBenchmark",
+            dependencies: ["BenchmarkSupport", "LibraryStore", "PhotoModel"],
+            path: "Benchmarks/GalleryBenchmark"
         ),
 
         // Times watched-folder ingest beside sha256sum and inotifywait, and start-up reconciliation (Benchmarks/import.sh).

@@ -11,7 +11,7 @@ scripts/setup --benchmarks
 source scripts/lib/environment.bash
 export PHOTOLIBD_BENCHMARKS=1
 for product in photolibd photolibd-raw fetch-benchmark observer-benchmark photos-benchmark image-benchmark import-benchmark \
-    edit-benchmark raw-benchmark annotation-benchmark; do
+    edit-benchmark raw-benchmark annotation-benchmark photolib-web gallery-benchmark-library; do
     swift build -c release --product "$product"
 done
 
@@ -51,6 +51,7 @@ run .build/release/import-benchmark throughput "$daemon" "$work/import" "$files"
 run .build/release/import-benchmark latency "$daemon" "$work/import"
 run .build/release/annotation-benchmark "$daemon" "$work/annotations" "${sizes[-1]}" 50 "$work/import/photos"
 BENCHMARK_DIR="$work/raw" run Benchmarks/raw.sh "$($quick && echo 4 || echo 8)"
+run python3 Benchmarks/gallery_benchmark.py .build/release "$work/gallery" 100000
 
 # Debian's own Python, which has its matplotlib (python3 on PATH may be another).
 /usr/bin/python3 Benchmarks/report.py "$BENCHMARK_RECORD" Benchmarks/REPORT.md Benchmarks/report "$($quick && echo quick || echo full)"
