@@ -82,10 +82,12 @@ public struct Daemon: Sendable {
         let ingest = IngestPipeline(importer: importer, database: database, statistics: ImportStatistics(),
                                     renditions: renditionUpkeep)
         let sources = ImportSources(configured: configuration.sources, configurationFile: configuration.file, ingest: ingest,
+                                    libraryPath: configuration.libraryPath,
                                     excluded: [configuration.libraryPath, configuration.cachePath],
                                     filesLeft: { await renditionUpkeep.referencedFilesLeft($0, movedAssetIds: $1) },
                                     logger: logger)
         let authorization = Authorization(policy: configuration.access)
+        let memory = MemoryReturn(threadPool: .singleton)
         let server = VarlinkServer(
             socketPath: socketPath,
             listeningDescriptor: activated?.descriptor,
@@ -97,7 +99,8 @@ public struct Daemon: Sendable {
                 ImportInterface(ingest: ingest, authorization: authorization, sources: sources),
             ],
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
-            logger: logger
+            logger: logger,
+            onConnectionClosed: { memory.clientLeft() }
         )
         let reloader = ConfigurationReloader(
             running: running, read: reloadConfiguration, environment: environment, logger: logger,
@@ -116,6 +119,7 @@ public struct Daemon: Sendable {
             .init(service: LibraryUpkeep.trashPurging(database: database, importer: importer,
                                                       retentionDays: { running.current.trashRetentionDays }, logger: logger)),
             .init(service: LibraryUpkeep.recentlyAddedAging(database: database, logger: logger)),
+            .init(service: LibraryUpkeep.clockWatch(database: database, logger: logger)),
             .init(service: LibraryUpkeep.cameraDataBackfill(database: database, importer: importer, logger: logger)),
             .init(service: ImageCacheService(images: images, upkeep: renditionUpkeep, fileWork: .singleton)),
             .init(service: reloader),
