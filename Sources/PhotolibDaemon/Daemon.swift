@@ -62,6 +62,7 @@ public struct Daemon: Sendable {
         let recovered = try await fileStore.recover(isResourceFile: database.isResourceFile)
         if recovered > 0 { logger.notice("finished interrupted imports", metadata: ["files": "\(recovered)"]) }
         try await StoreSync.recoverUnsyncedCopies(database: database, importer: importer, logger: logger)
+        try await StoreFileRemoval(database: database).removeLeftovers(logger: logger)
         do {
             try await database.rehearseIngest()
         } catch {
@@ -116,8 +117,8 @@ public struct Daemon: Sendable {
             .init(service: sources),
             .init(service: LibraryUpkeep.historyPruning(database: database, retentionDays: { running.current.historyRetentionDays },
                                                         logger: logger)),
-            .init(service: LibraryUpkeep.trashPurging(database: database, importer: importer,
-                                                      retentionDays: { running.current.trashRetentionDays }, logger: logger)),
+            .init(service: LibraryUpkeep.trashPurging(database: database, retentionDays: { running.current.trashRetentionDays },
+                                                      logger: logger)),
             .init(service: LibraryUpkeep.recentlyAddedAging(database: database, logger: logger)),
             .init(service: LibraryUpkeep.clockWatch(database: database, logger: logger)),
             .init(service: LibraryUpkeep.cameraDataBackfill(database: database, importer: importer, logger: logger)),

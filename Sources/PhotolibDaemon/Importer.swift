@@ -141,13 +141,6 @@ struct Importer: Sendable {
         removeSource(file, logger: logger)
     }
 
-    /// Removes store files of purged assets.
-    func removeFiles(_ paths: [String], logger: Logger) {
-        for path in paths where unlink(path) != 0 && errno != ENOENT {
-            logger.warning("could not remove purged file", metadata: ["path": "\(path)", "errno": "\(errno)"])
-        }
-    }
-
     /// Removes a moved source, unless another file took its name since it was read (one dropped again under the
     /// same name before the library's copy was synced).
     private func removeSource(_ file: PreparedFile, logger: Logger) {

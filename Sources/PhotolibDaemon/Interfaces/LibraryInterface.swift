@@ -141,7 +141,7 @@ struct LibraryInterface: VarlinkInterface {
             throw error
         }
         for edit in edits.values { editor.finish(edit, isCommitted: true) }
-        ingest.importer.removeFiles(outcome.purgedFiles, logger: context.logger)
+        await StoreFileRemoval(database: database).remove(outcome.purgedFiles, logger: context.logger)
         try await replies.send(ChangeResult(token: outcome.token.description, created: outcome.created))
     }
 
