@@ -92,6 +92,9 @@ let package = Package(
         // Video and audio metadata read with ffprobe: duration, displayed size, frame rate, creation time, place.
         .target(name: "MediaProbe", dependencies: ["PhotoModel", "ToolProcess"]),
 
+        // Video exports with the ffmpeg command: AVFoundation's presets as H.264/AAC sizes, progress, cancellation.
+        .target(name: "VideoExport", dependencies: ["ToolProcess"]),
+
         // External tools (ffmpeg, ffprobe, the RAW helper) run with a time limit, their output and error messages
         // collected; started with posix_spawn, which closes the daemon's descriptors in the tool.
         .target(name: "ToolProcess", dependencies: ["CSpawn"]),
@@ -122,7 +125,7 @@ let package = Package(
             name: "PhotolibDaemon",
             dependencies: [
                 "CompactJSON", "PhotoModel", "PhotolibProtocol", "LibraryStore", "Varlink", "Imaging", "PhotolibConfig", "FolderWatch",
-                "MediaProbe",
+                "MediaProbe", "VideoExport",
                 "ThumbnailCache", "CMalloc",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -183,6 +186,7 @@ let package = Package(
         .testTarget(name: "FolderWatchTests", dependencies: ["FolderWatch", "PhotoModel", "TestSupport"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "PhotoModel", "TestSupport"]),
         .testTarget(name: "ToolProcessTests", dependencies: ["ToolProcess"]),
+        .testTarget(name: "VideoExportTests", dependencies: ["VideoExport", "TestSupport"]),
         .testTarget(
             name: "PhotosTests",
             dependencies: ["Photos", "AssetsLibrary", "PhotoLibrary", "TestSupport", "photolibd"]

@@ -48,7 +48,7 @@ public enum BenchmarkLibrary {
                     location: Location(latitude: 48.85, longitude: 2.29), contentHash: "benchmark-\(number)",
                     resources: [DraftResource(type: .photo, originalFilename: "IMG_\(number).jpg", mimeType: "image/jpeg",
                                               fileSize: 3_500_000, path: "/benchmark/IMG_\(number).jpg", isOwnedByLibrary: false)])
-                changes.append(.createAsset(path: "/benchmark/IMG_\(number).jpg", placeholder: nil))
+                changes.append(.createAsset(AssetCreation(path: "/benchmark/IMG_\(number).jpg", placeholder: nil)))
             }
             _ = try await database.performChanges(changes, drafts: drafts)
         }

@@ -173,7 +173,7 @@ enum VariedLibrary {
                 }
                 let index = changes.count, placeholder = "@\(number)"
                 drafts[index] = draft
-                changes.append(.createAsset(path: "/benchmark/IMG_\(number).JPG", placeholder: placeholder))
+                changes.append(.createAsset(AssetCreation(path: "/benchmark/IMG_\(number).JPG", placeholder: placeholder)))
                 if roll >= 300 && roll < 350 { changes.append(.updateAsset(target: placeholder, AssetUpdate(isFavorite: true))) }
                 if roll >= 400 && roll < 410 { changes.append(.updateAsset(target: placeholder, AssetUpdate(isHidden: true))) }
                 if roll >= 500 && roll < 505 { trashed.append(placeholder) }

@@ -62,12 +62,15 @@ struct ChangeTransaction {
 
     mutating func apply(_ change: LibraryChange, index: Int, draft: AssetDraft?, edit prepared: AssetEditDraft? = nil) throws {
         switch change {
-        case .createAsset(_, let placeholder):
+        case .createAsset(let creation):
             guard let draft else { throw LibraryError.invalidChange(index: index, reason: "the file was not prepared") }
-            try claim(placeholder, index: index)
-            let (id, isDuplicate) = try insertAsset(draft)
+            try claim(creation.placeholder, index: index)
+            try claim(chosenId: creation.id, index: index)
+            let (id, isDuplicate) = try insertAsset(draft, id: creation.id)
             createdAssets[index] = isDuplicate ? .duplicate(assetId: id, libraryCopy: nil) : .inserted(assetId: id)
-            if let placeholder { placeholders[placeholder] = id }
+            if let placeholder = creation.placeholder { placeholders[placeholder] = id }
+            // A duplicate is the asset that has its content: later changes that name the chosen id reach it.
+            if let chosen = creation.id, chosen != id { placeholders[chosen] = id }
             if !isDuplicate { note(.asset, id, .inserted, contentChanged: true) }
         case .updateAsset(let target, let update):
             let id = try resolveAsset(target, index: index)
@@ -89,10 +92,10 @@ struct ChangeTransaction {
                     .execute(arguments: [id])
                 if db.changesCount > 0 { note(.asset, id, .changed) }
             }
-        case .createAlbum(let title, let placeholder, let parent):
-            try createCollection(.albumRegular, title: title, placeholder: placeholder, parent: parent, index: index)
-        case .createFolder(let title, let placeholder, let parent):
-            try createCollection(.folderRegular, title: title, placeholder: placeholder, parent: parent, index: index)
+        case .createAlbum(let title, let placeholder, let parent, let id):
+            try createCollection(.albumRegular, title: title, placeholder: placeholder, parent: parent, id: id, index: index)
+        case .createFolder(let title, let placeholder, let parent, let id):
+            try createCollection(.folderRegular, title: title, placeholder: placeholder, parent: parent, id: id, index: index)
         case .updateCollection(let target, let title):
             let id = try resolveCollection(target, index: index, allowed: [.album, .folder])
             try db.execute(sql: "UPDATE collection SET title = ? WHERE id = ?", arguments: [title, id])
@@ -155,7 +158,8 @@ struct ChangeTransaction {
 
     // MARK: - Objects
 
-    func insertAsset(_ draft: AssetDraft) throws -> (id: String, isDuplicate: Bool) {
+    /// Inserts the asset `draft` describes, with the id `chosen` (else a new one), unless an asset has its content.
+    func insertAsset(_ draft: AssetDraft, id chosen: String? = nil) throws -> (id: String, isDuplicate: Bool) {
         if let existing = try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM asset WHERE contentHash = ?"),
                                               arguments: [draft.contentHash]) {
             return (existing, true)
@@ -163,7 +167,7 @@ struct ChangeTransaction {
         guard let primary = draft.resources.first else {
             throw LibraryError.invalidParameter("an asset needs a resource")
         }
-        let id = UUID().uuidString.lowercased()
+        let id = chosen ?? UUID().uuidString.lowercased()
         // Cached: preparing a write to `asset` compiles its triggers, which is far dearer than running it.
         try db.cachedStatement(sql: """
             INSERT INTO asset (id, mediaType, mediaSubtypes, pixelWidth, pixelHeight, orientation, creationTime,
@@ -225,8 +229,19 @@ struct ChangeTransaction {
         }
     }
 
+    /// Refuses a client-chosen id that an asset or collection has, or an earlier change of the call claimed.
+    func claim(chosenId id: String?, index: Int) throws {
+        guard let id else { return }
+        let inUse = try Bool.fetchOne(db.cachedStatement(sql: """
+            SELECT EXISTS (SELECT 1 FROM asset WHERE id = ?1) OR EXISTS (SELECT 1 FROM collection WHERE id = ?1)
+            """), arguments: [id]) ?? false
+        guard !inUse, placeholders[id] == nil else {
+            throw LibraryError.invalidChange(index: index, reason: "id '\(id)' is in use")
+        }
+    }
+
     func resolve(_ id: String, index: Int) throws -> String {
-        guard id.hasPrefix("@") else { return id }
+        guard id.hasPrefix("@") else { return placeholders[id] ?? id }
         guard let real = placeholders[id] else {
             throw LibraryError.invalidChange(index: index, reason: "placeholder '\(id)' is not created by an earlier change")
         }

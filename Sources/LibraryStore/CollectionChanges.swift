@@ -6,10 +6,11 @@ import PhotoModel
 extension ChangeTransaction {
     /// Creates an album or folder, last in its parent folder when it has one.
     mutating func createCollection(_ subtype: CollectionSubtype, title: String, placeholder: String?,
-                                   parent: String?, index: Int) throws {
+                                   parent: String?, id chosen: String? = nil, index: Int) throws {
         try claim(placeholder, index: index)
+        try claim(chosenId: chosen, index: index)
         let parentId = try parent.map { try resolveCollection($0, index: index, allowed: [.folder]) }
-        let id = UUID().uuidString.lowercased()
+        let id = chosen ?? UUID().uuidString.lowercased()
         try db.execute(sql: """
             INSERT INTO collection (id, kind, subtype, title, parentId, position, createdTime) VALUES (?, ?, ?, ?, ?, ?, ?)
             """, arguments: [id, subtype.kind.rawValue, subtype.rawValue, title, parentId,

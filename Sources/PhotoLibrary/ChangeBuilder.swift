@@ -24,6 +24,17 @@ extension PhotoLibrary {
             return placeholder
         }
 
+        /// Adds a new asset made of `files` (each a path this process's user can read or an upload it sent, the first
+        /// its photo, video or audio), with the id `id` when given (a lowercase UUID); returns its placeholder.
+        public mutating func createAsset(from files: [NewAssetFile], id: String? = nil) -> String {
+            let placeholder = makePlaceholder("asset")
+            let request = files.count == 1 && files[0].type == nil
+                ? ChangeRequest(op: "createAsset", path: files[0].path, placeholder: placeholder, id: id, upload: files[0].upload)
+                : ChangeRequest(op: "createAsset", placeholder: placeholder, id: id, resources: files)
+            requests.append(request)
+            return placeholder
+        }
+
         /// Marks the assets as favorites, or unmarks them.
         public mutating func setFavorite(_ isFavorite: Bool, for assetIds: [String]) {
             requests += assetIds.map { ChangeRequest(op: "updateAsset", target: $0, isFavorite: isFavorite) }
@@ -75,16 +86,16 @@ extension PhotoLibrary {
         // MARK: Albums and folders
 
         /// Creates an album, inside the folder `parent` if given; returns its placeholder.
-        public mutating func createAlbum(title: String, in parent: String? = nil) -> String {
+        public mutating func createAlbum(title: String, in parent: String? = nil, id: String? = nil) -> String {
             let placeholder = makePlaceholder("album")
-            requests.append(ChangeRequest(op: "createAlbum", placeholder: placeholder, title: title, parent: parent))
+            requests.append(ChangeRequest(op: "createAlbum", placeholder: placeholder, title: title, parent: parent, id: id))
             return placeholder
         }
 
         /// Creates a folder of albums, inside the folder `parent` if given; returns its placeholder.
-        public mutating func createFolder(title: String, in parent: String? = nil) -> String {
+        public mutating func createFolder(title: String, in parent: String? = nil, id: String? = nil) -> String {
             let placeholder = makePlaceholder("folder")
-            requests.append(ChangeRequest(op: "createFolder", placeholder: placeholder, title: title, parent: parent))
+            requests.append(ChangeRequest(op: "createFolder", placeholder: placeholder, title: title, parent: parent, id: id))
             return placeholder
         }
 

@@ -10,11 +10,19 @@ import Varlink
 public final class PhotoLibrary: Sendable {
     /// The socket this library is connected to.
     public let socketPath: String
+    /// The bytes of the files the daemon names, and uploads, on connections of their own.
+    public let transfers: FileTransfers
     private let connection: VarlinkConnection
 
     private init(socketPath: String, connection: VarlinkConnection) {
         self.socketPath = socketPath
         self.connection = connection
+        self.transfers = FileTransfers(socketPath: socketPath)
+    }
+
+    /// The socket `connect` goes to: `socketPath`, else where `SocketLocation.forClient` finds it.
+    public static func socketPath(_ socketPath: String? = nil) -> String {
+        socketPath ?? SocketLocation.forClient(environment: ProcessInfo.processInfo.environment)
     }
 
     /// Connects to the daemon at `socketPath`, or where `SocketLocation.forClient` finds it when nil.
@@ -22,7 +30,7 @@ public final class PhotoLibrary: Sendable {
     /// With `answerWithin`, the daemon must answer a first call within that time, or the connect fails: a program
     /// listening on the socket that never answers would otherwise hold every call for ever.
     public static func connect(socketPath: String? = nil, answerWithin timeout: Duration? = nil) async throws(PhotoLibraryError) -> PhotoLibrary {
-        let path = socketPath ?? SocketLocation.forClient(environment: ProcessInfo.processInfo.environment)
+        let path = Self.socketPath(socketPath)
         let connection: VarlinkConnection
         do {
             connection = try await VarlinkConnection.connect(socketPath: path)
@@ -68,6 +76,7 @@ public final class PhotoLibrary: Sendable {
 
     /// Closes the connection; streams still open end.
     public func close() async {
+        transfers.closeIdleConnections()
         await connection.close()
     }
 
@@ -149,9 +158,10 @@ public final class PhotoLibrary: Sendable {
         try await call(LibraryMethod.fetchPersistentChanges, FetchPersistentChangesParameters(since: token, limit: limit))
     }
 
-    /// What the daemon lets this process's user do.
-    public func authorizationStatus() async throws(PhotoLibraryError) -> AuthorizationStatus {
-        let reply: AuthorizationStatusReply = try await call(LibraryMethod.authorizationStatus, NoParameters())
+    /// What the daemon lets this process's user do at `accessLevel` (read and write when nil).
+    public func authorizationStatus(accessLevel: AccessLevel? = nil) async throws(PhotoLibraryError) -> AuthorizationStatus {
+        let reply: AuthorizationStatusReply = try await call(LibraryMethod.authorizationStatus,
+                                                             AuthorizationStatusParameters(accessLevel: accessLevel))
         return reply.status
     }
 

@@ -28,6 +28,10 @@ public struct PhotoLibraryError: Error, Sendable, CustomStringConvertible {
         case notSupported
         /// The daemon is stopping: connect again once it answers.
         case daemonStopping
+        /// The library's disk has no room for what was sent.
+        case notEnoughSpace
+        /// The caller cancelled the transfer.
+        case cancelled
         /// Any other error the daemon answered with; see `varlinkError`.
         case daemonError
     }
@@ -70,6 +74,9 @@ public struct PhotoLibraryError: Error, Sendable, CustomStringConvertible {
             (.daemonError, "the file of asset '\(parameter("id"))' cannot be read: \(parameter("reason"))")
         case .serviceStopping:
             (.daemonStopping, "photolibd is stopping; connect again once it answers")
+        case .notEnoughSpace:
+            (.notEnoughSpace, "the library's disk has no room for \(error.parameters["needed"]?.intValue ?? 0) more bytes "
+                + "(\(error.parameters["available"]?.intValue ?? 0) free)")
         case .imageUnavailable, nil:
             Self.varlinkServiceError(error)
         }

@@ -60,6 +60,8 @@ public struct Asset: Sendable, Hashable {
     public var isHidden: Bool
     public var isTrashed: Bool
     public var burstIdentifier: String?
+    /// For an asset of a burst, whether it is the one the library shows for the burst; nil outside bursts.
+    public var representsBurst: Bool?
     public var originalFilename: String
     public var fileSize: Int64
     public var orientation: Int
@@ -105,7 +107,7 @@ extension Asset: Codable {
     enum CodingKeys: String, CodingKey {
         case id, mediaType, mediaSubtypes, pixelWidth, pixelHeight, creationDate, creationDateSource
         case modificationDate, addedDate, location, duration, isFavorite, isHidden, isTrashed
-        case burstIdentifier, originalFilename, fileSize, orientation, resources, hasAdjustments
+        case burstIdentifier, representsBurst, originalFilename, fileSize, orientation, resources, hasAdjustments
         case cameraMake, cameraModel, lensModel, fNumber, exposureTime, iso, focalLength, focalLength35mm
     }
 
@@ -133,6 +135,7 @@ extension Asset: Codable {
             resources: try container.decodeIfPresent([AssetResource].self, forKey: .resources)
         )
         hasAdjustments = try container.decodeIfPresent(Bool.self, forKey: .hasAdjustments) ?? false
+        representsBurst = try container.decodeIfPresent(Bool.self, forKey: .representsBurst)
         camera = CameraData(
             make: try container.decodeIfPresent(String.self, forKey: .cameraMake),
             model: try container.decodeIfPresent(String.self, forKey: .cameraModel),
@@ -162,6 +165,7 @@ extension Asset: Codable {
         try container.encode(isHidden, forKey: .isHidden)
         try container.encode(isTrashed, forKey: .isTrashed)
         try container.encode(burstIdentifier, forKey: .burstIdentifier)
+        try container.encodeIfPresent(representsBurst, forKey: .representsBurst)
         try container.encode(originalFilename, forKey: .originalFilename)
         try container.encode(fileSize, forKey: .fileSize)
         try container.encode(orientation, forKey: .orientation)

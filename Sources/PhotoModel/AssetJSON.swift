@@ -19,6 +19,7 @@ extension Asset: JSONWritable {
         json.key("isHidden"); json.bool(isHidden)
         json.key("isTrashed"); json.bool(isTrashed)
         json.key("burstIdentifier"); json.optional(burstIdentifier) { $0.string($1) }
+        if let representsBurst { json.key("representsBurst"); json.bool(representsBurst) }
         json.key("originalFilename"); json.string(originalFilename)
         json.key("fileSize"); json.int(fileSize)
         json.key("orientation"); json.int(orientation)
@@ -40,7 +41,8 @@ extension Asset: JSONReadable {
     /// The members, in the order `write(to:)` writes them.
     private enum Key: String, CaseIterable, Sendable {
         case id, mediaType, mediaSubtypes, pixelWidth, pixelHeight, creationDate, creationDateSource, modificationDate
-        case addedDate, location, duration, isFavorite, isHidden, isTrashed, burstIdentifier, originalFilename, fileSize
+        case addedDate, location, duration, isFavorite, isHidden, isTrashed, burstIdentifier, representsBurst
+        case originalFilename, fileSize
         case orientation, hasAdjustments, cameraMake, cameraModel, lensModel, fNumber, exposureTime, iso, focalLength
         case focalLength35mm, resources
     }
@@ -54,6 +56,7 @@ extension Asset: JSONReadable {
         var mediaSubtypes: MediaSubtypes = [], creationDate: Timestamp?, creationDateSource: CreationDateSource?
         var modificationDate: Timestamp?, location: Location?, duration = 0.0, burstIdentifier: String?
         var orientation = 1, resources: [AssetResource]?, hasAdjustments = false, camera = CameraData()
+        var representsBurst: Bool?
         try json.readObject(keys: Self.keyOrder) { key, json throws(JSONReadError) in
             switch key {
             case .id?: id = try json.readString()
@@ -71,6 +74,7 @@ extension Asset: JSONReadable {
             case .isHidden?: isHidden = try json.readBool()
             case .isTrashed?: isTrashed = try json.readBool()
             case .burstIdentifier?: burstIdentifier = try json.readOptional { json throws(JSONReadError) in try json.readString() }
+            case .representsBurst?: representsBurst = try json.readOptional { json throws(JSONReadError) in try json.readBool() }
             case .originalFilename?: originalFilename = try json.readString()
             case .fileSize?: fileSize = Int64(try json.readInt())
             case .orientation?: orientation = try json.readOptional { json throws(JSONReadError) in try json.readInt() } ?? 1
@@ -96,6 +100,7 @@ extension Asset: JSONReadable {
                   isTrashed: isTrashed, burstIdentifier: burstIdentifier, originalFilename: originalFilename,
                   fileSize: fileSize, orientation: orientation, resources: resources, camera: camera)
         self.hasAdjustments = hasAdjustments
+        self.representsBurst = representsBurst
     }
 }
 

@@ -23,12 +23,13 @@ public struct AssetUpdate: Sendable, Hashable {
 
 /// One operation of a `PerformChanges` call, checked for shape. Ids may be placeholders (`@…`).
 public enum LibraryChange: Sendable, Hashable {
-    case createAsset(path: String, placeholder: String?)
+    case createAsset(AssetCreation)
     case updateAsset(target: String, AssetUpdate)
     case deleteAssets(ids: [String], permanently: Bool)
     case restoreAssets(ids: [String])
-    case createAlbum(title: String, placeholder: String?, parent: String?)
-    case createFolder(title: String, placeholder: String?, parent: String?)
+    /// `id`: a lowercase UUID the client chose for it.
+    case createAlbum(title: String, placeholder: String?, parent: String?, id: String? = nil)
+    case createFolder(title: String, placeholder: String?, parent: String?, id: String? = nil)
     case updateCollection(target: String, title: String)
     case deleteCollections(ids: [String])
     case addAssets(target: String, ids: [String])
@@ -87,12 +88,19 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
     public var renderedPath: String?
     /// `editAsset`: how the edit was made.
     public var adjustment: Adjustment?
+    /// `createAsset`, `createAlbum`, `createFolder`: the id the client chose for the new object, a lowercase UUID.
+    public var id: String?
+    /// `createAsset`: the upload (`Import.Upload`) whose bytes make the asset, instead of `path`.
+    public var upload: String?
+    /// `createAsset`: the asset's files as resources, instead of `path` or `upload`.
+    public var resources: [NewAssetFile]?
 
     public init(op: String, path: String? = nil, placeholder: String? = nil, target: String? = nil,
                 isFavorite: Bool? = nil, isHidden: Bool? = nil, creationDate: FieldUpdate<Timestamp> = .unchanged,
                 location: FieldUpdate<Location> = .unchanged, ids: [String]? = nil, permanently: Bool? = nil,
                 title: String? = nil, parent: String? = nil, indexes: [Int]? = nil, toIndex: Int? = nil,
-                renderedPath: String? = nil, adjustment: Adjustment? = nil) {
+                renderedPath: String? = nil, adjustment: Adjustment? = nil, id: String? = nil, upload: String? = nil,
+                resources: [NewAssetFile]? = nil) {
         self.op = op
         self.path = path
         self.placeholder = placeholder
@@ -109,11 +117,14 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
         self.toIndex = toIndex
         self.renderedPath = renderedPath
         self.adjustment = adjustment
+        self.id = id
+        self.upload = upload
+        self.resources = resources
     }
 
     enum CodingKeys: String, CodingKey {
         case op, path, placeholder, target, isFavorite, isHidden, creationDate, location
-        case ids, permanently, title, parent, indexes, toIndex, renderedPath, adjustment
+        case ids, permanently, title, parent, indexes, toIndex, renderedPath, adjustment, id, upload, resources
     }
 
     public init(from decoder: any Decoder) throws {
@@ -139,7 +150,10 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
             indexes: try container.decodeIfPresent([Int].self, forKey: .indexes),
             toIndex: try container.decodeIfPresent(Int.self, forKey: .toIndex),
             renderedPath: try container.decodeIfPresent(String.self, forKey: .renderedPath),
-            adjustment: try container.decodeIfPresent(Adjustment.self, forKey: .adjustment)
+            adjustment: try container.decodeIfPresent(Adjustment.self, forKey: .adjustment),
+            id: try container.decodeIfPresent(String.self, forKey: .id),
+            upload: try container.decodeIfPresent(String.self, forKey: .upload),
+            resources: try container.decodeIfPresent([NewAssetFile].self, forKey: .resources)
         )
     }
 
@@ -168,6 +182,9 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
         try container.encodeIfPresent(toIndex, forKey: .toIndex)
         try container.encodeIfPresent(renderedPath, forKey: .renderedPath)
         try container.encodeIfPresent(adjustment, forKey: .adjustment)
+        try container.encodeIfPresent(id, forKey: .id)
+        try container.encodeIfPresent(upload, forKey: .upload)
+        try container.encodeIfPresent(resources, forKey: .resources)
     }
 
     /// Checks that the op is known and has the fields it needs; `index` is the change's position in the call.
@@ -192,7 +209,8 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
         }
         switch op {
         case "createAsset":
-            return .createAsset(path: try required(path, "path"), placeholder: try checkedPlaceholder())
+            return .createAsset(AssetCreation(files: try checkedAssetFiles(index: index), placeholder: try checkedPlaceholder(),
+                                              id: try checkedChosenId(index: index)))
         case "updateAsset":
             if case .set(let location) = location, !location.isValid {
                 throw .invalidChange(index: index, reason: "location is off the globe")
@@ -204,9 +222,11 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
         case "restoreAssets":
             return .restoreAssets(ids: try required(ids, "ids"))
         case "createAlbum":
-            return .createAlbum(title: try checkedTitle(), placeholder: try checkedPlaceholder(), parent: parent)
+            return .createAlbum(title: try checkedTitle(), placeholder: try checkedPlaceholder(), parent: parent,
+                                id: try checkedChosenId(index: index))
         case "createFolder":
-            return .createFolder(title: try checkedTitle(), placeholder: try checkedPlaceholder(), parent: parent)
+            return .createFolder(title: try checkedTitle(), placeholder: try checkedPlaceholder(), parent: parent,
+                                 id: try checkedChosenId(index: index))
         case "updateCollection":
             return .updateCollection(target: try required(target, "target"), title: try checkedTitle())
         case "deleteCollections":

@@ -28,6 +28,8 @@ public struct MediaSubtypes: OptionSet, Sendable, Hashable {
     public static let photoScreenshot = MediaSubtypes(rawValue: 1 << 2)
     public static let photoLive = MediaSubtypes(rawValue: 1 << 3)
     public static let photoDepthEffect = MediaSubtypes(rawValue: 1 << 4)
+    /// The library's own, not PhotoKit's: an image of more than one frame (GIF, WebP, APNG).
+    public static let photoAnimated = MediaSubtypes(rawValue: 1 << 6)
     public static let videoStreamed = MediaSubtypes(rawValue: 1 << 16)
     public static let videoHighFrameRate = MediaSubtypes(rawValue: 1 << 17)
     public static let videoTimelapse = MediaSubtypes(rawValue: 1 << 18)
@@ -35,7 +37,8 @@ public struct MediaSubtypes: OptionSet, Sendable, Hashable {
     /// Wire names in a fixed order.
     public static let names: [(name: String, subtype: MediaSubtypes)] = [
         ("photoPanorama", .photoPanorama), ("photoHDR", .photoHDR), ("photoScreenshot", .photoScreenshot),
-        ("photoLive", .photoLive), ("photoDepthEffect", .photoDepthEffect), ("videoStreamed", .videoStreamed),
+        ("photoLive", .photoLive), ("photoDepthEffect", .photoDepthEffect), ("photoAnimated", .photoAnimated),
+        ("videoStreamed", .videoStreamed),
         ("videoHighFrameRate", .videoHighFrameRate), ("videoTimelapse", .videoTimelapse),
     ]
 

@@ -7,10 +7,13 @@ public struct AccessPolicy: Sendable, Hashable {
     public var readWriteUsers: [UInt32]
     /// Users who may only read the library (`restricted`).
     public var readOnlyUsers: [UInt32]
+    /// Users who may add photos and videos but not read the library (PhotoKit's `.addOnly` access level).
+    public var addOnlyUsers: [UInt32]
 
-    /// Creates a policy; both lists are empty by default.
-    public init(readWriteUsers: [UInt32] = [], readOnlyUsers: [UInt32] = []) {
+    /// Creates a policy; every list is empty by default.
+    public init(readWriteUsers: [UInt32] = [], readOnlyUsers: [UInt32] = [], addOnlyUsers: [UInt32] = []) {
         self.readWriteUsers = readWriteUsers
         self.readOnlyUsers = readOnlyUsers
+        self.addOnlyUsers = addOnlyUsers
     }
 }

@@ -40,7 +40,7 @@ struct ConfigurationFile {
     static let topLevelKeys = ["library", "cache", "socket", "trash", "history", "access", "source", "images"]
     static let imagesKeys = ["cache_limit_mb", "max_pixels", "freedesktop_thumbnails"]
     static let retentionKeys = ["retention_days"]
-    static let accessKeys = ["users", "read_only_users"]
+    static let accessKeys = ["users", "read_only_users", "add_only_users"]
     static let sourceKeys = ["path", "mode", "recursive"]
 
     /// The file's absolute path.
@@ -146,7 +146,15 @@ struct ConfigurationFile {
                 at: readOnlyKey,
                 "lists uid \(both), which `access.users` lists too; keep each user in one of the two lists")
         }
-        return AccessPolicy(readWriteUsers: readWrite, readOnlyUsers: readOnly)
+        let addOnlyKey = SettingKey(.named("access"), "add_only_users")
+        let addOnly = try users(at: addOnlyKey, in: table)
+        if let both = addOnly.first(where: { readWrite.contains($0) || readOnly.contains($0) }) {
+            throw invalidValue(
+                at: addOnlyKey,
+                "lists uid \(both), which `access.\(readWrite.contains(both) ? "users" : "read_only_users")` lists too; "
+                    + "keep each user in one list")
+        }
+        return AccessPolicy(readWriteUsers: readWrite, readOnlyUsers: readOnly, addOnlyUsers: addOnly)
     }
 
     private func users(at key: SettingKey, in table: TOMLTable) throws(ConfigurationError) -> [UInt32] {

@@ -4,11 +4,41 @@ import PhotolibProtocol
 import Synchronization
 import Varlink
 
-extension AuthorizationStatus {
-    var canWrite: Bool { self == .authorized }
+/// What a caller may do with the library.
+enum CallerAccess: Sendable, Hashable {
+    /// Read and change it.
+    case readWrite
+    /// Read it only.
+    case readOnly
+    /// Add photos and videos to it, and see nothing of it (PhotoKit's `.addOnly` access level).
+    case addOnly
+    case denied
+    /// The kernel did not say who is calling.
+    case notDetermined
+
+    /// Fetches return the library's contents; images and files are served.
+    var canRead: Bool { self == .readWrite || self == .readOnly }
+    /// Any change.
+    var canWrite: Bool { self == .readWrite }
+    /// New assets: `createAsset` changes, uploads, `ImportFiles`.
+    var canAdd: Bool { self == .readWrite || self == .addOnly }
+
+    /// What `AuthorizationStatus` says at `level`: PhotoKit's `authorizationStatus(for:)`. The read-write level (the
+    /// default) is all or nothing: an add-only caller is denied it; the add-only level is authorized to every caller
+    /// who may add.
+    func status(at level: AccessLevel) -> AuthorizationStatus {
+        switch (self, level) {
+        case (.readWrite, _): .authorized
+        case (.readOnly, .readWrite): .restricted
+        case (.readOnly, .addOnly): .denied
+        case (.addOnly, .addOnly): .authorized
+        case (.addOnly, .readWrite), (.denied, _): .denied
+        case (.notDetermined, _): .notDetermined
+        }
+    }
 }
 
-/// Decides a caller's status from its peer credentials and the access policy, which a reload may replace.
+/// Decides a caller's access from its peer credentials and the access policy, which a reload may replace.
 final class Authorization: Sendable {
     private let policy: Mutex<AccessPolicy>
     let daemonUID: UInt32
@@ -24,11 +54,12 @@ final class Authorization: Sendable {
     }
 
     /// The daemon's own user and root may do everything; listed users as the policy says; others nothing.
-    func status(of peer: PeerCredentials?) -> AuthorizationStatus {
+    func access(of peer: PeerCredentials?) -> CallerAccess {
         guard let peer else { return .notDetermined }
         let policy = self.policy.withLock { $0 }
-        if peer.uid == 0 || peer.uid == daemonUID || policy.readWriteUsers.contains(peer.uid) { return .authorized }
-        if policy.readOnlyUsers.contains(peer.uid) { return .restricted }
+        if peer.uid == 0 || peer.uid == daemonUID || policy.readWriteUsers.contains(peer.uid) { return .readWrite }
+        if policy.readOnlyUsers.contains(peer.uid) { return .readOnly }
+        if policy.addOnlyUsers.contains(peer.uid) { return .addOnly }
         return .denied
     }
 }

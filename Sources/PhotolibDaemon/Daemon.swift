@@ -89,15 +89,20 @@ public struct Daemon: Sendable {
                                     logger: logger)
         let authorization = Authorization(policy: configuration.access)
         let memory = MemoryReturn(threadPool: .singleton)
+        let servedFiles = ServedFiles()
+        let uploads = try Uploads(directory: configuration.libraryPath + "/uploads")
         let server = VarlinkServer(
             socketPath: socketPath,
             listeningDescriptor: activated?.descriptor,
             info: VarlinkServiceInfo(vendor: "photolibd", product: "photolibd", version: Self.version,
                                      url: "https://github.com/photolibd/photolibd"),
             interfaces: [
-                LibraryInterface(database: database, ingest: ingest, editor: editor, authorization: authorization),
-                ImagesInterface(images: images, authorization: authorization),
-                ImportInterface(ingest: ingest, authorization: authorization, sources: sources),
+                LibraryInterface(database: database, ingest: ingest, editor: editor, authorization: authorization,
+                                 servedFiles: servedFiles, uploads: uploads),
+                ImagesInterface(images: images, authorization: authorization, servedFiles: servedFiles,
+                                videoExports: try VideoExports(directory: configuration.cachePath + "/exports", images: images)),
+                ImportInterface(ingest: ingest, authorization: authorization, sources: sources,
+                                uploads: UploadReceiver(uploads: uploads, threadPool: .singleton)),
             ],
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger,

@@ -54,6 +54,8 @@ struct PreparedFile: Sendable {
     var file: SourceFile
     /// A still's bytes, read once for its hash, copy and metadata, and kept for its first rendition.
     var contents: EncodedBuffer?
+    /// The store copies of the asset's other resources (a created Live Photo's movie, a RAW beside its JPEG).
+    var companions: [LibraryFileStore.StagedFile] = []
 
     /// The commit request for this file, committed on its own: a store copy is synced after it (see `StoreSync`).
     func ingestRequest(album: String? = nil) -> IngestRequest {
@@ -95,9 +97,10 @@ struct Importer: Sendable {
         }
     }
 
-    /// Prepares one file named by a client; `caller` must be able to read it.
-    func prepare(path: String, mode: SourceMode, caller: PeerCredentials?) async throws -> PreparedFile {
-        guard MediaFileKind(fileName: path) != nil else {
+    /// Prepares one file named by a client; `caller` must be able to read it. `filename`, when given, is the name
+    /// the file is kept and known under.
+    func prepare(path: String, mode: SourceMode, caller: PeerCredentials?, filename: String? = nil) async throws -> PreparedFile {
+        guard MediaFileKind(fileName: filename ?? path) != nil else {
             var info = stat()
             if CallerFileAccess.canRead(path, peer: caller), stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
                 throw ImportFailure(kind: .unsupported, reason: "a folder: import the files in it")
@@ -111,7 +114,19 @@ struct Importer: Sendable {
             throw ImportFailure.failed("the calling user cannot read this file")
         }
         return try await threadPool.runIfActive { [self] in
-            try prepareBlocking(path: path, mode: mode, sourceRoot: nil, followsSymlinks: true, keepsContents: true)
+            try prepareBlocking(path: path, filename: filename, mode: mode, sourceRoot: nil, followsSymlinks: true,
+                                keepsContents: true)
+        }
+    }
+
+    /// Prepares the bytes a client uploaded (kept by the daemon, in `path`) as the file `filename`, copied into the store.
+    func prepare(uploadAt path: String, filename: String) async throws -> PreparedFile {
+        guard MediaFileKind(fileName: filename) != nil else {
+            throw ImportFailure(kind: .unsupported, reason: "'\(filename)' is not a supported photo, video or audio format")
+        }
+        return try await threadPool.runIfActive { [self] in
+            try prepareBlocking(path: path, filename: filename, mode: .copy, sourceRoot: nil, followsSymlinks: false,
+                                keepsContents: true)
         }
     }
 
@@ -119,14 +134,17 @@ struct Importer: Sendable {
     /// read whole, for its first rendition, when `keepsContents`.
     func prepare(sourceFile path: String, mode: SourceMode, sourceRoot: String, keepsContents: Bool) async throws -> PreparedFile {
         try await threadPool.runIfActive { [self] in
-            try prepareBlocking(path: path, mode: mode, sourceRoot: sourceRoot, followsSymlinks: false,
+            try prepareBlocking(path: path, filename: nil, mode: mode, sourceRoot: sourceRoot, followsSymlinks: false,
                                 keepsContents: keepsContents)
         }
     }
 
-    /// After an ingest commit: keep or drop the store copy; in move mode remove the source once the library holds its content.
+    /// After an ingest commit: keep or drop the store copies; in move mode remove the source once the library holds
+    /// its content.
     func finish(_ file: PreparedFile, outcome: IngestOutcome?, logger: Logger) async {
-        if let staged = file.staged { fileStore.settle(staged, isKept: outcome?.usesFile ?? false) }
+        for staged in [file.staged].compactMap({ $0 }) + file.companions {
+            fileStore.settle(staged, isKept: outcome?.usesFile ?? false)
+        }
         guard file.mode == .move, let outcome else { return }
         if case .duplicate(let assetId, let libraryCopy) = outcome {
             // Remove a dropped duplicate only when the library's own copy is there with the same content.
@@ -160,9 +178,9 @@ struct Importer: Sendable {
         return stored == hash
     }
 
-    private func prepareBlocking(path: String, mode: SourceMode, sourceRoot: String?, followsSymlinks: Bool,
+    private func prepareBlocking(path: String, filename: String?, mode: SourceMode, sourceRoot: String?, followsSymlinks: Bool,
                                  keepsContents: Bool) throws -> PreparedFile {
-        let filename = (path as NSString).lastPathComponent
+        let filename = filename ?? (path as NSString).lastPathComponent
         guard let kind = MediaFileKind(fileName: filename) else {
             throw ImportFailure(kind: .unsupported, reason: "not a supported media format")
         }

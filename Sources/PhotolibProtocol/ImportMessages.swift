@@ -149,3 +149,27 @@ public struct ListSourcesReply: Sendable, Hashable, Codable {
         self.sources = sources
     }
 }
+
+/// `Import.Upload`: `size` bytes to come, and the name of the file they were (which tells their format).
+public struct UploadParameters: Sendable, Hashable, Codable {
+    public var size: Int
+    public var filename: String?
+
+    public init(size: Int, filename: String? = nil) {
+        self.size = size
+        self.filename = filename
+    }
+}
+
+/// The reply of `Import.Upload`, and the message that answers its bytes once they are all kept.
+public struct UploadReply: Sendable, Hashable, Codable {
+    /// What a `createAsset` change names the upload by (`upload`).
+    public var uploadId: String
+    /// In the answer to the bytes: how many were kept.
+    public var size: Int?
+
+    public init(uploadId: String, size: Int? = nil) {
+        self.uploadId = uploadId
+        self.size = size
+    }
+}

@@ -49,6 +49,8 @@ public enum ImagesMethod: String, PhotolibMethod {
     case startCaching = "StartCaching"
     case stopCaching = "StopCaching"
     case requestContentEditingInput = "RequestContentEditingInput"
+    case readFile = "ReadFile"
+    case exportVideo = "ExportVideo"
 
     public static let interface = PhotolibInterface.images
 }
@@ -60,6 +62,7 @@ public enum ImportMethod: String, PhotolibMethod {
     case listSources = "ListSources"
     case addSource = "AddSource"
     case removeSource = "RemoveSource"
+    case upload = "Upload"
 
     public static let interface = PhotolibInterface.importer
 }
@@ -76,6 +79,7 @@ public enum PhotolibErrorName: String, CaseIterable, Sendable {
     case invalidSource = "InvalidSource"
     case metadataUnavailable = "MetadataUnavailable"
     case serviceStopping = "ServiceStopping"
+    case notEnoughSpace = "NotEnoughSpace"
 
     /// The qualified name in `interface`: `io.photolibd.Library.NotFound`.
     public func qualified(in interface: PhotolibInterface) -> String { "\(interface.rawValue).\(rawValue)" }

@@ -121,6 +121,22 @@ public enum AuthorizationStatus: String, Sendable, Hashable, Codable, CaseIterab
     public var canRead: Bool { self == .authorized || self == .restricted }
 }
 
+/// PhotoKit's `PHAccessLevel`: what a program asks to do with the library.
+public enum AccessLevel: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Add photos and videos without reading the library.
+    case addOnly
+    case readWrite
+}
+
+/// `Library.AuthorizationStatus`: the read-write level when none is given.
+public struct AuthorizationStatusParameters: Sendable, Hashable, Codable {
+    public var accessLevel: AccessLevel?
+
+    public init(accessLevel: AccessLevel? = nil) {
+        self.accessLevel = accessLevel
+    }
+}
+
 /// The reply of `Library.AuthorizationStatus`.
 public struct AuthorizationStatusReply: Sendable, Hashable, Codable {
     public var status: AuthorizationStatus

@@ -69,7 +69,7 @@ public struct ToolProcess: Sendable {
     }
 
     /// A pipe whose ends this process does not pass on to other children.
-    private static func makePipe() throws(Failure) -> (read: Int32, write: Int32) {
+    public static func makePipe() throws(Failure) -> (read: Int32, write: Int32) {
         var ends: [Int32] = [0, 0]
         guard pipe2(&ends, O_CLOEXEC) == 0 else { throw .cannotStart("cannot make a pipe: \(String(cString: strerror(errno)))") }
         return (ends[0], ends[1])
@@ -77,12 +77,12 @@ public struct ToolProcess: Sendable {
 }
 
 /// Reads a pipe to its end on another thread, so a chatty child cannot block on a full pipe.
-private final class ErrorCollector: @unchecked Sendable {
+public final class ErrorCollector: @unchecked Sendable {
     // @unchecked: `data` is written once by the reading thread before `group` is left, and read after waiting on it.
     private var data = Data()
     private let group = DispatchGroup()
 
-    init(_ handle: FileHandle) {
+    public init(_ handle: FileHandle) {
         group.enter()
         Thread { [self] in
             data = handle.readDataToEndOfFile()
@@ -90,8 +90,8 @@ private final class ErrorCollector: @unchecked Sendable {
         }.start()
     }
 
-    /// The last 4 KB of what was written.
-    var text: String {
+    /// The last 4 KB of what was written, once the pipe is closed.
+    public var text: String {
         group.wait()
         return String(decoding: data.suffix(4096), as: UTF8.self)
     }

@@ -13,18 +13,27 @@ public enum VarlinkFramingError: Error, Sendable, Hashable {
 /// Throws `VarlinkFramingError.messageTooLarge` once a message exceeds `maximumMessageSize` bytes
 /// (not counting its NUL), so an unterminated message never buffers without bound. Bytes left
 /// without a terminator at end of input are an incomplete message and are discarded.
+///
+/// While `rawBytes` expects the raw bytes of an upgraded call, those pass through unframed, as they arrive.
 struct VarlinkFrameDecoder: ByteToMessageDecoder {
     typealias InboundOut = ByteBuffer
 
     let maximumMessageSize: Int
+    let rawBytes: RawByteCount?
     /// Readable bytes already searched for a NUL, so each byte is searched once.
     private var searchedBytes = 0
 
-    init(maximumMessageSize: Int) {
+    init(maximumMessageSize: Int, rawBytes: RawByteCount? = nil) {
         self.maximumMessageSize = maximumMessageSize
+        self.rawBytes = rawBytes
     }
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        if let rawBytes, buffer.readableBytes > 0, let count = rawBytes.take(upTo: buffer.readableBytes) {
+            searchedBytes = 0
+            context.fireChannelRead(Self.wrapInboundOut(buffer.readSlice(length: count)!))
+            return .continue
+        }
         let found: Int? = buffer.withUnsafeReadableBytes { bytes in
             guard let start = bytes.baseAddress, bytes.count > searchedBytes else { return nil }
             return memchr(start + searchedBytes, 0, bytes.count - searchedBytes).map { UnsafeRawPointer($0) - start }

@@ -104,7 +104,7 @@ enum ReceivedMessage: Sendable {
         do {
             let header = try message.withUnsafeBytes(CallHeader.init(reading:))
                 ?? JSONDecoder().decode(CallHeader.self, from: message)
-            self = header.upgrade
+            self = header.upgrade && header.more
                 ? .invalidCall(.invalidParameter("upgrade"))
                 : .call(VarlinkCall(header: header, message: message))
         } catch let error as CallHeader.TooDeep {
@@ -173,19 +173,21 @@ struct OutgoingCall<Parameters: Encodable>: Encodable {
     let method: String
     let parameters: Parameters
     let more: Bool?
+    let upgrade: Bool?
 
     /// One framed call message; parameters that write themselves skip `JSONEncoder`.
-    static func framed(method: String, parameters: Parameters, more: Bool) throws -> ByteBuffer {
+    static func framed(method: String, parameters: Parameters, more: Bool, upgrade: Bool = false) throws -> ByteBuffer {
         if let writable = parameters as? any JSONWritable {
             return .varlinkMessage { json in
                 json.beginObject()
                 json.key("method"); json.string(method)
                 json.key("parameters"); writable.write(to: &json)
                 if more { json.key("more"); json.bool(true) }
+                if upgrade { json.key("upgrade"); json.bool(true) }
                 json.endObject()
             }
         }
-        let call = OutgoingCall(method: method, parameters: parameters, more: more ? true : nil)
+        let call = OutgoingCall(method: method, parameters: parameters, more: more ? true : nil, upgrade: upgrade ? true : nil)
         var buffer = ByteBuffer()
         buffer.writeVarlinkMessage(json: try JSONEncoder.varlink.encode(call))
         return buffer

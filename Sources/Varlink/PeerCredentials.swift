@@ -29,6 +29,14 @@ extension PeerCredentials {
         var gid: UInt32 = 0
     }
 
+    /// Reads `SO_PEERCRED` from a connected Unix socket; nil when the kernel does not say.
+    static func of(descriptor: Int32) -> PeerCredentials? {
+        var credentials = KernelCredentials()
+        var length = socklen_t(MemoryLayout<KernelCredentials>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
+        return PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
+    }
+
     /// Reads `SO_PEERCRED` from a connected Unix socket channel.
     static func of(_ channel: any Channel) -> EventLoopFuture<PeerCredentials> {
         guard let socket = channel as? any SocketOptionProvider else {

@@ -6,10 +6,9 @@ import NIOCore
 /// Calls are handled one after another. A client that hangs up cancels the call in progress; a client
 /// that only closes its sending side still gets the reply to a plain call, but cancels a `more` call.
 struct ServerConnection: Sendable {
-    private typealias Frames = NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
-
     private let connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>
     private let peer: PeerCredentials?
+    private let rawBytes: RawByteCount
     private let interfaces: [String: any VarlinkInterface]
     private let serverState: ServerState
     private let logger: Logger
@@ -23,6 +22,7 @@ struct ServerConnection: Sendable {
         }
         self.connection = accepted.messages
         self.peer = accepted.peer
+        self.rawBytes = accepted.rawBytes
         self.interfaces = interfaces
         self.serverState = serverState
         self.logger = logger
@@ -78,7 +78,7 @@ struct ServerConnection: Sendable {
         _ inbound: NIOAsyncChannelInboundStream<ByteBuffer>,
         _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     ) async throws {
-        var frames = inbound.makeAsyncIterator()
+        let frames = InboundMessages(inbound)
         var readAhead: ByteBuffer?
         while true {
             let frame: ByteBuffer
@@ -98,13 +98,14 @@ struct ServerConnection: Sendable {
                 try await outbound.write(OutgoingReply.framed(error))
             case .call(let call) where call.more && !call.oneway:
                 serverState.connection(connection.channel, is: .streaming)
-                readAhead = try await respondReadingAhead(to: call, outbound: outbound, frames: &frames)
+                readAhead = try await respondReadingAhead(to: call, outbound: outbound, frames: frames)
                 if readAhead == nil {
                     return
                 }
             case .call(let call):
                 serverState.connection(connection.channel, is: .answering)
-                await respond(to: call, outbound: outbound)
+                let input = call.upgrade ? VarlinkUpgradedInput(messages: frames, rawBytes: rawBytes) : nil
+                await respond(to: call, outbound: outbound, upgradedInput: input)
                 if serverState.connection(connection.channel, is: .waiting) { return }
             }
         }
@@ -116,7 +117,7 @@ struct ServerConnection: Sendable {
     private func respondReadingAhead(
         to call: VarlinkCall,
         outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
-        frames: inout Frames
+        frames: InboundMessages
     ) async throws -> ByteBuffer? {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { [serverState, channel = connection.channel] in
@@ -134,16 +135,21 @@ struct ServerConnection: Sendable {
     }
 
     /// Routes one call to its interface and sees that it gets its final reply, an error if need be.
-    private func respond(to call: VarlinkCall, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async {
+    private func respond(to call: VarlinkCall, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
+                         upgradedInput: VarlinkUpgradedInput? = nil) async {
         var logger = logger
         logger[metadataKey: "varlink.method"] = "\(call.method)"
-        let replies = VarlinkReplyWriter(for: call, outbound: outbound)
+        let replies = VarlinkReplyWriter(for: call, outbound: outbound, channel: connection.channel)
         let failure: VarlinkError
         do {
             guard let interface = interfaces[call.interface] else {
                 throw VarlinkError.interfaceNotFound(call.interface)
             }
-            try await interface.handle(call, context: VarlinkCallContext(peer: peer, logger: logger), replies: replies)
+            guard !call.upgrade || interface.acceptsUpgrade(call.methodName) else {
+                throw VarlinkError.invalidParameter("upgrade")
+            }
+            let context = VarlinkCallContext(peer: peer, logger: logger, upgradedInput: upgradedInput)
+            try await interface.handle(call, context: context, replies: replies)
             // A cancelled call (the client hung up) owes no reply.
             guard !call.oneway, !replies.hasSentFinalReply, !Task.isCancelled else { return }
             logger.error("The handler returned without its final reply")
@@ -154,12 +160,19 @@ struct ServerConnection: Sendable {
             logger.debug("Call cancelled", metadata: ["error": "\(error)"])
             return
         } catch {
-            logger.error("Call failed", metadata: ["error": "\(error)"])
+            // An upgraded call whose raw bytes broke off (the client hung up) is not the daemon's failure.
+            if !(call.upgrade && replies.hasSentFinalReply) { logger.error("Call failed", metadata: ["error": "\(error)"]) }
             failure = Self.internalError(of: call, reason: "\(error)")
         }
 
         guard !replies.hasSentFinalReply else {
-            logger.error("The handler failed after its final reply", metadata: ["error": "\(failure)"])
+            if call.upgrade {
+                // Raw bytes were cut short: what follows on the connection could not be told apart from them.
+                logger.debug("An upgraded call failed after its reply", metadata: ["error": "\(failure)"])
+                connection.channel.close(promise: nil)
+            } else {
+                logger.error("The handler failed after its final reply", metadata: ["error": "\(failure)"])
+            }
             return
         }
         do {

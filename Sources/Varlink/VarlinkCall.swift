@@ -9,6 +9,9 @@ public struct VarlinkCall: Sendable {
     public let more: Bool
     /// The caller wants no reply (`oneway: true`); replies sent for it are dropped.
     public let oneway: Bool
+    /// After the reply, the connection carries the method's raw bytes (`upgrade: true`); only methods whose
+    /// interface accepts it get such calls.
+    public let upgrade: Bool
     /// Whether the message has a non-null `parameters` member.
     private let hasParameters: Bool
     /// Where that member's object lies in `message`, when known.
@@ -20,6 +23,7 @@ public struct VarlinkCall: Sendable {
         self.method = header.method
         self.more = header.more
         self.oneway = header.oneway
+        self.upgrade = header.upgrade
         self.hasParameters = header.hasParameters
         self.parametersLocation = header.parametersLocation
         self.message = message

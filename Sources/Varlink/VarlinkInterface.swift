@@ -23,10 +23,16 @@ public protocol VarlinkInterface: Sendable {
     /// with a final reply or an error, so that their connections can close. Calls that end by themselves need
     /// nothing; the default does nothing.
     func endStreams()
+
+    /// Whether the method (its own name) may be called with `upgrade: true`; the server refuses the others with
+    /// `InvalidParameter(upgrade)`. The default accepts none.
+    func acceptsUpgrade(_ methodName: String) -> Bool
 }
 
 extension VarlinkInterface {
     public func endStreams() {}
+
+    public func acceptsUpgrade(_ methodName: String) -> Bool { false }
 }
 
 /// What a handler knows about a call besides its message.
@@ -35,10 +41,13 @@ public struct VarlinkCallContext: Sendable {
     public let peer: PeerCredentials?
     /// The server's logger, with the connection's and the call's metadata.
     public let logger: Logger
+    /// For an upgraded call, the raw bytes the client sends after the reply.
+    public let upgradedInput: VarlinkUpgradedInput?
 
-    public init(peer: PeerCredentials?, logger: Logger) {
+    public init(peer: PeerCredentials?, logger: Logger, upgradedInput: VarlinkUpgradedInput? = nil) {
         self.peer = peer
         self.logger = logger
+        self.upgradedInput = upgradedInput
     }
 }
 

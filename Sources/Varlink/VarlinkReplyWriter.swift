@@ -1,4 +1,5 @@
 import CompactJSON
+import Glibc
 import NIOCore
 import Synchronization
 
@@ -6,6 +7,8 @@ import Synchronization
 public enum VarlinkReplyError: Error, Sendable, Hashable {
     /// A reply was sent after the call's final reply (the one without `continues`).
     case finalReplyAlreadySent(method: String)
+    /// Raw bytes were sent other than after the final reply of an upgraded call.
+    case notUpgraded(method: String)
 }
 
 /// Sends the replies of one call, in order.
@@ -17,14 +20,18 @@ public struct VarlinkReplyWriter: Sendable {
     private let method: String
     private let more: Bool
     private let oneway: Bool
+    private let upgrade: Bool
     private let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    private let channel: any Channel
     private let progress = ReplyProgress()
 
-    init(for call: VarlinkCall, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) {
+    init(for call: VarlinkCall, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, channel: any Channel) {
         self.method = call.method
         self.more = call.more
         self.oneway = call.oneway
+        self.upgrade = call.upgrade
         self.outbound = outbound
+        self.channel = channel
     }
 
     /// Sends one reply; `continues: true` for every reply of a `more` call but the last.
@@ -61,6 +68,38 @@ public struct VarlinkReplyWriter: Sendable {
 
     /// Whether the call's final reply has been sent.
     var hasSentFinalReply: Bool { progress.hasSentFinalReply }
+
+    // MARK: Upgraded calls
+
+    /// Sends `length` bytes of the open file `descriptor` from `offset`, raw, after the final reply of an upgraded
+    /// call (with sendfile, so they never pass through the daemon's memory); returns once they are written. The
+    /// descriptor stays the caller's to close.
+    ///
+    /// - Throws: `VarlinkReplyError.notUpgraded` outside of that order; the channel's error when the client hangs up.
+    public func sendFile(_ descriptor: Int32, offset: Int, length: Int) async throws {
+        guard upgrade, hasSentFinalReply else { throw VarlinkReplyError.notUpgraded(method: method) }
+        guard length > 0 else { return }
+        let copy = dup(descriptor)
+        guard copy >= 0 else { throw IOError(errnoCode: errno, reason: "dup") }
+        let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: copy)
+        defer { try? handle.close() }
+        // After the reply: the outbound writer has handed that to the channel, on its event loop, in order.
+        let region = FileRegion(fileHandle: handle, readerIndex: offset, endIndex: offset + length)
+        try await channel.writeAndFlush(IOData.fileRegion(region)).get()
+    }
+
+    /// Sends one more varlink message after the raw bytes of an upgraded call (the answer to what they carried),
+    /// after which the connection carries calls again.
+    public func sendAfterRawBytes<P: Encodable & Sendable>(_ parameters: P) async throws {
+        guard upgrade, hasSentFinalReply else { throw VarlinkReplyError.notUpgraded(method: method) }
+        try await outbound.write(try OutgoingReply.framed(parameters, continues: false))
+    }
+
+    /// Sends `error` after the raw bytes of an upgraded call, as ``sendAfterRawBytes(_:)`` sends a reply.
+    public func sendAfterRawBytes(_ error: VarlinkError) async throws {
+        guard upgrade, hasSentFinalReply else { throw VarlinkReplyError.notUpgraded(method: method) }
+        try await outbound.write(try OutgoingReply.framed(error))
+    }
 }
 
 /// Where one call is in its replies.

@@ -175,16 +175,18 @@ public struct VarlinkServer: Sendable {
         let maximumMessageSize = maximumMessageSize
         let initialize: @Sendable (any Channel) -> EventLoopFuture<AcceptedConnection> = { channel in
             accepting.accepted()
+            let rawBytes = RawByteCount()
             return PeerCredentials.of(channel)
                 .map(Optional.some)
                 .recover { _ in nil }
                 .flatMapThrowing { peer in
                     try channel.pipeline.syncOperations.addHandler(
-                        ByteToMessageHandler(VarlinkFrameDecoder(maximumMessageSize: maximumMessageSize))
+                        ByteToMessageHandler(VarlinkFrameDecoder(maximumMessageSize: maximumMessageSize, rawBytes: rawBytes))
                     )
                     return AcceptedConnection(
                         messages: try NIOAsyncChannel(wrappingChannelSynchronously: channel),
-                        peer: peer
+                        peer: peer,
+                        rawBytes: rawBytes
                     )
                 }
                 .always { result in
@@ -216,8 +218,9 @@ final class AcceptedConnections: Sendable {
     func handedOut() { count.subtract(1, ordering: .acquiringAndReleasing) }
 }
 
-/// A connection as accepted: its message stream and who is at the other end.
+/// A connection as accepted: its message stream, who is at the other end, and its decoder's count of raw bytes.
 struct AcceptedConnection: Sendable {
     let messages: NIOAsyncChannel<ByteBuffer, ByteBuffer>
     let peer: PeerCredentials?
+    let rawBytes: RawByteCount
 }

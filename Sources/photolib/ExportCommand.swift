@@ -26,12 +26,15 @@ struct ExportCommand: AsyncParsableCommand {
         for asset in try await References(library: library).assets(assets) {
             let original = try await library.requestImageData(for: asset.id)
             let destination = try freeName(for: original.originalFilename)
+            // Through the socket when this user may not open the library's files (the system service's are its own).
+            let transfers = library.transfers
             do {
-                try FileManager.default.copyItem(atPath: original.path, toPath: destination)
-                let modified = try FileManager.default.attributesOfItem(atPath: original.path)[.modificationDate]
-                try FileManager.default.setAttributes([.modificationDate: modified as Any], ofItemAtPath: destination)
+                try await transfers.onThread { () throws(PhotoLibraryError) in try transfers.copy(original.path, to: destination) }
             } catch {
-                throw CommandFailure("cannot copy \(original.path) to \(destination): \(OutputFile.reason(error))")
+                throw CommandFailure("cannot copy \(original.path) to \(destination): \(error.message)")
+            }
+            if let modified = try? FileManager.default.attributesOfItem(atPath: original.path)[.modificationDate] {
+                try? FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: destination)
             }
             Console.print(destination)
         }

@@ -49,7 +49,7 @@ enum ModelLibrary {
             drafts[index] = draft
         }
         let created = try await database.performChanges(
-            assets.map { .createAsset(path: "/nonexistent/\($0.name).jpg", placeholder: "@" + $0.name) } + [
+            assets.map { LibraryChange.createAsset(AssetCreation(path: "/nonexistent/\($0.name).jpg", placeholder: "@" + $0.name)) } + [
                 .updateAsset(target: "@favorite", AssetUpdate(isFavorite: true)),
                 .updateAsset(target: "@hidden", AssetUpdate(isHidden: true)),
                 .deleteAssets(ids: ["@trashed"], permanently: false),

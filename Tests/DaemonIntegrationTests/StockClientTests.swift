@@ -18,9 +18,12 @@ struct StockClientTests {
             "PerformChanges", "UpdateObservation",
         ])
         #expect(summary["io.photolibd.Images"] as? [String] == [
-            "RequestContentEditingInput", "RequestImage", "RequestImageData", "StartCaching", "StopCaching",
+            "ExportVideo", "ReadFile", "RequestContentEditingInput", "RequestImage", "RequestImageData", "StartCaching",
+            "StopCaching",
         ])
-        #expect(summary["io.photolibd.Import"] as? [String] == ["AddSource", "ImportFiles", "ListSources", "RemoveSource", "Status"])
+        #expect(summary["io.photolibd.Import"] as? [String] == [
+            "AddSource", "ImportFiles", "ListSources", "RemoveSource", "Status", "Upload",
+        ])
         #expect(summary["filenames"] as? [String] == ["photo0.jpg", "photo1.jpg"])
         #expect((summary["smartAlbums"] as? [String])?.contains("smartAlbumFavorites") == true)
         #expect(summary["status"] as? String == "authorized")

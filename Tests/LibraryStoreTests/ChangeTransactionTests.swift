@@ -8,7 +8,7 @@ struct ChangeTransactionTests {
     @Test func placeholdersResolveAcrossOpsOfOneCall() async throws {
         let (database, _) = try makeDatabase()
         let outcome = try await database.performChanges([
-            .createAsset(path: "/in/a.jpg", placeholder: "@photo"),
+            .createAsset(AssetCreation(path: "/in/a.jpg", placeholder: "@photo")),
             .createAlbum(title: "Trip", placeholder: "@album", parent: nil),
             .addAssets(target: "@album", ids: ["@photo"]),
         ], drafts: [0: draft("a.jpg")])
@@ -39,7 +39,7 @@ struct ChangeTransactionTests {
         let before = try await database.currentToken()
         await #expect(throws: LibraryError.notFound(id: "missing", index: 2)) {
             try await database.performChanges([
-                .createAsset(path: "/in/a.jpg", placeholder: "@photo"),
+                .createAsset(AssetCreation(path: "/in/a.jpg", placeholder: "@photo")),
                 .createAlbum(title: "Trip", placeholder: "@album", parent: nil),
                 .addAssets(target: "@album", ids: ["@photo", "missing"]),
             ], drafts: [0: draft("a.jpg")])
@@ -71,7 +71,7 @@ struct ChangeTransactionTests {
     @Test func duplicatesMapToTheExistingAsset() async throws {
         let (database, _) = try makeDatabase()
         let first = try await database.insert([draft("a.jpg")])
-        let outcome = try await database.performChanges([.createAsset(path: "/in/copy.jpg", placeholder: "@again")],
+        let outcome = try await database.performChanges([.createAsset(AssetCreation(path: "/in/copy.jpg", placeholder: "@again"))],
                                                         drafts: [0: draft("a.jpg")])
         #expect(outcome.assets[0] == .duplicate(assetId: first[0], libraryCopy: nil))
         #expect(try await database.fetchAssets(AssetQuery()).count == 1)

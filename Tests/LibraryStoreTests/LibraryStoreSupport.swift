@@ -32,7 +32,7 @@ func draft(_ name: String, created: String? = "2024-01-31T10:15:00+01:00", width
 extension LibraryDatabase {
     /// Inserts assets from drafts, one transaction, returning their ids in order.
     func insert(_ drafts: [AssetDraft]) async throws -> [String] {
-        let changes = drafts.indices.map { LibraryChange.createAsset(path: "/in/\($0)", placeholder: "@\($0)") }
+        let changes = drafts.indices.map { LibraryChange.createAsset(AssetCreation(path: "/in/\($0)", placeholder: "@\($0)")) }
         let outcome = try await performChanges(changes, drafts: Dictionary(uniqueKeysWithValues: drafts.enumerated().map { ($0, $1) }))
         return drafts.indices.map { outcome.created["@\($0)"]! }
     }

@@ -30,6 +30,7 @@ import Testing
             [access]
             users = ["root", 1000]
             read_only_users = [1001, "1002"]
+            add_only_users = [1003]
 
             [[source]]
             path = "/srv/photos/drop"
@@ -56,7 +57,7 @@ import Testing
             ],
             trashRetentionDays: 7,
             historyRetentionDays: 90,
-            access: AccessPolicy(readWriteUsers: [0, 1000], readOnlyUsers: [1001, 1002]),
+            access: AccessPolicy(readWriteUsers: [0, 1000], readOnlyUsers: [1001, 1002], addOnlyUsers: [1003]),
             isSystemDaemon: true))
     }
 
@@ -128,9 +129,9 @@ import Testing
             try DaemonConfiguration.load(fromFile: file, environment: environment, system: false)
         }
         #expect(error == .unknownKey(
-            file: file, key: "access.readonly_users", line: 5, knownKeys: ["users", "read_only_users"]))
+            file: file, key: "access.readonly_users", line: 5, knownKeys: ["users", "read_only_users", "add_only_users"]))
         #expect(error?.message
-            == "\(file):5: unknown key `access.readonly_users`; known keys here: users, read_only_users")
+            == "\(file):5: unknown key `access.readonly_users`; known keys here: users, read_only_users, add_only_users")
     }
 
     @Test func anUnknownKeyInTheSecondSourceIsFoundOnItsLine() throws {
@@ -276,6 +277,7 @@ import Testing
         ("[access]\nusers = [4294967295]\n", "access.users[0]", 2),
         ("[access]\nusers = [-3]\n", "access.users[0]", 2),
         ("[access]\nusers = [\"root\"]\nread_only_users = [0]\n", "access.read_only_users", 3),
+        ("[access]\nread_only_users = [7]\nadd_only_users = [7]\n", "access.add_only_users", 3),
         ("[source]\npath = \"/drop\"\n", "source", 1),
         ("source = [1]\n", "source[0]", 1),
         ("[[source]]\nmode = \"move\"\n", "source[0].path", 1),

@@ -13,6 +13,7 @@ enum HandlerEvent: Hashable, Sendable {
     case cancelled(String)
     case sent(Int)
     case sendFailed(afterSending: Int)
+    case rawBytesFailed(String)
 }
 
 /// `org.example.test`: methods that exercise the server, reporting what they do as `HandlerEvent`s.
@@ -37,6 +38,10 @@ final class TestInterface: VarlinkInterface {
         method Silent() -> ()
         method StreamWithoutMore() -> ()
         method ReplyTwice() -> ()
+        # Upgraded: the reply, then `size` raw bytes (byte i is i % 251).
+        method Download(size: int) -> (size: int)
+        # Upgraded: the reply, then the client sends `size` raw bytes, then a message with their sum.
+        method Upload(size: int) -> ()
 
         error NotFound (id: int)
         error Refused ()
@@ -130,6 +135,27 @@ final class TestInterface: VarlinkInterface {
         }
     }
 
+    func acceptsUpgrade(_ methodName: String) -> Bool {
+        methodName == "Download" || methodName == "Upload"
+    }
+
+    /// A file of `size` bytes, byte i being i % 251.
+    static func patternFile(size: Int) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("varlink-\(UUID().uuidString)").path
+        // Whole periods of 251 bytes, so that every chunk continues the pattern.
+        let chunk = Data((0..<251 * 4096).map { UInt8($0 % 251) })
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? file.close() }
+        var written = 0
+        while written < size {
+            let count = min(chunk.count, size - written)
+            try file.write(contentsOf: chunk.prefix(count))
+            written += count
+        }
+        return path
+    }
+
     func handle(_ call: VarlinkCall, context: VarlinkCallContext, replies: VarlinkReplyWriter) async throws {
         report.yield(.started(call.methodName))
         switch call.methodName {
@@ -193,6 +219,32 @@ final class TestInterface: VarlinkInterface {
             return
         case "StreamWithoutMore":
             try await replies.send([:] as JSONValue, continues: true)
+        case "Download":
+            let size = try call.decodeParameters([String: Int].self)["size"] ?? 0
+            let path = try Self.patternFile(size: size)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let descriptor = open(path, O_RDONLY)
+            defer { close(descriptor) }
+            try await replies.send(["size": .int(size)] as JSONValue)
+            do {
+                try await replies.sendFile(descriptor, offset: 0, length: size)
+            } catch {
+                report.yield(.rawBytesFailed(call.methodName))
+                throw error
+            }
+        case "Upload":
+            let size = try call.decodeParameters([String: Int].self)["size"] ?? 0
+            let input = try #require(context.upgradedInput)
+            input.expect(size)
+            try await replies.send([:] as JSONValue)
+            var sum = 0
+            do {
+                try await input.receive(size) { chunk in sum += chunk.readableBytesView.reduce(0) { $0 + Int($1) } }
+            } catch {
+                report.yield(.rawBytesFailed(call.methodName))
+                throw error
+            }
+            try await replies.sendAfterRawBytes(["sum": .int(sum)] as JSONValue)
         case "ReplyTwice":
             try await replies.send([:] as JSONValue)
             try await replies.send([:] as JSONValue)

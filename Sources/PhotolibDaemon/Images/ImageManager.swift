@@ -156,7 +156,7 @@ final class ImageManager: Sendable {
 
     // MARK: Making images
 
-    private func source(of assetId: String) async throws -> AssetImageSource {
+    func source(of assetId: String) async throws -> AssetImageSource {
         if let known = memo.source(of: assetId) {
             return known
         }

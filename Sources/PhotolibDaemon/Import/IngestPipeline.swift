@@ -56,7 +56,7 @@ struct IngestPipeline: Sendable {
                        in commitBatch: () async throws -> (batch: Batch, outcomes: [Int: IngestOutcome])) async throws -> Batch {
         let committed: (batch: Batch, outcomes: [Int: IngestOutcome])
         do {
-            let copies = files.values.compactMap(\.staged?.storedPath)
+            let copies = files.values.flatMap { [$0.staged].compactMap { $0 } + $0.companions }.map(\.storedPath)
             try await importer.threadPool.runIfActive { [importer] in try importer.fileStore.sync(copies) }
             committed = try await commitBatch()
         } catch {

@@ -117,13 +117,14 @@ final class SourceWatcher: Sendable {
         activityState.withLock { $0 = activity }
     }
 
-    /// Marks the source offline (once) and says why.
+    /// Marks the source offline (once) and says why: its assets first, so that whoever sees the source offline
+    /// finds them offline too.
     private func goOffline(_ reason: String, _ wasOffline: Bool) async throws -> Bool {
-        setActivity(.offline(reason: reason))
         if !wasOffline {
             logger.warning("source offline", metadata: ["reason": "\(reason)"])
             if source.mode == .reference { try await database.setOffline(true, sourceRoot: source.path) }
         }
+        setActivity(.offline(reason: reason))
         return true
     }
 

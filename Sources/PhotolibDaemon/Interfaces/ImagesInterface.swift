@@ -10,31 +10,41 @@ final class ImagesInterface: VarlinkInterface {
     let description = PhotolibInterface.images.definition
     private let images: ImageManager
     private let authorization: Authorization
+    private let servedFiles: ServedFiles
+    private let videoExports: ExportVideoCall
     private let requestCount = Atomic<Int>(0)
 
-    init(images: ImageManager, authorization: Authorization) {
+    init(images: ImageManager, authorization: Authorization, servedFiles: ServedFiles, videoExports: VideoExports) {
         self.images = images
         self.authorization = authorization
+        self.servedFiles = servedFiles
+        self.videoExports = ExportVideoCall(exports: videoExports, servedFiles: servedFiles)
+    }
+
+    func acceptsUpgrade(_ methodName: String) -> Bool {
+        methodName == ImagesMethod.readFile.rawValue
     }
 
     func handle(_ call: VarlinkCall, context: VarlinkCallContext, replies: VarlinkReplyWriter) async throws {
         do {
             guard let method = ImagesMethod(rawValue: call.methodName) else { throw VarlinkError.methodNotFound(call.method) }
-            guard authorization.status(of: context.peer).canRead else { throw ImageError.permissionDenied }
+            guard authorization.access(of: context.peer).canRead else { throw ImageError.permissionDenied }
             switch method {
             case .requestImage:
                 try await requestImage(try call.decodeParameters(RequestImageParameters.self).validated(), call: call,
-                                       replies: replies)
+                                       context: context, replies: replies)
             case .requestImageData:
                 let parameters = try call.decodeParameters(RequestImageDataParameters.self)
                 let file = try await images.file(of: parameters.assetId, version: parameters.version ?? .current)
+                servedFiles.name(file.path, to: context.peer)
                 try await replies.send(ImageData(
                     path: file.path, mimeType: file.mimeType, orientation: file.orientation,
                     fileSize: Int(file.fileSize), originalFilename: file.originalFilename))
             case .requestContentEditingInput:
                 let parameters = try call.decodeParameters(RequestContentEditingInputParameters.self)
-                try await replies.send(try await images.contentEditingInput(of: parameters.assetId,
-                                                                            canHandle: parameters.canHandle ?? []))
+                let input = try await images.contentEditingInput(of: parameters.assetId, canHandle: parameters.canHandle ?? [])
+                servedFiles.name(input.fullSizeImagePath, to: context.peer)
+                try await replies.send(input)
             case .startCaching:
                 let parameters = try call.decodeParameters(StartCachingParameters.self)
                 guard parameters.targetWidth > 0 else { throw ImageError.invalidParameter("targetWidth") }
@@ -46,19 +56,43 @@ final class ImagesInterface: VarlinkInterface {
             case .stopCaching:
                 images.stopCaching(try call.decodeParameters(StopCachingParameters.self).assetIds)
                 try await replies.send(EmptyReply())
+            case .readFile:
+                try await readFile(try call.decodeParameters(), call: call, context: context, replies: replies)
+            case .exportVideo:
+                try await videoExports.respond(try call.decodeParameters(), call: call, context: context, replies: replies)
             }
         } catch let error as ImageError {
             throw error.varlinkError
         }
     }
 
-    private func requestImage(_ request: ImageRequest, call: VarlinkCall, replies: VarlinkReplyWriter) async throws {
+    private func requestImage(_ request: ImageRequest, call: VarlinkCall, context: VarlinkCallContext,
+                              replies: VarlinkReplyWriter) async throws {
         let requestId = String(requestCount.add(1, ordering: .relaxed).newValue)
         try await images.requestImage(request, streams: call.more) { image in
+            servedFiles.name(image.rendition.path, to: context.peer)
             try await replies.send(ImageResult(
                 requestId: requestId, path: image.rendition.path, width: image.rendition.width,
                 height: image.rendition.height, mimeType: image.rendition.mimeType, isDegraded: image.isDegraded),
                 continues: image.isDegraded && call.more && request.deliveryMode == .opportunistic)
+        }
+    }
+}
+
+extension ImagesInterface {
+    /// `ReadFile`: the sizes, and with `upgrade` the bytes, of a file a reply named to this caller.
+    private func readFile(_ parameters: ReadFileParameters, call: VarlinkCall, context: VarlinkCallContext,
+                          replies: VarlinkReplyWriter) async throws {
+        guard servedFiles.wasNamed(parameters.path, to: context.peer),
+              let file = try await OpenedFile.open(parameters.path) else { throw ImageError.notFound(assetId: parameters.path) }
+        defer { file.close() }
+        let offset = parameters.offset ?? 0
+        guard (0...file.size).contains(offset) else { throw ImageError.invalidParameter("offset") }
+        let length = min(parameters.length ?? file.size, file.size - offset)
+        guard length >= 0 else { throw ImageError.invalidParameter("length") }
+        try await replies.send(ReadFileReply(fileSize: file.size, offset: offset, length: length))
+        if call.upgrade {
+            try await replies.sendFile(file.descriptor, offset: offset, length: length)
         }
     }
 }

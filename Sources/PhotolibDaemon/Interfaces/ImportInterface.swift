@@ -12,26 +12,34 @@ struct ImportInterface: VarlinkInterface {
     let ingest: IngestPipeline
     let authorization: Authorization
     let sources: ImportSources
+    let uploads: UploadReceiver
     private var database: LibraryDatabase { ingest.database }
     private var statistics: ImportStatistics { ingest.statistics }
 
+    func acceptsUpgrade(_ methodName: String) -> Bool {
+        methodName == ImportMethod.upload.rawValue
+    }
+
     func handle(_ call: VarlinkCall, context: VarlinkCallContext, replies: VarlinkReplyWriter) async throws {
-        let status = authorization.status(of: context.peer)
+        let access = authorization.access(of: context.peer)
         let permissionDenied = VarlinkError(PhotolibErrorName.permissionDenied.qualified(in: .importer))
         guard let method = ImportMethod(rawValue: call.methodName) else { throw VarlinkError.methodNotFound(call.method) }
         switch method {
         case .importFiles:
-            guard status.canWrite else { throw permissionDenied }
-            try await importFiles(try call.decodeParameters(), call: call, context: context, replies: replies)
+            guard access.canAdd else { throw permissionDenied }
+            let parameters: ImportFilesParameters = try call.decodeParameters()
+            // Filing into an album reads and changes the library: more than an add-only grant allows.
+            guard access.canWrite || parameters.album == nil else { throw permissionDenied }
+            try await importFiles(parameters, call: call, context: context, replies: replies)
         case .status:
-            guard status.canRead else { throw permissionDenied }
+            guard access.canRead else { throw permissionDenied }
             await sources.refreshStatistics()
             try await replies.send(statistics.snapshot)
         case .listSources:
-            guard status.canRead else { throw permissionDenied }
+            guard access.canRead else { throw permissionDenied }
             try await replies.send(ListSourcesReply(sources: try await sources.list()))
         case .addSource:
-            guard status.canWrite else { throw permissionDenied }
+            guard access.canWrite else { throw permissionDenied }
             let parameters: AddSourceParameters = try call.decodeParameters()
             try await mappingSourceErrors {
                 guard CallerFileAccess.canRead(parameters.path, peer: context.peer) else {
@@ -41,8 +49,11 @@ struct ImportInterface: VarlinkInterface {
                                                           recursive: parameters.recursive ?? true))
             }
             try await replies.send(EmptyReply())
+        case .upload:
+            guard access.canAdd else { throw permissionDenied }
+            try await uploads.receive(try call.decodeParameters(), call: call, context: context, replies: replies)
         case .removeSource:
-            guard status.canWrite else { throw permissionDenied }
+            guard access.canWrite else { throw permissionDenied }
             let parameters: RemoveSourceParameters = try call.decodeParameters()
             try await mappingSourceErrors { try await sources.remove(path: parameters.path) }
             try await replies.send(EmptyReply())

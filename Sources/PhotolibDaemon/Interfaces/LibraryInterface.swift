@@ -1,3 +1,4 @@
+import Glibc
 import LibraryStore
 import MediaProbe
 import Logging
@@ -13,6 +14,8 @@ struct LibraryInterface: VarlinkInterface {
     let ingest: IngestPipeline
     let editor: AssetEditor
     let authorization: Authorization
+    let servedFiles: ServedFiles
+    let uploads: Uploads
     let observations = Observations()
 
     /// Ends every `Observe` stream with `ServiceStopping`.
@@ -21,29 +24,29 @@ struct LibraryInterface: VarlinkInterface {
     }
 
     func handle(_ call: VarlinkCall, context: VarlinkCallContext, replies: VarlinkReplyWriter) async throws {
-        let status = authorization.status(of: context.peer)
+        let access = authorization.access(of: context.peer)
         try await mappingLibraryErrors {
             guard let method = LibraryMethod(rawValue: call.methodName) else {
                 throw VarlinkError.methodNotFound(call.method)
             }
             switch method {
             case .fetchAssets:
-                try await fetchAssets(try call.decodeParameters(), status: status, replies: replies)
+                try await fetchAssets(try call.decodeParameters(), access: access, context: context, replies: replies)
             case .fetchCollections:
-                try await fetchCollections(try call.decodeParameters(), status: status, replies: replies)
+                try await fetchCollections(try call.decodeParameters(), access: access, replies: replies)
             case .performChanges:
-                guard status.canWrite else { throw LibraryError.permissionDenied }
-                try await performChanges(try call.decodeParameters(), context: context, replies: replies)
+                guard access.canAdd else { throw LibraryError.permissionDenied }
+                try await performChanges(try call.decodeParameters(), access: access, context: context, replies: replies)
             case .observe:
                 guard call.more else { throw VarlinkError.expectedMore() }
                 let observation = Observation(owner: context.peer?.uid)
                 let observer = LibraryObserver(database: database, parameters: try call.decodeParameters(),
-                                               canRead: status.canRead, observation: observation, replies: replies)
+                                               canRead: access.canRead, observation: observation, replies: replies)
                 try await observations.registering(observation) {
                     try await observations.endingWhenStopping { try await observer.run() }
                 }
             case .updateObservation:
-                guard status.canRead else { throw LibraryError.permissionDenied }
+                guard access.canRead else { throw LibraryError.permissionDenied }
                 let parameters: UpdateObservationParameters = try call.decodeParameters()
                 guard let observation = observations.observation(parameters.observerId, caller: context.peer?.uid) else {
                     throw LibraryError.notFound(id: parameters.observerId)
@@ -51,24 +54,28 @@ struct LibraryInterface: VarlinkInterface {
                 try await ObservationUpdater(database: database, parameters: parameters, observation: observation)
                     .run(replies: replies)
             case .fetchPersistentChanges:
-                guard status.canRead else { throw LibraryError.permissionDenied }
+                guard access.canRead else { throw LibraryError.permissionDenied }
                 try await fetchPersistentChanges(try call.decodeParameters(), replies: replies)
             case .authorizationStatus:
-                try await replies.send(AuthorizationStatusReply(status: status))
+                let parameters: AuthorizationStatusParameters = try call.decodeParameters()
+                try await replies.send(AuthorizationStatusReply(status: access.status(at: parameters.accessLevel ?? .readWrite)))
             case .fetchAssetMetadata:
-                guard status.canRead else { throw LibraryError.permissionDenied }
+                guard access.canRead else { throw LibraryError.permissionDenied }
                 try await fetchAssetMetadata(try call.decodeParameters(), replies: replies)
             }
         }
     }
 
-    private func fetchAssets(_ parameters: FetchAssetsParameters, status: AuthorizationStatus,
+    private func fetchAssets(_ parameters: FetchAssetsParameters, access: CallerAccess, context: VarlinkCallContext,
                              replies: VarlinkReplyWriter) async throws {
-        let page = status.canRead
+        let page = access.canRead
             ? try await database.fetchAssets(parameters.query ?? AssetQuery(), offset: parameters.offset ?? 0,
                                              pageSize: parameters.pageSize ?? 500,
                                              includeResources: parameters.includeResources ?? false)
             : AssetPage(count: 0, assets: [], token: try await database.currentToken())
+        if parameters.includeResources == true {
+            servedFiles.name(page.assets.lazy.flatMap { $0.resources ?? [] }.compactMap(\.path), to: context.peer)
+        }
         try await replies.send(AssetFetchResult(count: page.count, assets: page.assets, token: page.token.description))
     }
 
@@ -84,9 +91,9 @@ struct LibraryInterface: VarlinkInterface {
         }
     }
 
-    private func fetchCollections(_ parameters: FetchCollectionsParameters, status: AuthorizationStatus,
+    private func fetchCollections(_ parameters: FetchCollectionsParameters, access: CallerAccess,
                                   replies: VarlinkReplyWriter) async throws {
-        guard status.canRead else {
+        guard access.canRead else {
             try await replies.send(CollectionFetchResult(count: 0, collections: [], token: try await database.currentToken().description))
             return
         }
@@ -96,29 +103,35 @@ struct LibraryInterface: VarlinkInterface {
                                                      token: page.token.description))
     }
 
-    private func performChanges(_ parameters: PerformChangesParameters, context: VarlinkCallContext,
+    private func performChanges(_ parameters: PerformChangesParameters, access: CallerAccess, context: VarlinkCallContext,
                                 replies: VarlinkReplyWriter) async throws {
         var changes: [LibraryChange] = []
         for (index, request) in parameters.changes.enumerated() {
-            changes.append(try request.validated(index: index))
+            let change = try request.validated(index: index)
+            // An add-only caller creates assets and nothing else, not even an album to put them in.
+            guard access.canWrite || change.op == "createAsset" else { throw LibraryError.permissionDenied }
+            changes.append(change)
         }
         var prepared: [Int: PreparedFile] = [:], edits: [Int: PreparedEdit] = [:]
         // The batch holds its files until it commits: only the first ones keep their bytes for first renditions.
         var heldBytes = 0
+        // Uploads the changes took are removed once the call is done, whatever became of it.
+        var takenUploads: [String] = []
+        defer { for path in takenUploads { unlink(path) } }
+        var isCommitting = false
         let outcome: ChangeOutcome
         do {
             for (index, change) in changes.enumerated() {
                 do {
                     switch change {
-                    case .createAsset(let path, _):
-                        do {
-                            var file = try await ingest.importer.prepare(path: path, mode: .copy, caller: context.peer)
-                            heldBytes += file.contents?.count ?? 0
-                            if heldBytes > RenditionUpkeep.heldByteLimit { file.contents = nil }
-                            prepared[index] = file
-                        } catch let failure as ImportFailure {
-                            throw ImportFailure.failed("\(path): \(failure.reason)")
-                        }
+                    case .createAsset(let creation):
+                        let made = try await NewAssetFiles(importer: ingest.importer, uploads: uploads)
+                            .prepare(creation, caller: context.peer, logger: context.logger)
+                        var file = made.file
+                        takenUploads += made.takenUploads
+                        heldBytes += file.contents?.count ?? 0
+                        if heldBytes > RenditionUpkeep.heldByteLimit { file.contents = nil }
+                        prepared[index] = file
                     case .editAsset(let target, let renderedPath, let adjustment):
                         edits[index] = try await editor.prepare(target: target, renderedPath: renderedPath,
                                                                 adjustment: adjustment, caller: context.peer)
@@ -131,6 +144,7 @@ struct LibraryInterface: VarlinkInterface {
                     throw LibraryError.notFound(id: id, index: index)
                 }
             }
+            isCommitting = true
             outcome = try await ingest.commit(prepared, logger: context.logger) {
                 let outcome = try await database.performChanges(changes, drafts: prepared.mapValues(\.draft),
                                                                 edits: edits.mapValues(\.draft))
@@ -138,6 +152,8 @@ struct LibraryInterface: VarlinkInterface {
             }
         } catch {
             for edit in edits.values { editor.finish(edit, isCommitted: false) }
+            // Once handed to the commit, the files are its to drop.
+            if !isCommitting { for file in prepared.values { await ingest.importer.finish(file, outcome: nil, logger: context.logger) } }
             throw error
         }
         for edit in edits.values { editor.finish(edit, isCommitted: true) }
