@@ -19,6 +19,8 @@ actor ImportRetry {
     private var isFaulted = false
     private var pause: Duration = .seconds(1)
     private var nextTry = ContinuousClock.now
+    /// Wakes `run` when the first file comes to wait.
+    private let (firstWaiting, firstWaitingSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
 
     init(queue: IngestQueue, libraryPath: String, logger: Logger) {
         self.queue = queue
@@ -35,7 +37,10 @@ actor ImportRetry {
             logger.error("Imports wait: \(reason). They start again by themselves once the library takes them",
                          metadata: ["path": "\(item.path)"])
         }
-        if waiting.isEmpty { nextTry = .now + pause }
+        if waiting.isEmpty {
+            nextTry = .now + pause
+            firstWaitingSink.yield()
+        }
         var kept = item
         kept.isRetry = true
         waiting[item.path] = kept
@@ -49,11 +54,13 @@ actor ImportRetry {
         logger.notice("Imports go on: the library takes files again", metadata: ["waiting": "\(waiting.count)"])
     }
 
-    /// Sends waiting files back to the queue when their time comes, until cancelled.
+    /// Sends waiting files back to the queue when their time comes, until cancelled; idle while none wait.
     func run() async {
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(1))
-            await sendBackWhenDue()
+        for await _ in firstWaiting {
+            while !waiting.isEmpty, !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                await sendBackWhenDue()
+            }
         }
     }
 

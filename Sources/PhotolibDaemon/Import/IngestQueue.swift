@@ -168,11 +168,11 @@ struct IngestWorker: Sendable {
 
     /// Queues a file that was still changing again after a pause.
     private func requeue(_ item: IngestItem) {
-        var retry = item
-        retry.attempts += 1
-        Task { [queue] in
-            try? await Task.sleep(for: .milliseconds(250 * retry.attempts))
-            await queue.enqueue(retry)
+        var again = item
+        again.attempts += 1
+        Task { [queue, again] in
+            try? await Task.sleep(for: .milliseconds(250 * again.attempts))
+            await queue.enqueue(again)
         }
     }
 }

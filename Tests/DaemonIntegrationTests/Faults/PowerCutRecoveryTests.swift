@@ -45,7 +45,7 @@ struct PowerCutRecoveryTests {
                                                      fileSize: 100, path: path, isOwnedByLibrary: true)])
             }
             let created = try await database.performChanges(
-                [.createAsset(path: purged, placeholder: "@0"), .createAsset(path: kept, placeholder: "@1")],
+                [.createAsset(AssetCreation(path: purged, placeholder: "@0")), .createAsset(AssetCreation(path: kept, placeholder: "@1"))],
                 drafts: [0: drafts[0], 1: drafts[1]]).created
             let outcome = try await database.performChanges([.deleteAssets(ids: [created["@0"]!], permanently: true)])
             #expect(outcome.purgedFiles == [purged])
