@@ -26,7 +26,9 @@ public enum DirectoryScan {
             }
             defer { closedir(stream) }
             let streamDescriptor = dirfd(stream)
-            while let entry = readdir(stream) {
+            while true {
+                errno = 0
+                guard let entry = readdir(stream) else { break }
                 guard let nameBytes = entryName(entry) else { continue }
                 guard let name = String(validating: nameBytes, as: UTF8.self) else {
                     visit(.unreadableName(directory: directory, name: String(decoding: nameBytes, as: UTF8.self)))
@@ -49,6 +51,8 @@ public enum DirectoryScan {
                     continue
                 }
             }
+            // A root that cannot be read to its end (a file system gone under it) is not an empty folder.
+            if directory == root, errno != 0 { throw .rootMissing(path: root) }
         }
     }
 }

@@ -70,6 +70,12 @@ private final class InotifyReader: @unchecked Sendable {
     private let continuation: AsyncStream<FolderEvent>.Continuation
     private var folders: [Int32: String] = [:]
     private var rootWatch: Int32 = -1
+    /// What was at the root's path when it was watched: a file system mounted over it (or a dead one under it)
+    /// changes that, and no inotify event says so.
+    private var rootIdentity: (device: UInt64, inode: UInt64)?
+    private var lastRootCheck = DispatchTime.now().uptimeNanoseconds
+    /// How often the root's identity is checked.
+    private static let rootCheckInterval: UInt64 = 2_000_000_000
     private var hasReportedLimit = false
     /// `MOVED_FROM` events waiting for their `MOVED_TO`, by cookie.
     private var pendingMoves: [UInt32: (path: String, isDirectory: Bool, time: UInt64)] = [:]
@@ -98,7 +104,10 @@ private final class InotifyReader: @unchecked Sendable {
                 }
             }
             folders[watch] = folder
-            if isRoot && folder == path { rootWatch = watch }
+            if isRoot && folder == path {
+                rootWatch = watch
+                rootIdentity = Self.identity(of: folder)
+            }
             guard recursive else { continue }
             try? DirectoryScan.subfolders(of: folder, excluding: excluded) { pending.append($0) }
         }
@@ -123,7 +132,26 @@ private final class InotifyReader: @unchecked Sendable {
             // A rename queues its MOVED_FROM and MOVED_TO one after the other, and a busy machine can
             // preempt the renamer in between: even a quiet queue gets the whole window.
             flushPendingMoves(olderThan: Self.movePairingWindow)
+            guard rootIsStillThere() else {
+                continuation.yield(.rootVanished)
+                return
+            }
         }
+    }
+
+    /// Whether the root's path still leads to the folder watched (checked every couple of seconds).
+    private func rootIsStillThere() -> Bool {
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now - lastRootCheck >= Self.rootCheckInterval else { return true }
+        lastRootCheck = now
+        guard let current = Self.identity(of: root), let watched = rootIdentity else { return false }
+        return current == watched
+    }
+
+    private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (UInt64(info.st_dev), UInt64(info.st_ino))
     }
 
     /// Handles one read's events; false when the root went away and the watch is over.

@@ -10,7 +10,8 @@ public struct ChangeOutcome: Sendable {
     /// For each `createAsset` change (by index): `inserted`, or `duplicate` of an existing asset.
     public var assets: [Int: IngestOutcome]
     /// Files owned by the library that it no longer uses (of purged assets, of replaced and reverted edits):
-    /// the caller removes them after the commit.
+    /// the caller removes them after the commit, then `forgetRemovedFiles` (the commit listed them for a start
+    /// after a crash to remove).
     public var purgedFiles: [String]
 }
 
@@ -32,6 +33,7 @@ extension LibraryDatabase {
     func commitTransaction(_ body: @escaping @Sendable (inout ChangeTransaction) throws -> Void) async throws -> ChangeOutcome {
         let (made, committed) = try await writer.recordChange(recording: .always) { transaction in
             try body(&transaction)
+            try transaction.listPurgedFiles()
             return (transaction.placeholders, transaction.createdAssets, transaction.purgedFiles)
         }
         return ChangeOutcome(token: ChangeToken(libraryId: libraryId, generation: committed!.generation),

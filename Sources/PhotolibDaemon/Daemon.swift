@@ -62,6 +62,7 @@ public struct Daemon: Sendable {
         let recovered = try await fileStore.recover(isResourceFile: database.isResourceFile)
         if recovered > 0 { logger.notice("finished interrupted imports", metadata: ["files": "\(recovered)"]) }
         try await StoreSync.recoverUnsyncedCopies(database: database, importer: importer, logger: logger)
+        try await StoreFileRemoval(database: database).removeLeftovers(logger: logger)
         do {
             try await database.rehearseIngest()
         } catch {
@@ -84,10 +85,12 @@ public struct Daemon: Sendable {
         let ingest = IngestPipeline(importer: importer, database: database, statistics: ImportStatistics(),
                                     renditions: renditionUpkeep, sidecars: sidecars)
         let sources = ImportSources(configured: configuration.sources, configurationFile: configuration.file, ingest: ingest,
+                                    libraryPath: configuration.libraryPath,
                                     excluded: [configuration.libraryPath, configuration.cachePath],
                                     filesLeft: { await renditionUpkeep.referencedFilesLeft($0, movedAssetIds: $1) },
                                     logger: logger)
         let authorization = Authorization(policy: configuration.access)
+        let memory = MemoryReturn(threadPool: .singleton)
         let servedFiles = ServedFiles()
         let uploads = try Uploads(directory: configuration.libraryPath + "/uploads")
         let server = VarlinkServer(
@@ -105,7 +108,8 @@ public struct Daemon: Sendable {
                                 libraryPath: configuration.libraryPath, cachePath: configuration.cachePath),
             ],
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
-            logger: logger
+            logger: logger,
+            onConnectionClosed: { memory.clientLeft() }
         )
         let reloader = ConfigurationReloader(
             running: running, read: reloadConfiguration, environment: environment, logger: logger,
@@ -122,9 +126,10 @@ public struct Daemon: Sendable {
             .init(service: sources),
             .init(service: LibraryUpkeep.historyPruning(database: database, retentionDays: { running.current.historyRetentionDays },
                                                         logger: logger)),
-            .init(service: LibraryUpkeep.trashPurging(database: database, importer: importer,
-                                                      retentionDays: { running.current.trashRetentionDays }, logger: logger)),
+            .init(service: LibraryUpkeep.trashPurging(database: database, retentionDays: { running.current.trashRetentionDays },
+                                                      logger: logger)),
             .init(service: LibraryUpkeep.recentlyAddedAging(database: database, logger: logger)),
+            .init(service: LibraryUpkeep.clockWatch(database: database, logger: logger)),
             .init(service: LibraryUpkeep.cameraDataBackfill(database: database, importer: importer, logger: logger)),
             .init(service: ImageCacheService(images: images, upkeep: renditionUpkeep, fileWork: .singleton)),
             .init(service: reloader),

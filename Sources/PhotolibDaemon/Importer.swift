@@ -21,6 +21,9 @@ struct ImportFailure: Error, CustomStringConvertible {
         case changing
         /// The file was gone before it could be read.
         case vanished
+        /// A fault that may pass by itself kept the file out: the library's disk full or read-only, an I/O error.
+        /// The file stays where it is and is tried again (see `ImportRetry`).
+        case passingFault
     }
 
     var kind: Kind
@@ -31,7 +34,13 @@ struct ImportFailure: Error, CustomStringConvertible {
 
     /// A failure naming the system error in `errno`.
     static func system(_ action: String) -> ImportFailure {
-        ImportFailure(kind: errno == ENOENT ? .vanished : .failed, reason: "\(action): \(String(cString: strerror(errno)))")
+        let kind: Kind = switch errno {
+        case ENOENT: .vanished
+        // A disk full, read-only or failing, or gone from under a source (a dead share, a pulled disk).
+        case ENOSPC, EDQUOT, EROFS, EIO, ENOTCONN, ENODEV, ENXIO, ESTALE: .passingFault
+        default: .failed
+        }
+        return ImportFailure(kind: kind, reason: "\(action): \(String(cString: strerror(errno)))")
     }
 }
 
@@ -159,13 +168,6 @@ struct Importer: Sendable {
                         metadata: ["path": "\(file.sourcePath)", "asset": "\(assetId)"])
         }
         removeSource(file, logger: logger)
-    }
-
-    /// Removes store files of purged assets.
-    func removeFiles(_ paths: [String], logger: Logger) {
-        for path in paths where unlink(path) != 0 && errno != ENOENT {
-            logger.warning("could not remove purged file", metadata: ["path": "\(path)", "errno": "\(errno)"])
-        }
     }
 
     /// Removes a moved source, unless another file took its name since it was read (one dropped again under the

@@ -45,11 +45,11 @@ extension LibraryUpkeep {
 
     /// Empties Recently Deleted of what stayed there longer than the retention, each purge one change event; the
     /// library's own files of purged assets are removed, referenced originals never.
-    static func trashPurging(database: LibraryDatabase, importer: Importer, retentionDays: @escaping @Sendable () -> Int,
+    static func trashPurging(database: LibraryDatabase, retentionDays: @escaping @Sendable () -> Int,
                              logger: Logger) -> LibraryUpkeep {
         LibraryUpkeep(task: "purge expired trash", logger: logger, pause: hourly) {
             if let purge = try await database.purgeTrash(trashedBefore: cutoff(retentionDays: retentionDays())) {
-                importer.removeFiles(purge.purgedFiles, logger: logger)
+                await StoreFileRemoval(database: database).remove(purge.purgedFiles, logger: logger)
                 logger.info("purged expired trash", metadata: ["token": "\(purge.token)", "files": "\(purge.purgedFiles.count)"])
             }
         }

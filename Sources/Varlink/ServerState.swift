@@ -33,6 +33,12 @@ final class ServerState: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Called each time a connection closes.
+    private let connectionClosed: @Sendable () -> Void
+
+    init(connectionClosed: @escaping @Sendable () -> Void = {}) {
+        self.connectionClosed = connectionClosed
+    }
 
     var phase: VarlinkServerPhase { state.withLock { $0.phase } }
 
@@ -52,6 +58,7 @@ final class ServerState: Sendable {
 
     func closed(_ channel: any Channel) {
         _ = state.withLock { $0.connections.removeValue(forKey: ObjectIdentifier(channel)) }
+        connectionClosed()
     }
 
     /// Records what a connection does now; returns whether the server is draining, in which case a connection

@@ -28,7 +28,7 @@ public struct VarlinkServer: Sendable {
     public let maximumMessageSize: Int
     private let interfaces: [String: any VarlinkInterface]
     private let eventLoopGroup: any EventLoopGroup
-    private let state = ServerState()
+    private let state: ServerState
     private let logger: Logger
 
     /// - Parameters:
@@ -37,6 +37,7 @@ public struct VarlinkServer: Sendable {
     ///   - maximumMessageSize: The largest call message accepted, in bytes; a client that sends a longer one is
     ///     disconnected.
     ///   - listeningDescriptor: A listening socket to serve instead of binding `socketPath`.
+    ///   - onConnectionClosed: Called each time a client's connection closes.
     public init(
         socketPath: String,
         listeningDescriptor: Int32? = nil,
@@ -46,7 +47,8 @@ public struct VarlinkServer: Sendable {
         maximumMessageSize: Int = 16 << 20,
         drainDeadline: Duration = .seconds(10),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        logger: Logger
+        logger: Logger,
+        onConnectionClosed: @escaping @Sendable () -> Void = {}
     ) {
         let served = Dictionary(interfaces.map { ($0.name, $0) }) { _, last in last }
         self.socketPath = socketPath
@@ -60,6 +62,7 @@ public struct VarlinkServer: Sendable {
         self.maximumMessageSize = maximumMessageSize
         self.eventLoopGroup = eventLoopGroup
         self.logger = logger
+        state = ServerState(connectionClosed: onConnectionClosed)
     }
 
     /// Where the server is in its life.

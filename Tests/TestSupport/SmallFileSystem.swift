@@ -33,6 +33,11 @@ public final class SmallFileSystem: @unchecked Sendable {
         while chunk.withUnsafeBytes({ write(descriptor, $0.baseAddress, 1) }) > 0 {}
     }
 
+    /// Remounts the file system read-only (as the kernel does after an error on a real disk) or writable again.
+    public func setReadOnly(_ isReadOnly: Bool) throws {
+        try runTool("/usr/bin/mount", ["-o", isReadOnly ? "remount,ro" : "remount,rw", path])
+    }
+
     /// Removes the files `fill()` wrote.
     public func empty() {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] where name.hasPrefix("filler-") {

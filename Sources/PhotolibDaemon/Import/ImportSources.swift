@@ -46,6 +46,7 @@ actor ImportSources: Service {
     private var configurationFile: String?
     private let queue: IngestQueue
     private let worker: IngestWorker
+    private let retry: ImportRetry
     private let database: LibraryDatabase
     private let threadPool: NIOThreadPool
     private let excluded: Set<String>
@@ -57,13 +58,14 @@ actor ImportSources: Service {
     /// Watchers to start, taken by `run`'s task group.
     private let (starts, startSink) = AsyncStream.makeStream(of: (SourceWatcher, AsyncStream<Never>).self)
 
-    init(configured: [SourceConfiguration], configurationFile: String?, ingest: IngestPipeline,
+    init(configured: [SourceConfiguration], configurationFile: String?, ingest: IngestPipeline, libraryPath: String,
          excluded: Set<String>, filesLeft: @escaping ReferencedFilesLeft, logger: Logger) {
         self.configured = configured
         self.filesLeft = filesLeft
         self.configurationFile = configurationFile
         queue = IngestQueue(statistics: ingest.statistics)
-        worker = IngestWorker(queue: queue, ingest: ingest, logger: logger)
+        retry = ImportRetry(queue: queue, libraryPath: libraryPath, logger: logger)
+        worker = IngestWorker(queue: queue, ingest: ingest, retry: retry, logger: logger)
         self.database = ingest.database
         sidecars = ingest.sidecars
         threadPool = ingest.importer.threadPool
@@ -80,6 +82,8 @@ actor ImportSources: Service {
         }
         await withDiscardingTaskGroup { group in
             for _ in 0..<Self.workerCount { group.addTask { [worker] in await worker.run() } }
+            let retrying = Task { [retry] in await retry.run() }
+            defer { retrying.cancel() }
             await withGracefulShutdownHandler {
                 for await (watcher, stop) in starts {
                     group.addTask { await Self.follow(watcher, until: stop) }

@@ -30,15 +30,14 @@ struct IngestPipeline: Sendable {
     }
 
     /// Commits one prepared file on its own (into `album` when given) and counts it; its files are settled once
-    /// its store copy is synced (`waitUntilSettled`). A file the library could not record is counted as failed and
-    /// its store copy dropped; the error is rethrown.
+    /// its store copy is synced (`waitUntilSettled`). A file the library could not record has its store copy
+    /// dropped, and the error is thrown for the caller to count.
     func commit(_ file: PreparedFile, album: String? = nil, logger: Logger) async throws -> IngestOutcome {
         let outcome: IngestOutcome
         do {
             outcome = try await database.ingest(file.ingestRequest(album: album), fileExists: { FileIdentity(regularFileAt: $0) != nil })
         } catch {
             await importer.finish(file, outcome: nil, logger: logger)
-            statistics.recordFailure(path: file.sourcePath, reason: "the library could not record it: \(error)", logger: logger)
             throw error
         }
         statistics.recordIngest(outcome)

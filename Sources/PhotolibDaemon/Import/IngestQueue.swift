@@ -10,6 +10,8 @@ struct IngestItem: Sendable {
     var source: SourceConfiguration
     /// How often the file was found still changing.
     var attempts = 0
+    /// Whether a passing fault kept the file out before (see `ImportRetry`).
+    var isRetry = false
 
     var groupKey: String { MediaFileKind.groupKey(ofPath: path) }
     var role: FileRole? {
@@ -88,6 +90,7 @@ actor IngestQueue {
 struct IngestWorker: Sendable {
     let queue: IngestQueue
     let ingest: IngestPipeline
+    let retry: ImportRetry
     let logger: Logger
     private var statistics: ImportStatistics { ingest.statistics }
 
@@ -119,6 +122,11 @@ struct IngestWorker: Sendable {
             switch failure.kind {
             case .changing where item.attempts < Self.maximumAttempts:
                 requeue(item)
+            case .passingFault:
+                return await retry.wait(item, reason: failure.reason)
+            case .failed where !Self.isReachable(item.source.path):
+                // The file could not be read because its whole source went (a share, a disk): it waits for it.
+                return await retry.wait(item, reason: "the source folder cannot be reached")
             case .failed, .changing:
                 statistics.recordFailure(path: item.path, reason: failure.reason, logger: logger)
             case .unsupported:
@@ -126,14 +134,20 @@ struct IngestWorker: Sendable {
             case .vanished:
                 logger.debug("not ingested", metadata: ["path": "\(item.path)", "reason": "\(failure.reason)"])
             }
+            if item.isRetry { await retry.gotThrough() }
             return
         } catch {
             statistics.recordFailure(path: item.path, reason: "\(error)", logger: logger)
             return
         }
-        if let outcome = try? await ingest.commit(file, logger: logger) {
+        do {
+            let outcome = try await ingest.commit(file, logger: logger)
             logger.debug("ingested", metadata: ["path": "\(item.path)", "outcome": "\(outcome)"])
+        } catch {
+            if let fault = LibraryDatabase.storageFault(in: error) { return await retry.wait(item, reason: fault) }
+            statistics.recordFailure(path: item.path, reason: "the library could not record it: \(error)", logger: logger)
         }
+        if item.isRetry { await retry.gotThrough() }
     }
 
     /// Says why a file is not ingested: out loud for a drop folder, where the file stays until someone takes it
@@ -147,13 +161,18 @@ struct IngestWorker: Sendable {
         }
     }
 
+    private static func isReachable(_ folder: String) -> Bool {
+        var info = stat()
+        return stat(folder, &info) == 0
+    }
+
     /// Queues a file that was still changing again after a pause.
     private func requeue(_ item: IngestItem) {
-        var retry = item
-        retry.attempts += 1
-        Task { [queue] in
-            try? await Task.sleep(for: .milliseconds(250 * retry.attempts))
-            await queue.enqueue(retry)
+        var again = item
+        again.attempts += 1
+        Task { [queue, again] in
+            try? await Task.sleep(for: .milliseconds(250 * again.attempts))
+            await queue.enqueue(again)
         }
     }
 }

@@ -6,7 +6,7 @@ import PhotoModel
 /// The library's own files: `originals/YYYY/MM/NAME`, names kept and made unique, and `edits/XX/ASSET-ID.EXT`.
 ///
 /// A file comes in through `incoming/`: copied under a temporary name and linked to its final name (whose path is
-/// written beside it in `ID.target` first) before the commit; it is synced before the commit (an edit, a
+/// recorded beside it first, as the symbolic link `ID.target`) before the commit; it is synced before the commit (an edit, a
 /// `PerformChanges` batch) or after it (see `StoreSync`). Once the commit and the copy are both durable the temporary
 /// names go (and the final name too when the commit failed). A crash in between leaves the temporary names, and
 /// `recover` finishes the job, so the store never keeps a copy that no asset uses.
@@ -193,8 +193,7 @@ struct LibraryFileStore: Sendable {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: incoming)) ?? [] where name.hasSuffix(".importing") {
             let temporary = "\(incoming)/\(name)"
             let target = String(temporary.dropLast(".importing".count)) + ".target"
-            if let storedPath = try? String(contentsOfFile: target, encoding: .utf8), !storedPath.isEmpty,
-               try await !isResourceFile(storedPath) {
+            if let storedPath = Self.recordedPath(in: target), try await !isResourceFile(storedPath) {
                 unlinkIfSameFile(storedPath, as: temporary)
             }
             unlink(temporary)
@@ -241,13 +240,18 @@ struct LibraryFileStore: Sendable {
         throw .failed("no free name for \(name) in \(directory)")
     }
 
-    /// Writes `path` as the whole content of the file `target`.
+    /// Records `path` as the symbolic link `target`: a power cut that keeps the store's new name keeps this name made
+    /// before it, text and all (a file's unsynced content could be lost, and `recover` miss the copy).
     private func record(_ path: String, in target: String) throws(ImportFailure) {
-        let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .system("cannot write to the library") }
-        defer { close(descriptor) }
-        let bytes = Array(path.utf8)
-        guard Glibc.write(descriptor, bytes, bytes.count) == bytes.count else { throw .system("cannot write to the library") }
+        unlink(target)
+        guard symlink(path, target) == 0 else { throw .system("cannot write to the library") }
+    }
+
+    /// The path recorded in `target`: a symbolic link's text, or the content of a file an earlier version wrote.
+    private static func recordedPath(in target: String) -> String? {
+        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: target))
+            ?? (try? String(contentsOfFile: target, encoding: .utf8))
+        return path?.isEmpty == false ? path : nil
     }
 
     /// `stem + suffix`, with `stem` shortened (whole characters) so the name fits in 255 bytes.

@@ -87,14 +87,22 @@ struct ImportInterface: VarlinkInterface {
         let total = parameters.paths.count
         if parameters.dryRun == true { return try await lookUp(parameters.paths, context: context, replies: replies) }
         statistics.update { $0.queued += total }
+        var waiting = total
+        // A caller that leaves takes its waiting files off the counters (its call is cancelled between files).
+        defer { statistics.update { [waiting] in $0.queued -= waiting } }
         var results: [ImportedFile] = []
         for (index, path) in parameters.paths.enumerated() {
             try Task.checkCancellation()
+            waiting -= 1
             statistics.update {
                 $0.queued -= 1
                 $0.processing += 1
             }
-            let result = await importFile(path, mode: mode, album: parameters.album, context: context)
+            // The file under way is finished whether or not its caller stays: its copy is made, and a commit cut
+            // short would only have to be undone.
+            let result = await Task { [self] in
+                await importFile(path, mode: mode, album: parameters.album, context: context)
+            }.value
             statistics.update { $0.processing -= 1 }
             results.append(result)
             if call.more, index + 1 < total {
@@ -146,6 +154,7 @@ struct ImportInterface: VarlinkInterface {
             case .relinked, .unchanged, .duplicate: return ImportedFile(path: path, status: .duplicate, assetId: outcome.assetId)
             }
         } catch {
+            statistics.recordFailure(path: path, reason: "the library could not record it: \(error)", logger: context.logger)
             return ImportedFile(path: path, status: .failed, error: "\(error)")
         }
     }

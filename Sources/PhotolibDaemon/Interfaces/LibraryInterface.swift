@@ -159,7 +159,7 @@ struct LibraryInterface: VarlinkInterface {
             throw error
         }
         for edit in edits.values { editor.finish(edit, isCommitted: true) }
-        ingest.importer.removeFiles(outcome.purgedFiles, logger: context.logger)
+        await StoreFileRemoval(database: database).remove(outcome.purgedFiles, logger: context.logger)
         let annotated = changes.compactMap { change -> String? in
             guard case .updateAsset(let target, let update) = change, update.changesAnnotations else { return nil }
             return target.hasPrefix("@") ? outcome.created[target] : target

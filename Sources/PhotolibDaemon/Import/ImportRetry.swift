@@ -1,0 +1,86 @@
+import Glibc
+import Logging
+
+/// Files found in import sources that a passing fault kept out of the library — its disk full or read-only, an I/O
+/// error — wait here and go back to the ingest queue by themselves once the fault seems gone.
+///
+/// They are tried again after a pause that doubles from a second up to a minute, and not before the library's file
+/// system is writable and has room for them (checked every second, without writing). The fault is logged once when
+/// it starts and once when an import gets through again.
+actor ImportRetry {
+    /// The longest pause between two tries.
+    static let longestPause: Duration = .seconds(60)
+
+    private let queue: IngestQueue
+    private let libraryPath: String
+    private let statistics: ImportStatistics
+    private let logger: Logger
+    private var waiting: [String: IngestItem] = [:]
+    private var isFaulted = false
+    private var pause: Duration = .seconds(1)
+    private var nextTry = ContinuousClock.now
+    /// Wakes `run` when the first file comes to wait.
+    private let (firstWaiting, firstWaitingSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+
+    init(queue: IngestQueue, libraryPath: String, logger: Logger) {
+        self.queue = queue
+        self.libraryPath = libraryPath
+        statistics = queue.statistics
+        self.logger = logger
+    }
+
+    /// Keeps `item` until the fault that kept it out (`reason`) seems gone.
+    func wait(_ item: IngestItem, reason: String) {
+        if !isFaulted {
+            isFaulted = true
+            pause = .seconds(1)
+            logger.error("Imports wait: \(reason). They start again by themselves once the library takes them",
+                         metadata: ["path": "\(item.path)"])
+        }
+        if waiting.isEmpty {
+            nextTry = .now + pause
+            firstWaitingSink.yield()
+        }
+        var kept = item
+        kept.isRetry = true
+        waiting[item.path] = kept
+        statistics.update { $0.lastError = "\(item.path): \(reason) (waiting to be imported again)" }
+    }
+
+    /// Called when a file that had waited is imported, or fails for reasons of its own: the fault is gone.
+    func gotThrough() {
+        guard isFaulted else { return }
+        isFaulted = false
+        logger.notice("Imports go on: the library takes files again", metadata: ["waiting": "\(waiting.count)"])
+    }
+
+    /// Sends waiting files back to the queue when their time comes, until cancelled; idle while none wait.
+    func run() async {
+        for await _ in firstWaiting {
+            while !waiting.isEmpty, !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                await sendBackWhenDue()
+            }
+        }
+    }
+
+    private func sendBackWhenDue() async {
+        guard !waiting.isEmpty, ContinuousClock.now >= nextTry, libraryHasRoom(for: Array(waiting.keys)) else { return }
+        let items = Array(waiting.values)
+        waiting.removeAll()
+        pause = min(pause * 2, Self.longestPause)
+        for item in items { await queue.enqueue(item) }
+    }
+
+    /// Whether the library's file system takes writes and has room for the files at `paths`, with a margin.
+    private func libraryHasRoom(for paths: [String]) -> Bool {
+        var system = statvfs()
+        guard statvfs(libraryPath, &system) == 0 else { return false }
+        guard system.f_flag & UInt(ST_RDONLY) == 0 else { return false }
+        let needed = paths.reduce(Int64(1 << 20)) { total, path in
+            var info = stat()
+            return total + (stat(path, &info) == 0 ? Int64(info.st_size) : 0)
+        }
+        return Int64(system.f_bavail) * Int64(system.f_frsize) >= needed
+    }
+}
