@@ -11,7 +11,7 @@ scripts/setup --benchmarks
 command -v swift >/dev/null || export PATH="/opt/swift/usr/bin:$PATH"
 export PHOTOLIBD_BENCHMARKS=1
 for product in photolibd photolibd-raw fetch-benchmark observer-benchmark photos-benchmark image-benchmark import-benchmark \
-    edit-benchmark raw-benchmark; do
+    edit-benchmark raw-benchmark transfer-benchmark; do
     swift build -c release --product "$product"
 done
 
@@ -50,6 +50,7 @@ BENCHMARK_DIR="$work/images" run Benchmarks/edits.sh "$(( photos < 20 ? photos :
 run .build/release/import-benchmark throughput "$daemon" "$work/import" "$files"
 run .build/release/import-benchmark latency "$daemon" "$work/import"
 BENCHMARK_DIR="$work/raw" run Benchmarks/raw.sh "$($quick && echo 4 || echo 8)"
+run .build/release/transfer-benchmark "$daemon" "$work/transfers" "$work/images/photos/IMG_0000.jpg" "$($quick && echo 10 || echo 20)"
 
 # Debian's own Python, which has its matplotlib (python3 on PATH may be another).
 /usr/bin/python3 Benchmarks/report.py "$BENCHMARK_RECORD" Benchmarks/REPORT.md Benchmarks/report "$($quick && echo quick || echo full)"

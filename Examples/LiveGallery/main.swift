@@ -39,7 +39,7 @@ final class Gallery: NSObject, PHPhotoLibraryChangeObserver, @unchecked Sendable
         imageManager.requestImage(for: asset, targetSize: thumbnailSize, contentMode: .aspectFill, options: options) { image, info in
             let degraded = (info?[PHImageResultIsDegradedKey] as? Bool) == true
             if let image {
-                print("  [\(index)] \(date)  \(Int(image.size.width))×\(Int(image.size.height))\(degraded ? " (degraded)" : "")  \(image.fileURL.path)")
+                print("  [\(index)] \(date)  \(Int(image.size.width))×\(Int(image.size.height))\(degraded ? " (degraded)" : "")  \(image.fileURL?.path ?? "in memory")")
             } else if let error = info?[PHImageErrorKey] {
                 print("  [\(index)] \(date)  no thumbnail: \(error)")
             }

@@ -105,6 +105,7 @@ enum Schema {
         registerCameraData(in: &migrator)
         registerEdits(in: &migrator)
         registerUnsyncedCopies(in: &migrator)
+        registerRuleKeptSmartAlbums(in: &migrator)
         return migrator
     }
 }

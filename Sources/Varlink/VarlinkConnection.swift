@@ -133,6 +133,9 @@ public final class VarlinkConnection: Sendable {
         return AsyncThrowingStream { try await replies.next() }
     }
 
+    /// Whether the connection is still open: false once either side closed it (the server stopped, say).
+    public var isOpen: Bool { channel.isActive }
+
     /// Closes the connection; a call or stream in progress fails with `VarlinkConnectionError.closed`.
     public func close() async {
         requests.finish()
