@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Photos", targets: ["Photos"]),
         .library(name: "AssetsLibrary", targets: ["AssetsLibrary"]),
         .library(name: "AVFoundation", targets: ["AVFoundation"]),
+        .executable(name: "photolib-web", targets: ["photolib-web"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -23,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // JSON read from and written into bytes directly, for the messages too large for Foundation's coders.
@@ -68,24 +71,37 @@ let package = Package(
             ]
         ),
 
-        // libvips, as Debian packages it.
         .systemLibrary(name: "CMalloc"),
+        // libvips, as Debian packages it. Its headers need GLib's include folders alone, which gobject-2.0's
+        // pkg-config file gives; vips.pc adds -pthread (from GLib's gmodule), a flag SwiftPM drops with a warning on
+        // every build. The module map links libvips.
         .systemLibrary(
             name: "CVips",
-            pkgConfig: "vips",
+            pkgConfig: "gobject-2.0",
             providers: [.apt(["libvips-dev"])]
         ),
 
-        // LibRaw, as Debian packages it: camera RAW files.
+        // LibRaw, as Debian packages it: camera RAW files. Its headers are found in /usr/include without pkg-config,
+        // whose -fopenmp SwiftPM drops with a warning; the module map links it.
         .systemLibrary(
             name: "CLibRaw",
-            pkgConfig: "libraw",
             providers: [.apt(["libraw-dev"])]
         ),
 
         // Images through libvips: metadata (size, orientation, EXIF dates, GPS), renditions, embedded thumbnails,
         // and video poster frames through the ffmpeg command; camera RAW files through LibRaw, in a helper process.
         .target(name: "Imaging", dependencies: ["CVips", "CLibRaw", "ToolProcess", "PhotoModel"]),
+
+        // exiv2's C API, as Debian packages it: XMP, IPTC and EXIF.
+        .systemLibrary(
+            name: "CGexiv2",
+            pkgConfig: "gexiv2",
+            providers: [.apt(["libgexiv2-dev"])]
+        ),
+
+        // Stars, keywords, titles and captions (CONTRACT §14) through gexiv2: read from a photo's embedded XMP and
+        // IPTC and from its XMP sidecar, written into the sidecar keeping every other tool's properties.
+        .target(name: "XMPAnnotations", dependencies: ["CGexiv2", "PhotoModel"]),
 
         // Watching folder trees: inotify events (one watch per folder) and stat-only scans.
         .target(name: "FolderWatch", dependencies: ["PhotoModel"]),
@@ -126,7 +142,7 @@ let package = Package(
             name: "PhotolibDaemon",
             dependencies: [
                 "CompactJSON", "PhotoModel", "PhotolibProtocol", "LibraryStore", "Varlink", "Imaging", "PhotolibConfig", "FolderWatch",
-                "MediaProbe", "VideoExport",
+                "MediaProbe", "VideoExport", "XMPAnnotations",
                 "ThumbnailCache", "CMalloc",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -169,8 +185,48 @@ let package = Package(
         .executableTarget(
             name: "photolib",
             dependencies: [
-                "PhotoLibrary", "PredicateQuery", "Imaging",
+                "PhotoLibrary", "PredicateQuery", "Imaging", "PhotolibLocations",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // The gallery in a browser: an HTTP server (Hummingbird) on the PhotoLibrary client module, the page's own
+        // JSON API, live updates from one Observe stream fanned out to the pages, and the page itself (HTML, CSS and
+        // ES modules in Page/, embedded as they are written).
+        .target(
+            name: "PhotolibWeb",
+            dependencies: [
+                "PhotoLibrary", "PhotolibLocations", "CompactJSON",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [
+                .embedInCode("Page/index.html"),
+                .embedInCode("Page/gallery.css"),
+                .embedInCode("Page/main.js"),
+                .embedInCode("Page/api.js"),
+                .embedInCode("Page/layout.js"),
+                .embedInCode("Page/timeline.js"),
+                .embedInCode("Page/tiles.js"),
+                .embedInCode("Page/scrubber.js"),
+                .embedInCode("Page/sidebar.js"),
+                .embedInCode("Page/viewer.js"),
+                .embedInCode("Page/crop.js"),
+                .embedInCode("Page/info.js"),
+                .embedInCode("Page/live.js"),
+                .embedInCode("Page/upload.js"),
+                .embedInCode("Page/selection.js"),
+            ]
+        ),
+        .executableTarget(
+            name: "photolib-web",
+            dependencies: [
+                "PhotolibWeb", "PhotolibLocations",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -192,9 +248,18 @@ let package = Package(
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "PhotoModel", "TestSupport"]),
         .testTarget(name: "ToolProcessTests", dependencies: ["ToolProcess"]),
         .testTarget(name: "VideoExportTests", dependencies: ["VideoExport", "TestSupport"]),
+        .testTarget(name: "XMPAnnotationsTests", dependencies: ["XMPAnnotations", "PhotoModel", "TestSupport"]),
         .testTarget(
             name: "PhotosTests",
             dependencies: ["Photos", "AssetsLibrary", "PhotoLibrary", "TestSupport", "photolibd"]
+        ),
+        .testTarget(
+            name: "PhotolibWebTests",
+            dependencies: [
+                "PhotolibWeb", "PhotoLibrary", "TestSupport", "photolibd",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "DaemonIntegrationTests",
@@ -238,6 +303,7 @@ if environment["PHOTOLIBD_FUZZERS"] != nil {
         .executableTarget(name: "fuzz-exif", dependencies: ["FuzzSupport", "Imaging"], path: "Fuzz/Exif"),
         .executableTarget(name: "fuzz-config", dependencies: ["FuzzSupport", "PhotolibConfig"], path: "Fuzz/Config"),
         .executableTarget(name: "fuzz-file-name-date", dependencies: ["FuzzSupport", "PhotoModel"], path: "Fuzz/FileNameDate"),
+        .executableTarget(name: "fuzz-sidecar", dependencies: ["FuzzSupport", "XMPAnnotations"], path: "Fuzz/Sidecar"),
     ]
 }
 
@@ -252,6 +318,8 @@ if environment["PHOTOLIBD_BENCHMARKS"] != nil {
         .executable(name: "photos-benchmark", targets: ["PhotosBenchmark"]),
         .executable(name: "raw-benchmark", targets: ["RawBenchmark"]),
         .executable(name: "transfer-benchmark", targets: ["TransferBenchmark"]),
+        .executable(name: "annotation-benchmark", targets: ["AnnotationBenchmark"]),
+        .executable(name: "gallery-benchmark-library", targets: ["GalleryBenchmark"]),
     ]
     package.targets += [
         // Builds benchmark libraries through the store and starts the daemon on them.
@@ -310,6 +378,22 @@ if environment["PHOTOLIBD_BENCHMARKS"] != nil {
             name: "RawBenchmark",
             dependencies: ["BenchmarkSupport", "PhotoLibrary"],
             path: "Benchmarks/RawBenchmark"
+        ),
+
+        // Times rating and keyword queries beside sqlite3, a rating's sidecar write-back, and imports with sidecars
+        // beside imports without (Benchmarks/annotations.sh runs it).
+        .executableTarget(
+            name: "AnnotationBenchmark",
+            dependencies: ["BenchmarkSupport", "LibraryStore", "PhotoLibrary", "PhotoModel", "TestSupport"],
+            path: "Benchmarks/AnnotationBenchmark"
+        ),
+
+        // Builds the gallery benchmark's library of real, referenced photos (Benchmarks/gallery.sh times the page in
+        // Chromium and the thumbnails with wrk).
+        .executableTarget(
+            name: "GalleryBenchmark",
+            dependencies: ["BenchmarkSupport", "LibraryStore", "PhotoModel"],
+            path: "Benchmarks/GalleryBenchmark"
         ),
 
         // Times watched-folder ingest beside sha256sum and inotifywait, and start-up reconciliation (Benchmarks/import.sh).

@@ -3,6 +3,7 @@
 # camera data costs imports, on camera-sized JPEGs (Benchmarks/make-photos.sh). Usage: Benchmarks/edits.sh [PHOTOS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/environment.bash
 export PHOTOLIBD_BENCHMARKS=1
 swift build -c release --product photolibd
 swift build -c release --product edit-benchmark

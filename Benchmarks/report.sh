@@ -8,10 +8,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 quick=false
 [[ ${1:-} == --quick ]] && quick=true
 scripts/setup --benchmarks
-command -v swift >/dev/null || export PATH="/opt/swift/usr/bin:$PATH"
+source scripts/lib/environment.bash
 export PHOTOLIBD_BENCHMARKS=1
 for product in photolibd photolibd-raw fetch-benchmark observer-benchmark photos-benchmark image-benchmark import-benchmark \
-    edit-benchmark raw-benchmark transfer-benchmark; do
+    edit-benchmark raw-benchmark annotation-benchmark photolib-web gallery-benchmark-library \
+    transfer-benchmark; do
     swift build -c release --product "$product"
 done
 
@@ -49,8 +50,10 @@ run .build/release/image-benchmark "$daemon" "$work/images" "$photos" 4
 BENCHMARK_DIR="$work/images" run Benchmarks/edits.sh "$(( photos < 20 ? photos : 20 ))"
 run .build/release/import-benchmark throughput "$daemon" "$work/import" "$files"
 run .build/release/import-benchmark latency "$daemon" "$work/import"
+run .build/release/annotation-benchmark "$daemon" "$work/annotations" "${sizes[-1]}" 50 "$work/import/photos"
 BENCHMARK_DIR="$work/raw" run Benchmarks/raw.sh "$($quick && echo 4 || echo 8)"
 run .build/release/transfer-benchmark "$daemon" "$work/transfers" "$work/images/photos/IMG_0000.jpg" "$($quick && echo 10 || echo 20)"
+run python3 Benchmarks/gallery_benchmark.py .build/release "$work/gallery" 100000
 
 # Debian's own Python, which has its matplotlib (python3 on PATH may be another).
 /usr/bin/python3 Benchmarks/report.py "$BENCHMARK_RECORD" Benchmarks/REPORT.md Benchmarks/report "$($quick && echo quick || echo full)"

@@ -31,7 +31,7 @@ public enum BenchmarkRecord {
               var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
         line.append(UInt8(ascii: "\n"))
         guard let file = FileHandle(forWritingAtPath: path) ?? {
-            FileManager.default.createFile(atPath: path, contents: nil)
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
             return FileHandle(forWritingAtPath: path)
         }() else { return }
         defer { try? file.close() }

@@ -150,6 +150,21 @@ public func runSQLite3(_ database: String, _ script: String) throws -> String {
     return String(decoding: data, as: UTF8.self)
 }
 
+/// Wall time of whole sqlite3 runs of `script`, and the sum of its statements' `.timer` real times.
+public func sqlite3Times(_ database: String, _ script: String, rounds: Int) throws
+    -> (process: Measurements, timer: Measurements) {
+    var process = Measurements(), timer = Measurements()
+    for _ in 0..<rounds {
+        let start = monotonicMilliseconds()
+        let output = try runSQLite3(database, ".timer on\n" + script)
+        process.append(monotonicMilliseconds() - start)
+        timer.append(output.split(separator: "\n").filter { $0.hasPrefix("Run Time: real") }
+            .compactMap { $0.split(separator: " ").dropFirst(3).first.flatMap { Double($0) } }
+            .reduce(0, +) * 1000)
+    }
+    return (process, timer)
+}
+
 /// Seconds `executable` takes to run to completion.
 public func timeTool(_ executable: String, _ arguments: [String]) throws -> Double {
     let process = Process()

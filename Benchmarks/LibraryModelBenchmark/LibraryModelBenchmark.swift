@@ -119,21 +119,6 @@ struct LibraryModelBenchmark {
             ("asset_recently_added_order", "addedDay = \(today) AND \(shown)"),
         ]
     }
-
-    /// Wall time of whole sqlite3 runs of `script`, and the sum of its statements' `.timer` real times.
-    static func sqlite3Times(_ database: String, _ script: String, rounds: Int) throws
-        -> (process: Measurements, timer: Measurements) {
-        var process = Measurements(), timer = Measurements()
-        for _ in 0..<rounds {
-            let start = monotonicMilliseconds()
-            let output = try runSQLite3(database, ".timer on\n" + script)
-            process.append(monotonicMilliseconds() - start)
-            timer.append(output.split(separator: "\n").filter { $0.hasPrefix("Run Time: real") }
-                .compactMap { $0.split(separator: " ").dropFirst(3).first.flatMap { Double($0) } }
-                .reduce(0, +) * 1000)
-        }
-        return (process, timer)
-    }
 }
 
 /// A library whose assets exercise every smart album: favorites, videos, screenshots, Live Photos, panoramas,

@@ -6,6 +6,12 @@
 import Foundation
 import Photos
 
+/// Writes a line at once. `print` buffers standard output in blocks when it is not a terminal (a pipe, a file), and
+/// Ctrl-C would lose what the buffer held.
+func writeLine(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
 let thumbnailSize = CGSize(width: 256, height: 256)
 let firstScreen = 24
 
@@ -23,25 +29,26 @@ final class Gallery: NSObject, PHPhotoLibraryChangeObserver, @unchecked Sendable
     }
 
     func show() {
-        print("\(assets.count) photos and videos, newest first")
+        writeLine("\(assets.count) photos and videos, newest first")
         let screen = assets.objects(at: IndexSet(integersIn: 0..<min(firstScreen, assets.count)))
         imageManager.startCachingImages(for: screen, targetSize: thumbnailSize, contentMode: .aspectFill, options: nil)
         for (index, asset) in screen.enumerated() { showThumbnail(of: asset, at: index) }
-        if assets.count > firstScreen { print("… and \(assets.count - firstScreen) more") }
+        if assets.count > firstScreen { writeLine("… and \(assets.count - firstScreen) more") }
         PHPhotoLibrary.shared().register(self)
     }
 
-    /// Asks for a thumbnail; the fast degraded image (when there is one) comes first, then the final one.
+    /// Prints one line for the asset's thumbnail. A listing wants each photo once and in order: the request asks
+    /// for the final image only and waits for it (an app on screen would take the fast degraded image first).
     private func showThumbnail(of asset: PHAsset, at index: Int) {
         let options = PHImageRequestOptions()
-        options.deliveryMode = .opportunistic
+        options.deliveryMode = .highQualityFormat
+        options.isSynchronous = true
         let date = asset.creationDate.map { ISO8601DateFormatter().string(from: $0) } ?? "no date"
         imageManager.requestImage(for: asset, targetSize: thumbnailSize, contentMode: .aspectFill, options: options) { image, info in
-            let degraded = (info?[PHImageResultIsDegradedKey] as? Bool) == true
             if let image {
-                print("  [\(index)] \(date)  \(Int(image.size.width))×\(Int(image.size.height))\(degraded ? " (degraded)" : "")  \(image.fileURL?.path ?? "in memory")")
+                writeLine("  [\(index)] \(date)  \(Int(image.size.width))×\(Int(image.size.height))  \(image.fileURL?.path ?? "in memory")")
             } else if let error = info?[PHImageErrorKey] {
-                print("  [\(index)] \(date)  no thumbnail: \(error)")
+                writeLine("  [\(index)] \(date)  no thumbnail: \(error)")
             }
         }
     }
@@ -51,17 +58,17 @@ final class Gallery: NSObject, PHPhotoLibraryChangeObserver, @unchecked Sendable
         guard let details = changeInstance.changeDetails(for: shown) else { return }
         lock.withLock { assets = details.fetchResultAfterChanges }
         guard details.hasIncrementalChanges else {
-            print("The library changed a lot: reloaded, \(details.fetchResultAfterChanges.count) photos and videos")
+            writeLine("The library changed a lot: reloaded, \(details.fetchResultAfterChanges.count) photos and videos")
             return
         }
-        if let removed = details.removedIndexes, !removed.isEmpty { print("Removed at \(Array(removed))") }
-        details.enumerateMoves { from, to in print("Moved \(from) → \(to)") }
+        if let removed = details.removedIndexes, !removed.isEmpty { writeLine("Removed at \(Array(removed))") }
+        details.enumerateMoves { from, to in writeLine("Moved \(from) → \(to)") }
         for (index, asset) in zip(details.insertedIndexes ?? [], details.insertedObjects) {
-            print("Inserted at \(index):")
+            writeLine("Inserted at \(index):")
             showThumbnail(of: asset, at: index)
         }
         if let changed = details.changedIndexes, !changed.isEmpty {
-            print("Changed at \(Array(changed))")
+            writeLine("Changed at \(Array(changed))")
             for (index, asset) in zip(changed, details.changedObjects) { showThumbnail(of: asset, at: index) }
         }
     }

@@ -37,10 +37,10 @@ func choose(_ what: String, argument: Int, count: Int) -> Int {
     }
 }
 
-var groups: [ALAssetsGroup] = []
-waitFor { (done: @escaping (Void) -> Void, failure) in
+let groups: [ALAssetsGroup] = waitFor { done, failure in
+    var found: [ALAssetsGroup] = []
     library.enumerateGroupsWithTypes(ALAssetsGroupAll, usingBlock: { group, _ in
-        if let group { groups.append(group) } else { done(()) }
+        if let group { found.append(group) } else { done(found) }
     }, failureBlock: failure)
 }
 for (number, group) in groups.enumerated() {

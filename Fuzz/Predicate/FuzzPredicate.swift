@@ -17,6 +17,7 @@ private func sampleValue(of key: PredicateKey) -> PredicateValue? {
     case .real, .date: return .real(1.5e9)
     case .boolean: return .boolean(true)
     case .text, .enumeration: return .text("Summer ÄÖ \(key.name)")
+    case .textList: return .texts(["Places|Paris", "cat", key.name])
     }
 }
 

@@ -9,12 +9,13 @@ enum AssetRows {
         asset.creationTime, asset.creationOffset, asset.creationDateSource, asset.modificationTime, asset.addedTime,
         asset.latitude, asset.longitude, asset.altitude, asset.duration, asset.isFavorite, asset.isHidden,
         asset.trashedTime, asset.burstIdentifier, asset.originalFilename, asset.fileSize, asset.hasAdjustments,
-        """ + CameraColumns.selection + ", asset.collapsesIntoBurst = 0 AS representsBurst"
+        """ + CameraColumns.selection + ", " + AnnotationColumns.selection + ", asset.collapsesIntoBurst = 0 AS representsBurst"
 
     static func asset(from row: Row) -> Asset {
         var asset = assetWithoutCamera(from: row)
         asset.hasAdjustments = row[21]
         asset.camera = CameraColumns.camera(from: row, startingAt: 22)
+        asset.annotations = AnnotationColumns.annotations(from: row, startingAt: 22 + CameraColumns.names.count)
         if asset.burstIdentifier != nil { asset.representsBurst = row["representsBurst"] }
         return asset
     }

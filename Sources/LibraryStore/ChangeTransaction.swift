@@ -73,6 +73,7 @@ struct ChangeTransaction {
         case .updateAsset(let target, let update):
             let id = try resolveAsset(target, index: index)
             try updateAsset(id, update)
+            if update.changesAnnotations { try updateAnnotations(ofAsset: id, with: update) }
             note(.asset, id, .changed)
         case .deleteAssets(let ids, let permanently):
             for id in try ids.map({ try resolveAsset($0, index: index) }) {
@@ -187,6 +188,7 @@ struct ChangeTransaction {
                 """).execute(arguments: [id, resource.type.rawValue, resource.originalFilename, resource.mimeType,
                                  resource.fileSize, resource.path, resource.isOwnedByLibrary])
         }
+        if !draft.annotations.isEmpty { try writeAnnotations(draft.annotations, ofAsset: id) }
         return (id, false)
     }
 

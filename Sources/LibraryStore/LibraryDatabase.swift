@@ -46,9 +46,15 @@ public struct LibraryDatabase: Sendable {
                 arguments: selection.arguments
             ).map(AssetRows.asset(from:)))
             let count = try selection.count(ofFirstPage: assets.count, pageSize: pageSize, offset: offset) ?? selection.count(db)
+            let keywords = try AnnotationColumns.keywords(of: assets.map(\.id), in: db)
+            for index in assets.indices { assets[index].annotations.keywords = keywords[assets[index].id] ?? [] }
             if includeResources {
                 let resources = try AssetRows.resources(of: assets.map(\.id), in: db)
-                for index in assets.indices { assets[index].resources = resources[assets[index].id] ?? [] }
+                let sidecars = try SidecarRows.states(of: assets.map(\.id), in: db)
+                for index in assets.indices {
+                    assets[index].resources = resources[assets[index].id] ?? []
+                    assets[index].sidecar = sidecars[assets[index].id]
+                }
             }
             return AssetPage(count: count, assets: assets, token: try token(db))
         }

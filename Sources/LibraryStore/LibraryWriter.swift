@@ -41,7 +41,7 @@ struct LibraryWriter: Sendable {
         publisher = CommitPublisher(feed: feed, observedResults: observedResults)
         // Added once: each addition or removal of an observer drops the connection's cached statements that can
         // delete rows, and compiling an insert into `asset` (with its triggers) costs more than running it.
-        try pool.writeWithoutTransaction { [publisher] db in db.add(transactionObserver: publisher, extent: .databaseLifetime) }
+        pool.writeWithoutTransaction { [publisher] db in db.add(transactionObserver: publisher, extent: .databaseLifetime) }
     }
 
     /// Reads at one consistent state, beside the writes.

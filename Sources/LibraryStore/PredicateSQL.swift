@@ -21,6 +21,9 @@ struct PredicateSQL {
         "fileSize": "asset.fileSize", "cameraMake": "asset.cameraMake", "cameraModel": "asset.cameraModel",
         "lensModel": "asset.lensModel", "fNumber": "asset.fNumber", "exposureTime": "asset.exposureTime", "iso": "asset.iso",
         "focalLength": "asset.focalLength", "focalLength35mm": "asset.focalLength35mm",
+        "hasAdjustments": "asset.hasAdjustments", "isTrashed": "(asset.trashedTime IS NOT NULL)", "orientation": "asset.orientation",
+        "creationDateSource": "asset.creationDateSource", "latitude": "asset.latitude", "longitude": "asset.longitude",
+        "altitude": "asset.altitude", "rating": "asset.rating", "title": "asset.title", "caption": "asset.caption",
     ]
 
     /// The SQL function that folds text for `[c]` and `[d]`: `photolib_fold(text, options)`.
@@ -43,7 +46,11 @@ struct PredicateSQL {
         case .not(let inner): return "NOT (\(expression(inner, columns: columns)))"
         case .and(let terms): return balanced(terms[...], joinedBy: "AND", columns: columns)
         case .or(let terms): return balanced(terms[...], joinedBy: "OR", columns: columns)
-        case .test(let test): return self.test(test, column: columns[test.key.name]!)
+        case .test(let test):
+            guard case .anyElement(let condition) = test.condition else { return self.test(test, column: columns[test.key.name]!) }
+            // Through the keyword index: the assets that have a matching keyword, not a test of every asset's list.
+            let element = KeyTest(key: PredicateKey(test.key.name, .text), condition: condition)
+            return "asset.id IN (SELECT assetId FROM asset_keyword WHERE \(self.test(element, column: "asset_keyword.keyword")))"
         }
     }
 
@@ -77,6 +84,8 @@ struct PredicateSQL {
             return "(\(folded(column, options)) GLOB \(bind(.text(pattern.glob)))\(notNull))"
         case .masked(let mask, let operation, let value):
             return "((\(column) & \(bind(.integer(mask)))) \(operation.rawValue) \(bind(.integer(value))))"
+        case .anyElement:
+            preconditionFailure("a list's test is compiled by expression(_:columns:)")
         }
     }
 
@@ -92,6 +101,7 @@ struct PredicateSQL {
         case .real(let number): arguments += [number]
         case .text(let text): arguments += [text]
         case .boolean(let flag): arguments += [flag]
+        case .texts: preconditionFailure("a list is never a literal")
         }
         return "?"
     }

@@ -7,7 +7,7 @@ extension Schema {
     /// long exposure), each with its tally, index and exact count; and the library's own self-portrait subtype, which
     /// follows the lens the camera recorded. Idempotent: a library created after this code had them from the start.
     static func registerRuleKeptSmartAlbums(in migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v8-rule-kept-smart-albums") { db in
+        migrator.registerMigration("v10-rule-kept-smart-albums") { db in
             let added: [CollectionSubtype] = [.smartAlbumSelfPortraits, .smartAlbumSlomoVideos, .smartAlbumTimelapses,
                                               .smartAlbumAnimated, .smartAlbumDepthEffect, .smartAlbumLongExposures]
             let now = Date().timeIntervalSince1970

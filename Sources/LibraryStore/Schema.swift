@@ -105,6 +105,8 @@ enum Schema {
         registerCameraData(in: &migrator)
         registerEdits(in: &migrator)
         registerUnsyncedCopies(in: &migrator)
+        registerSourceDuplicates(in: &migrator)
+        registerAnnotations(in: &migrator)
         registerRuleKeptSmartAlbums(in: &migrator)
         return migrator
     }

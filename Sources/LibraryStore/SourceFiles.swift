@@ -68,6 +68,9 @@ public struct IngestRequest: Sendable {
     /// The library's copy of the file is not synced yet: the commit is not synced either, and the copy is
     /// remembered (see `unsyncedCopies`) until `forgetSyncedCopies` confirms it.
     public var defersSync: Bool
+    /// The XMP sidecar read with a file referenced in place, and its identity then: on record for a new asset.
+    public var sidecarPath: String?
+    public var sidecarIdentity: FileIdentity?
 
     public init(draft: AssetDraft, file: SourceFile, isReference: Bool, album: String? = nil, defersSync: Bool = false) {
         self.draft = draft
@@ -101,6 +104,14 @@ public enum IngestOutcome: Sendable, Hashable {
         }
     }
 
+    /// Whether the file's own sidecar is its asset's: the file made the asset, or is its primary file anew.
+    public var recordsSidecar: Bool {
+        switch self {
+        case .inserted, .replaced: true
+        case .joined, .relinked, .unchanged, .duplicate: false
+        }
+    }
+
     public var assetId: String {
         switch self {
         case .inserted(let id), .joined(let id), .replaced(let id), .relinked(let id), .unchanged(let id),
@@ -130,7 +141,12 @@ extension LibraryDatabase {
     public func ingest(_ request: IngestRequest, fileExists: @escaping @Sendable (String) -> Bool) async throws -> IngestOutcome {
         try await writer.recordChange(syncsCommit: !request.defersSync) { transaction in
             let outcome = try transaction.ingest(request, fileExists: fileExists)
+            try transaction.recordSourceDuplicate(request.file, outcome: outcome)
             if request.defersSync, outcome.usesFile { try transaction.rememberUnsyncedCopy(of: request) }
+            if let sidecar = request.sidecarPath, outcome.recordsSidecar {
+                try Self.recordSidecar(sidecar, identity: request.sidecarIdentity, writeProblem: nil, ofAsset: outcome.assetId,
+                                       in: transaction.db)
+            }
             if let album = request.album {
                 try transaction.apply(.addAssets(target: album, ids: [outcome.assetId]), index: 0, draft: nil)
             }

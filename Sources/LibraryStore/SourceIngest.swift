@@ -26,11 +26,36 @@ private struct GroupJoin {
     }
 }
 
+/// The resource that already has a file's content.
+struct ContentHolder {
+    var assetId: String
+    var type: String
+    var path: String
+    var isOwnedByLibrary: Bool
+    var isTrashed: Bool
+    var sourcePath: String?
+
+    /// The resource whose file has content `hash`: one recorded with its source file, else an asset's primary file.
+    static func find(_ hash: String, in db: Database) throws -> ContentHolder? {
+        let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT r.assetId, r.type, r.path, r.isOwnedByLibrary, a.trashedTime IS NOT NULL, rf.sourcePath
+            FROM resource_file rf JOIN resource r ON r.assetId = rf.assetId AND r.type = rf.type
+            JOIN asset a ON a.id = rf.assetId WHERE rf.contentHash = ? LIMIT 1
+            """), arguments: [hash]) ?? Row.fetchOne(db.cachedStatement(sql: """
+            SELECT a.id, r.type, r.path, r.isOwnedByLibrary, a.trashedTime IS NOT NULL, NULL
+            FROM asset a JOIN resource r ON r.assetId = a.id
+            WHERE a.contentHash = ? AND r.type IN ('photo', 'video', 'audio') LIMIT 1
+            """), arguments: [hash])
+        return row.map { ContentHolder(assetId: $0[0], type: $0[1], path: $0[2], isOwnedByLibrary: $0[3],
+                                       isTrashed: $0[4], sourcePath: $0[5]) }
+    }
+}
+
 extension ChangeTransaction {
     /// Commits one prepared file; see `LibraryDatabase.ingest`.
     mutating func ingest(_ request: IngestRequest, fileExists: (String) -> Bool) throws -> IngestOutcome {
         let file = request.file
-        if let holder = try holder(ofContent: file.contentHash) {
+        if let holder = try ContentHolder.find(file.contentHash, in: db) {
             return try takeOver(holder, with: request, fileExists: fileExists)
         }
         if request.isReference, let previous = try String.fetchOne(db.cachedStatement(sql: """
@@ -64,32 +89,6 @@ extension ChangeTransaction {
             }
             note(.asset, file.assetId, .changed, contentChanged: true)
         }
-    }
-
-    // MARK: - Content already in the library
-
-    /// The resource that already has this content.
-    private struct ContentHolder {
-        var assetId: String
-        var type: String
-        var path: String
-        var isOwnedByLibrary: Bool
-        var isTrashed: Bool
-        var sourcePath: String?
-    }
-
-    private func holder(ofContent hash: String) throws -> ContentHolder? {
-        let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT r.assetId, r.type, r.path, r.isOwnedByLibrary, a.trashedTime IS NOT NULL, rf.sourcePath
-            FROM resource_file rf JOIN resource r ON r.assetId = rf.assetId AND r.type = rf.type
-            JOIN asset a ON a.id = rf.assetId WHERE rf.contentHash = ? LIMIT 1
-            """), arguments: [hash]) ?? Row.fetchOne(db.cachedStatement(sql: """
-            SELECT a.id, r.type, r.path, r.isOwnedByLibrary, a.trashedTime IS NOT NULL, NULL
-            FROM asset a JOIN resource r ON r.assetId = a.id
-            WHERE a.contentHash = ? AND r.type IN ('photo', 'video', 'audio') LIMIT 1
-            """), arguments: [hash])
-        return row.map { ContentHolder(assetId: $0[0], type: $0[1], path: $0[2], isOwnedByLibrary: $0[3],
-                                       isTrashed: $0[4], sourcePath: $0[5]) }
     }
 
     /// A file whose content the library has: the same referenced file again, a referenced file that moved while
@@ -129,6 +128,7 @@ extension ChangeTransaction {
         try insertRecord(request.file, assetId: assetId, type: ResourceType(rawValue: type) ?? resource.type)
         if ["photo", "video", "audio"].contains(type) {
             try updateContent(of: assetId, from: request.draft, subtypes: [])
+            try writeAnnotations(request.draft.annotations, ofAsset: assetId)
         }
         note(.asset, assetId, .changed, contentChanged: true)
         return .replaced(assetId: assetId)
@@ -168,6 +168,7 @@ extension ChangeTransaction {
             """, arguments: [assetId, resource.type.rawValue, resource.originalFilename, resource.mimeType,
                              resource.fileSize, resource.path, resource.isOwnedByLibrary])
         try insertRecord(request.file, assetId: assetId, type: resource.type)
+        try adoptAnnotations(request.draft.annotations, ofAsset: assetId)
         if join.demotedPrimary != nil {
             try updateContent(of: assetId, from: request.draft, subtypes: join.addedSubtypes)
         } else {

@@ -57,6 +57,34 @@ extension PhotoLibrary {
             requests.append(ChangeRequest(op: "updateAsset", target: assetId, location: update))
         }
 
+        /// Gives the assets a rating: 1 to 5 stars, 0 for none, -1 to reject them.
+        public mutating func setRating(_ rating: Int, for assetIds: [String]) {
+            requests += assetIds.map { ChangeRequest(op: "updateAsset", target: $0, rating: rating) }
+        }
+
+        /// Replaces the asset's keywords (a hierarchy's levels joined by `|`: `Places|France|Paris`).
+        public mutating func setKeywords(_ keywords: [String], for assetId: String) {
+            requests.append(ChangeRequest(op: "updateAsset", target: assetId, keywords: keywords))
+        }
+
+        /// Adds keywords to the assets and removes others, keeping the rest of their keywords.
+        public mutating func updateKeywords(of assetIds: [String], adding added: [String] = [], removing removed: [String] = []) {
+            requests += assetIds.map {
+                ChangeRequest(op: "updateAsset", target: $0, addKeywords: added.isEmpty ? nil : added,
+                              removeKeywords: removed.isEmpty ? nil : removed)
+            }
+        }
+
+        /// Sets the asset's title; nil or empty text clears it.
+        public mutating func setTitle(_ title: String?, for assetId: String) {
+            requests.append(ChangeRequest(op: "updateAsset", target: assetId, title: title ?? ""))
+        }
+
+        /// Sets the asset's caption; nil or empty text clears it.
+        public mutating func setCaption(_ caption: String?, for assetId: String) {
+            requests.append(ChangeRequest(op: "updateAsset", target: assetId, caption: caption ?? ""))
+        }
+
         /// Moves the assets to Recently Deleted, or purges them at once when `permanently`.
         public mutating func deleteAssets(_ assetIds: [String], permanently: Bool = false) {
             requests.append(ChangeRequest(op: "deleteAssets", ids: assetIds, permanently: permanently ? true : nil))

@@ -171,13 +171,14 @@ public final class PhotoLibrary: Sendable {
 
     // MARK: io.photolibd.Import
 
-    /// Imports files by absolute path, calling `progress` as files are done; returns each path's outcome.
-    public func importFiles(_ paths: [String], mode: ImportMode? = nil, album: String? = nil,
+    /// Imports files by absolute path, calling `progress` as files are done; returns each path's outcome. A `dryRun`
+    /// imports nothing and returns what an import would do (`imported`, without an asset id, for a file it would add).
+    public func importFiles(_ paths: [String], mode: ImportMode? = nil, album: String? = nil, dryRun: Bool = false,
                             progress: @Sendable (ImportProgress) -> Void = { _ in })
         async throws(PhotoLibraryError) -> ImportResult
     {
-        let replies: AsyncThrowingStream<ImportFilesReply, any Error> =
-            stream(ImportMethod.importFiles, ImportFilesParameters(paths: paths, mode: mode, album: album))
+        let parameters = ImportFilesParameters(paths: paths, mode: mode, album: album, dryRun: dryRun ? true : nil)
+        let replies: AsyncThrowingStream<ImportFilesReply, any Error> = stream(ImportMethod.importFiles, parameters)
         do {
             for try await reply in replies {
                 progress(ImportProgress(processed: reply.processed, total: reply.total))

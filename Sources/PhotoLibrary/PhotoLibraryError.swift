@@ -118,7 +118,7 @@ public struct PhotoLibraryError: Error, Sendable, CustomStringConvertible {
 
     /// The error for a failed connect: the daemon is not running when there is no socket or nothing listens on it.
     private init(cannotConnectTo socketPath: String, reason: String) {
-        let advice = Self.startAdvice(socketPath: socketPath)
+        let advice = DaemonStart.advice(socketPath: socketPath)
         var file = stat()
         if stat(socketPath, &file) != 0 {
             self.init(code: .daemonNotRunning, message: "photolibd is not running (no socket at \(socketPath)). \(advice)")
@@ -133,13 +133,6 @@ public struct PhotoLibraryError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// How to start the daemon that serves `socketPath`: the system service for the system socket, the user's
-    /// own service otherwise.
-    private static func startAdvice(socketPath: String) -> String {
-        socketPath.hasPrefix("/run/photolibd/")
-            ? "Start it with `sudo systemctl start photolibd.socket`."
-            : "Start it with `systemctl --user start photolibd.socket`, or run `photolibd` in a terminal."
-    }
 
     /// The daemon did not answer within `timeout`.
     static func noAnswer(socketPath: String, within timeout: Duration) -> PhotoLibraryError {

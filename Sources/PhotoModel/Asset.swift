@@ -39,7 +39,7 @@ public struct AssetResource: Sendable, Hashable, Codable {
 }
 
 /// Where an asset's creation date came from, best first.
-public enum CreationDateSource: String, Sendable, Hashable, Codable {
+public enum CreationDateSource: String, Sendable, Hashable, Codable, CaseIterable {
     case exif, exifWithGPSOffset, exifWithoutOffset, gps, mediaMetadata, fileName, fileModification, user
 }
 
@@ -71,6 +71,10 @@ public struct Asset: Sendable, Hashable {
     public var hasAdjustments = false
     /// What the camera recorded: make, model, lens and exposure.
     public var camera: CameraData
+    /// Its stars, keywords, title and caption.
+    public var annotations = Annotations()
+    /// Its XMP sidecar; present only when a fetch asked for resources.
+    public var sidecar: SidecarState?
 
     public init(
         id: String, mediaType: MediaType, mediaSubtypes: MediaSubtypes = [], pixelWidth: Int, pixelHeight: Int,
@@ -109,6 +113,7 @@ extension Asset: Codable {
         case modificationDate, addedDate, location, duration, isFavorite, isHidden, isTrashed
         case burstIdentifier, representsBurst, originalFilename, fileSize, orientation, resources, hasAdjustments
         case cameraMake, cameraModel, lensModel, fNumber, exposureTime, iso, focalLength, focalLength35mm
+        case rating, keywords, title, caption, sidecar
     }
 
     public init(from decoder: any Decoder) throws {
@@ -145,6 +150,12 @@ extension Asset: Codable {
             iso: try container.decodeIfPresent(Int.self, forKey: .iso),
             focalLength: try container.decodeIfPresent(Double.self, forKey: .focalLength),
             focalLength35mm: try container.decodeIfPresent(Int.self, forKey: .focalLength35mm))
+        annotations = Annotations(
+            rating: try container.decodeIfPresent(Int.self, forKey: .rating) ?? 0,
+            keywords: try container.decodeIfPresent([String].self, forKey: .keywords) ?? [],
+            title: try container.decodeIfPresent(String.self, forKey: .title),
+            caption: try container.decodeIfPresent(String.self, forKey: .caption))
+        sidecar = try container.decodeIfPresent(SidecarState.self, forKey: .sidecar)
     }
 
     /// Writes every pinned field, with explicit nulls, so clients see the full shape.
@@ -178,7 +189,12 @@ extension Asset: Codable {
         try container.encode(camera.iso, forKey: .iso)
         try container.encode(camera.focalLength, forKey: .focalLength)
         try container.encode(camera.focalLength35mm, forKey: .focalLength35mm)
+        try container.encode(annotations.rating, forKey: .rating)
+        try container.encode(annotations.keywords, forKey: .keywords)
+        try container.encode(annotations.title, forKey: .title)
+        try container.encode(annotations.caption, forKey: .caption)
         try container.encodeIfPresent(resources, forKey: .resources)
+        try container.encodeIfPresent(sidecar, forKey: .sidecar)
     }
 }
 
@@ -201,6 +217,8 @@ public struct AssetDraft: Sendable, Hashable {
     public var burstIdentifier: String?
     /// What the camera recorded.
     public var camera = CameraData()
+    /// The stars, keywords, title and caption the file and its sidecar carry.
+    public var annotations = Annotations()
 
     public init(mediaType: MediaType, mediaSubtypes: MediaSubtypes = [], pixelWidth: Int, pixelHeight: Int,
                 orientation: Int, creationDate: Timestamp?, creationDateSource: CreationDateSource?,

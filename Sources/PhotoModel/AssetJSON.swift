@@ -32,7 +32,18 @@ extension Asset: JSONWritable {
         json.key("iso"); json.optional(camera.iso) { $0.int($1) }
         json.key("focalLength"); json.optional(camera.focalLength) { $0.double($1) }
         json.key("focalLength35mm"); json.optional(camera.focalLength35mm) { $0.int($1) }
+        json.key("rating"); json.int(annotations.rating)
+        json.key("keywords"); json.array(annotations.keywords) { $0.string($1) }
+        json.key("title"); json.optional(annotations.title) { $0.string($1) }
+        json.key("caption"); json.optional(annotations.caption) { $0.string($1) }
         if let resources { json.key("resources"); json.array(resources) { $1.write(to: &$0) } }
+        if let sidecar {
+            json.key("sidecar")
+            json.beginObject()
+            json.key("path"); json.string(sidecar.path)
+            json.key("writeProblem"); json.optional(sidecar.writeProblem) { $0.string($1) }
+            json.endObject()
+        }
         json.endObject()
     }
 }
@@ -44,7 +55,7 @@ extension Asset: JSONReadable {
         case addedDate, location, duration, isFavorite, isHidden, isTrashed, burstIdentifier, representsBurst
         case originalFilename, fileSize
         case orientation, hasAdjustments, cameraMake, cameraModel, lensModel, fNumber, exposureTime, iso, focalLength
-        case focalLength35mm, resources
+        case focalLength35mm, rating, keywords, title, caption, resources, sidecar
     }
 
     private static let keyOrder = JSONKeyOrder<Key>()
@@ -56,6 +67,7 @@ extension Asset: JSONReadable {
         var mediaSubtypes: MediaSubtypes = [], creationDate: Timestamp?, creationDateSource: CreationDateSource?
         var modificationDate: Timestamp?, location: Location?, duration = 0.0, burstIdentifier: String?
         var orientation = 1, resources: [AssetResource]?, hasAdjustments = false, camera = CameraData()
+        var annotations = Annotations(), sidecar: SidecarState?
         var representsBurst: Bool?
         try json.readObject(keys: Self.keyOrder) { key, json throws(JSONReadError) in
             switch key {
@@ -88,6 +100,16 @@ extension Asset: JSONReadable {
             case .iso?: camera.iso = try json.readOptional { json throws(JSONReadError) in try json.readInt() }
             case .focalLength?: camera.focalLength = try json.readOptional { json throws(JSONReadError) in try json.readDouble() }
             case .focalLength35mm?: camera.focalLength35mm = try json.readOptional { json throws(JSONReadError) in try json.readInt() }
+            case .rating?: annotations.rating = try json.readOptional { json throws(JSONReadError) in try json.readInt() } ?? 0
+            case .keywords?:
+                annotations.keywords = try json.readOptional { json throws(JSONReadError) in
+                    var keywords: [String] = []
+                    try json.readArray { json throws(JSONReadError) in keywords.append(try json.readString()) }
+                    return keywords
+                } ?? []
+            case .title?: annotations.title = try json.readOptional { json throws(JSONReadError) in try json.readString() }
+            case .caption?: annotations.caption = try json.readOptional { json throws(JSONReadError) in try json.readString() }
+            case .sidecar?: sidecar = try json.readOptional(SidecarState.init(reading:))
             case nil: try json.skipValue()
             }
         }
@@ -100,6 +122,8 @@ extension Asset: JSONReadable {
                   isTrashed: isTrashed, burstIdentifier: burstIdentifier, originalFilename: originalFilename,
                   fileSize: fileSize, orientation: orientation, resources: resources, camera: camera)
         self.hasAdjustments = hasAdjustments
+        self.annotations = annotations
+        self.sidecar = sidecar
         self.representsBurst = representsBurst
     }
 }
@@ -175,5 +199,20 @@ extension Timestamp: JSONReadable, JSONWritable {
     public init(reading json: inout JSONReader) throws(JSONReadError) {
         guard let parsed = try json.readString(parsing: Timestamp.parse(rfc3339:)) else { throw json.error("not an RFC 3339 date") }
         self = parsed
+    }
+}
+
+extension SidecarState: JSONReadable {
+    public init(reading json: inout JSONReader) throws(JSONReadError) {
+        var path: String?, writeProblem: String?
+        try json.readObject { key, json throws(JSONReadError) in
+            switch key {
+            case "path": path = try json.readString()
+            case "writeProblem": writeProblem = try json.readOptional { json throws(JSONReadError) in try json.readString() }
+            default: try json.skipValue()
+            }
+        }
+        guard let path else { throw json.error("a sidecar lacks its path") }
+        self.init(path: path, writeProblem: writeProblem)
     }
 }

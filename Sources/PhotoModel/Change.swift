@@ -5,22 +5,6 @@ public enum FieldUpdate<Value: Sendable & Hashable>: Sendable, Hashable {
     case set(Value)
 }
 
-/// The properties an `updateAsset` change sets.
-public struct AssetUpdate: Sendable, Hashable {
-    public var isFavorite: Bool?
-    public var isHidden: Bool?
-    public var creationDate: FieldUpdate<Timestamp>
-    public var location: FieldUpdate<Location>
-
-    public init(isFavorite: Bool? = nil, isHidden: Bool? = nil, creationDate: FieldUpdate<Timestamp> = .unchanged,
-                location: FieldUpdate<Location> = .unchanged) {
-        self.isFavorite = isFavorite
-        self.isHidden = isHidden
-        self.creationDate = creationDate
-        self.location = location
-    }
-}
-
 /// One operation of a `PerformChanges` call, checked for shape. Ids may be placeholders (`@…`).
 public enum LibraryChange: Sendable, Hashable {
     case createAsset(AssetCreation)
@@ -96,13 +80,22 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
     public var upload: String?
     /// `createAsset`: the asset's files as resources, instead of `path` or `upload`.
     public var resources: [NewAssetFile]?
+    /// `updateAsset`: the stars (-1 rejected, 0 to 5).
+    public var rating: Int?
+    /// `updateAsset`: the whole list of keywords, then keywords to add and to remove.
+    public var keywords: [String]?
+    public var addKeywords: [String]?
+    public var removeKeywords: [String]?
+    /// `updateAsset`: the caption; `title` is the asset's title there. For both, empty text or null clears it.
+    public var caption: String?
 
     public init(op: String, path: String? = nil, placeholder: String? = nil, target: String? = nil,
                 isFavorite: Bool? = nil, isHidden: Bool? = nil, creationDate: FieldUpdate<Timestamp> = .unchanged,
                 location: FieldUpdate<Location> = .unchanged, ids: [String]? = nil, permanently: Bool? = nil,
                 title: String? = nil, parent: String? = nil, indexes: [Int]? = nil, toIndex: Int? = nil,
                 renderedPath: String? = nil, adjustment: Adjustment? = nil, id: String? = nil, upload: String? = nil,
-                resources: [NewAssetFile]? = nil) {
+                resources: [NewAssetFile]? = nil, rating: Int? = nil, keywords: [String]? = nil,
+                addKeywords: [String]? = nil, removeKeywords: [String]? = nil, caption: String? = nil) {
         self.op = op
         self.path = path
         self.placeholder = placeholder
@@ -122,11 +115,17 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
         self.id = id
         self.upload = upload
         self.resources = resources
+        self.rating = rating
+        self.keywords = keywords
+        self.addKeywords = addKeywords
+        self.removeKeywords = removeKeywords
+        self.caption = caption
     }
 
     enum CodingKeys: String, CodingKey {
         case op, path, placeholder, target, isFavorite, isHidden, creationDate, location
         case ids, permanently, title, parent, indexes, toIndex, renderedPath, adjustment, id, upload, resources
+        case rating, keywords, addKeywords, removeKeywords, caption
     }
 
     public init(from decoder: any Decoder) throws {
@@ -135,6 +134,11 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
             guard container.contains(key) else { return .unchanged }
             if try container.decodeNil(forKey: key) { return .cleared }
             return .set(try container.decode(Value.self, forKey: key))
+        }
+        /// Text where null is empty: an update's way to clear a title or caption.
+        func clearableText(_ key: CodingKeys) throws -> String? {
+            guard container.contains(key) else { return nil }
+            return try container.decodeNil(forKey: key) ? "" : try container.decode(String.self, forKey: key)
         }
         self.init(
             op: try container.decode(String.self, forKey: .op),
@@ -147,7 +151,7 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
             location: try update(.location),
             ids: try container.decodeIfPresent([String].self, forKey: .ids),
             permanently: try container.decodeIfPresent(Bool.self, forKey: .permanently),
-            title: try container.decodeIfPresent(String.self, forKey: .title),
+            title: try clearableText(.title),
             parent: try container.decodeIfPresent(String.self, forKey: .parent),
             indexes: try container.decodeIfPresent([Int].self, forKey: .indexes),
             toIndex: try container.decodeIfPresent(Int.self, forKey: .toIndex),
@@ -155,7 +159,12 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
             adjustment: try container.decodeIfPresent(Adjustment.self, forKey: .adjustment),
             id: try container.decodeIfPresent(String.self, forKey: .id),
             upload: try container.decodeIfPresent(String.self, forKey: .upload),
-            resources: try container.decodeIfPresent([NewAssetFile].self, forKey: .resources)
+            resources: try container.decodeIfPresent([NewAssetFile].self, forKey: .resources),
+            rating: try container.decodeIfPresent(Int.self, forKey: .rating),
+            keywords: try container.decodeIfPresent([String].self, forKey: .keywords),
+            addKeywords: try container.decodeIfPresent([String].self, forKey: .addKeywords),
+            removeKeywords: try container.decodeIfPresent([String].self, forKey: .removeKeywords),
+            caption: try clearableText(.caption)
         )
     }
 
@@ -187,6 +196,11 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
         try container.encodeIfPresent(id, forKey: .id)
         try container.encodeIfPresent(upload, forKey: .upload)
         try container.encodeIfPresent(resources, forKey: .resources)
+        try container.encodeIfPresent(rating, forKey: .rating)
+        try container.encodeIfPresent(keywords, forKey: .keywords)
+        try container.encodeIfPresent(addKeywords, forKey: .addKeywords)
+        try container.encodeIfPresent(removeKeywords, forKey: .removeKeywords)
+        try container.encodeIfPresent(caption, forKey: .caption)
     }
 
     /// Checks that the op is known and has the fields it needs; `index` is the change's position in the call.
@@ -217,8 +231,7 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
             if case .set(let location) = location, !location.isValid {
                 throw .invalidChange(index: index, reason: "location is off the globe")
             }
-            return .updateAsset(target: try required(target, "target"), AssetUpdate(
-                isFavorite: isFavorite, isHidden: isHidden, creationDate: creationDate, location: location))
+            return .updateAsset(target: try required(target, "target"), try checkedAssetUpdate(index: index))
         case "deleteAssets":
             return .deleteAssets(ids: try required(ids, "ids"), permanently: permanently ?? false)
         case "restoreAssets":

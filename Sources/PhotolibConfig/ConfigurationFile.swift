@@ -18,6 +18,7 @@ struct FileSettings: Hashable {
     var access: AccessPolicy?
     var sources: [SourceConfiguration]?
     var images = ImageSettings()
+    var metadataWriteBack: MetadataWriteBack?
 }
 
 /// What the `[images]` table sets; nil means the default.
@@ -37,7 +38,8 @@ struct ImageSettings: Hashable {
 
 /// A parsed TOML configuration file and the checked reading of its keys.
 struct ConfigurationFile {
-    static let topLevelKeys = ["library", "cache", "socket", "trash", "history", "access", "source", "images"]
+    static let topLevelKeys = ["library", "cache", "socket", "metadata_write_back", "trash", "history", "access", "source",
+                               "images"]
     static let imagesKeys = ["cache_limit_mb", "max_pixels", "freedesktop_thumbnails"]
     static let retentionKeys = ["retention_days"]
     static let accessKeys = ["users", "read_only_users", "add_only_users"]
@@ -88,6 +90,13 @@ struct ConfigurationFile {
         settings.access = try accessPolicy()
         settings.sources = try sources()
         settings.images = try imageSettings()
+        let writeBackKey = SettingKey(.root, "metadata_write_back")
+        if let name = try string(at: writeBackKey, in: root) {
+            guard let writeBack = MetadataWriteBack(rawValue: name) else {
+                throw invalidValue(at: writeBackKey, "is \"\(name)\"; use \"sidecar\" or \"off\"")
+            }
+            settings.metadataWriteBack = writeBack
+        }
         return settings
     }
 

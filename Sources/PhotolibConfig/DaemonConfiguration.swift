@@ -27,6 +27,8 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public var maximumImagePixels: Int
     /// Where to also write freedesktop.org thumbnails of files in reference sources; nil when not written.
     public var freedesktopThumbnailDirectory: String?
+    /// Whether a change of an asset's stars, keywords, title or caption is written to its XMP sidecar.
+    public var metadataWriteBack = MetadataWriteBack.sidecar
     /// The file this configuration was read from; nil for the embedded default.
     public var file: String?
 
@@ -82,6 +84,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
         configuration.trashRetentionDays = settings.trashRetentionDays ?? configuration.trashRetentionDays
         configuration.historyRetentionDays = settings.historyRetentionDays ?? configuration.historyRetentionDays
         configuration.access = settings.access ?? configuration.access
+        configuration.metadataWriteBack = settings.metadataWriteBack ?? configuration.metadataWriteBack
         configuration.cacheByteLimit = settings.images.cacheByteLimit ?? configuration.cacheByteLimit
         configuration.maximumImagePixels = settings.images.maximumPixels ?? configuration.maximumImagePixels
         switch settings.images.freedesktopThumbnails {
@@ -134,4 +137,13 @@ public struct DaemonConfiguration: Sendable, Hashable {
             return embeddedDefault(environment: environment, system: system)
         }
     }
+}
+
+/// Where the library writes a change of an asset's stars, keywords, title or caption besides its database.
+public enum MetadataWriteBack: String, Sendable, Hashable, CaseIterable {
+    /// Into the asset's XMP sidecar (the one it has, else `NAME.EXT.xmp` beside its file), as darktable,
+    /// digiKam and Lightroom read it.
+    case sidecar
+    /// Nowhere: the library keeps it alone.
+    case off
 }

@@ -79,8 +79,10 @@ public struct Daemon: Sendable {
         let images = try ImageManager(configuration: configuration, database: database, rawReader: rawReader,
                                       originalsDirectory: fileStore.originals, logger: logger)
         let renditionUpkeep = RenditionUpkeep(database: database, images: images, logger: logger)
+        let sidecars = SidecarKeeper(database: database, threadPool: .singleton,
+                                     writeBack: { running.current.metadataWriteBack }, logger: logger)
         let ingest = IngestPipeline(importer: importer, database: database, statistics: ImportStatistics(),
-                                    renditions: renditionUpkeep)
+                                    renditions: renditionUpkeep, sidecars: sidecars)
         let sources = ImportSources(configured: configuration.sources, configurationFile: configuration.file, ingest: ingest,
                                     excluded: [configuration.libraryPath, configuration.cachePath],
                                     filesLeft: { await renditionUpkeep.referencedFilesLeft($0, movedAssetIds: $1) },
@@ -95,11 +97,12 @@ public struct Daemon: Sendable {
                                      url: "https://github.com/photolibd/photolibd"),
             interfaces: [
                 LibraryInterface(database: database, ingest: ingest, editor: editor, authorization: authorization,
-                                 servedFiles: servedFiles, uploads: uploads),
+                                 sidecars: sidecars, servedFiles: servedFiles, uploads: uploads),
                 ImagesInterface(images: images, authorization: authorization, servedFiles: servedFiles,
                                 videoExports: try VideoExports(directory: configuration.cachePath + "/exports", images: images)),
                 ImportInterface(ingest: ingest, authorization: authorization, sources: sources,
-                                uploads: UploadReceiver(uploads: uploads, threadPool: .singleton)),
+                                uploads: UploadReceiver(uploads: uploads, threadPool: .singleton),
+                                libraryPath: configuration.libraryPath, cachePath: configuration.cachePath),
             ],
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger
@@ -115,6 +118,7 @@ public struct Daemon: Sendable {
                 }
             })
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: sidecars),
             .init(service: sources),
             .init(service: LibraryUpkeep.historyPruning(database: database, retentionDays: { running.current.historyRetentionDays },
                                                         logger: logger)),

@@ -45,12 +45,23 @@ struct PreparedFile: Sendable {
     var file: SourceFile
     /// A still's bytes, read once for its hash, copy and metadata, and kept for its first rendition.
     var contents: EncodedBuffer?
+    /// What could not be read of the file's annotations and its sidecar (each ignored), to log.
+    var annotationProblems: [(path: String, reason: String)] = []
+    /// The sidecar read with the file, and its identity then.
+    var sidecar: String?
+    var sidecarIdentity: FileIdentity?
     /// The store copies of the asset's other resources (a created Live Photo's movie, a RAW beside its JPEG).
     var companions: [LibraryFileStore.StagedFile] = []
 
     /// The commit request for this file, committed on its own: a store copy is synced after it (see `StoreSync`).
     func ingestRequest(album: String? = nil) -> IngestRequest {
-        IngestRequest(draft: draft, file: file, isReference: mode == .reference, album: album, defersSync: staged != nil)
+        var request = IngestRequest(draft: draft, file: file, isReference: mode == .reference, album: album,
+                                    defersSync: staged != nil)
+        if mode == .reference {
+            request.sidecarPath = sidecar
+            request.sidecarIdentity = sidecarIdentity
+        }
+        return request
     }
 }
 
@@ -201,6 +212,8 @@ struct Importer: Sendable {
         let contents = keepsContents && kind == .image && identity.size <= Self.wholeReadLimit
             ? try Self.readWhole(descriptor, size: Int(identity.size)) : nil
         var draft = try describe(path: path, kind: kind, filename: filename, identity: identity, contents: contents)
+        let annotations = FileAnnotations(path: path, kind: kind, contents: contents)
+        draft.annotations = annotations.annotations
         var staged: LibraryFileStore.StagedFile?
         if mode == .reference {
             draft.contentHash = try contents.map { LibraryFileStore.hash($0.contents) } ?? LibraryFileStore.hash(descriptor: descriptor)
@@ -220,7 +233,9 @@ struct Importer: Sendable {
         let file = SourceFile(contentHash: draft.contentHash, sourceRoot: sourceRoot, sourcePath: path,
                               groupKey: MediaFileKind.groupKey(ofPath: path), role: kind.role(fileName: filename),
                               identity: identity)
-        return PreparedFile(sourcePath: path, mode: mode, staged: staged, draft: draft, file: file, contents: contents)
+        return PreparedFile(sourcePath: path, mode: mode, staged: staged, draft: draft, file: file, contents: contents,
+                            annotationProblems: annotations.problems, sidecar: annotations.sidecar,
+                            sidecarIdentity: annotations.sidecarIdentity)
     }
 
     /// The whole file, `size` bytes as `fstat` gave them; a file that turns out shorter is still being written.

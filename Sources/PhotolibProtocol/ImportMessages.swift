@@ -14,11 +14,14 @@ public struct ImportFilesParameters: Sendable, Hashable, Codable {
     public var mode: SourceMode?
     /// An album to add the imported assets to.
     public var album: String?
+    /// Import nothing: report what an import would do with each file (`imported` for a file it would add).
+    public var dryRun: Bool?
 
-    public init(paths: [String], mode: SourceMode? = nil, album: String? = nil) {
+    public init(paths: [String], mode: SourceMode? = nil, album: String? = nil, dryRun: Bool? = nil) {
         self.paths = paths
         self.mode = mode
         self.album = album
+        self.dryRun = dryRun
     }
 }
 
@@ -95,6 +98,12 @@ public struct ImportStatus: Sendable, Hashable, Codable {
     public var pollingSources: [String] = []
     /// Sources whose folder is missing or unmounted.
     public var offlineSources: [String] = []
+    /// photolibd's version.
+    public var version: String?
+    /// The library's folder.
+    public var library: String?
+    /// The rendition cache's folder.
+    public var cache: String?
 
     public init() {}
 }

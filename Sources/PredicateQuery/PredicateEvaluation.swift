@@ -33,6 +33,9 @@ extension KeyTest {
         case .matches(let pattern, let options):
             guard case .text(let text) = value else { return false }
             return pattern.matches(TextFolding.fold(text, options))
+        case .anyElement(let inner):
+            guard case .texts(let elements) = value else { return false }
+            return elements.contains { KeyTest(key: key, condition: inner).evaluate(.text($0)) }
         case .masked(let mask, let operation, let expected):
             guard case .integer(let bits) = value else { return false }
             return operation.holds(forOrder: PredicateValue.integer(bits & mask).order(comparedTo: .integer(expected)))

@@ -7,7 +7,7 @@ import PhotoModel
 /// predicate  := and (("OR" | "||") and)*
 /// and        := unary (("AND" | "&&") unary)*
 /// unary      := ("NOT" | "!") unary | "(" predicate ")" | "TRUEPREDICATE" | "FALSEPREDICATE" | comparison
-/// comparison := operand operator options? operand
+/// comparison := ("ANY" | "SOME" | "NONE")? operand operator options? operand
 /// operand    := key | key "&" integer | "(" key "&" integer ")" | literal | "{" literal ("," literal)* "}"
 /// ```
 struct PredicateParser {
@@ -116,8 +116,11 @@ struct PredicateParser {
     }
 
     private mutating func parseComparison() throws(PredicateError) -> QueryPredicate {
-        for word in ["ANY", "ALL", "SOME", "NONE"] where isAt(word: word) {
-            throw PredicateError("aggregate operator \(word) is not supported", at: current.position)
+        let aggregatePosition = current.position
+        var aggregate: String?
+        for word in ["ANY", "SOME", "NONE"] where accept(word: word) { aggregate = word }
+        if isAt(word: "ALL") {
+            throw PredicateError("aggregate operator ALL is not supported; use NOT (ANY …)", at: current.position)
         }
         let leftPosition = current.position
         let left = try parseOperand()
@@ -127,6 +130,31 @@ struct PredicateParser {
         let options = try parseOptions()
         let rightPosition = current.position
         let right = try parseOperand()
+        if let aggregate {
+            guard case .key(let key) = left, key.type == .textList else {
+                throw PredicateError("\(aggregate) applies to a key of many values, such as keywords", at: aggregatePosition)
+            }
+            let element = PredicateKey(key.name, .text)
+            let test = try self.test(.key(element), key: element, comparison, options, right, operatorAt: operatorPosition,
+                                     optionsAt: optionsPosition, valueAt: rightPosition)
+            guard case .test(let elementTest) = test else {
+                throw PredicateError("compare each of \(key.name) with text", at: rightPosition)
+            }
+            let any = QueryPredicate.test(KeyTest(key: key, condition: .anyElement(elementTest.condition)))
+            return aggregate == "NONE" ? .not(any) : any
+        }
+        switch (left, comparison, right) {
+        case (.key(let key), .contains, .literal(.string(let text))) where key.type == .textList,
+             (.literal(.string(let text)), .within, .key(let key)) where key.type == .textList:
+            try countValues(1, at: rightPosition)
+            let value = PredicateValue.text(text).folded(options)
+            return .test(KeyTest(key: key, condition: .anyElement(.compare(.equal, value, options))))
+        case (.key(let key), _, _) where key.type == .textList, (_, _, .key(let key)) where key.type == .textList:
+            throw PredicateError("\(key.name) holds many values: use ANY \(key.name) == 'x' or 'x' IN \(key.name)",
+                                 at: leftPosition)
+        default:
+            break
+        }
         switch (left, right) {
         case (.key, .key), (.key, .maskedKey), (.maskedKey, .key), (.maskedKey, .maskedKey):
             throw PredicateError("comparing two keys is not supported", at: rightPosition)
@@ -412,6 +440,8 @@ struct PredicateParser {
             return .integer(Int64(subtypes.rawValue))
         case (.mediaSubtypes, _):
             throw PredicateError("mediaSubtypes needs a subtype name or an integer", at: position)
+        case (.textList, _):
+            throw PredicateError("\(key.name) holds many values: use ANY \(key.name) == 'x'", at: position)
         }
     }
 

@@ -14,6 +14,8 @@ public enum PredicateValueType: Sendable, Hashable {
     case mediaSubtypes
     /// Text that is one of these names (a collection's kind or subtype).
     case enumeration([String])
+    /// Several texts (an asset's keywords), tested one by one: `ANY keywords == 'cat'`, `'cat' IN keywords`.
+    case textList
 }
 
 /// A key a predicate may test.
@@ -33,10 +35,16 @@ public struct PredicateKey: Sendable, Hashable {
 /// The keys predicates over one kind of object may use.
 public struct PredicateSchema: Sendable {
     public let keys: [String: PredicateKey]
+    /// Fields the objects' JSON shows that are not keys, with the reason a refusal gives instead of "unknown key".
+    public let notKeys: [String: String]
 
-    public init(_ keys: [PredicateKey]) {
+    public init(_ keys: [PredicateKey], notKeys: [String: String] = [:]) {
         self.keys = Dictionary(uniqueKeysWithValues: keys.map { ($0.name, $0) })
+        self.notKeys = notKeys
     }
+
+    /// The reason every schema gives for `id`, the JSON's name of the identifier.
+    private static let idIsLocalIdentifier = "the id is tested as localIdentifier (PhotoKit's name), e.g. localIdentifier BEGINSWITH '3f2a'"
 
     /// The asset keys of the contract.
     public static let assets = PredicateSchema([
@@ -62,6 +70,21 @@ public struct PredicateSchema: Sendable {
         PredicateKey("iso", .integer, isOptional: true),
         PredicateKey("focalLength", .real, isOptional: true),
         PredicateKey("focalLength35mm", .integer, isOptional: true),
+        PredicateKey("hasAdjustments", .boolean),
+        PredicateKey("isTrashed", .boolean),
+        PredicateKey("orientation", .integer),
+        PredicateKey("creationDateSource", .enumeration(CreationDateSource.allCases.map(\.rawValue)), isOptional: true),
+        PredicateKey("latitude", .real, isOptional: true),
+        PredicateKey("longitude", .real, isOptional: true),
+        PredicateKey("altitude", .real, isOptional: true),
+        PredicateKey("rating", .integer),
+        PredicateKey("keywords", .textList),
+        PredicateKey("title", .text, isOptional: true),
+        PredicateKey("caption", .text, isOptional: true),
+    ], notKeys: [
+        "id": idIsLocalIdentifier,
+        "location": "a place is tested by latitude, longitude and altitude (latitude == nil: no place)",
+        "resources": "an asset's files are not tested one by one; originalFilename and fileSize are its main file's",
     ])
 
     /// The collection keys of the contract.
@@ -73,13 +96,15 @@ public struct PredicateSchema: Sendable {
         PredicateKey("assetCount", .integer, isOptional: true),
         PredicateKey("startDate", .date, isOptional: true),
         PredicateKey("endDate", .date, isOptional: true),
-    ])
+    ], notKeys: ["id": idIsLocalIdentifier])
 }
 
 extension PredicateSchema {
     /// Why `name` is not a key, with the key it most likely meant: `unknown key 'fnumber' (did you mean 'fNumber'?)`.
+    /// A field that is not a key says why: `'location' is not a predicate key: a place is tested by latitude…`.
     public func unknownKeyProblem(_ name: String) -> String {
-        "unknown key '\(name)'" + (closestKey(to: name).map { " (did you mean '\($0)'?)" } ?? "")
+        if let reason = notKeys[name] { return "'\(name)' is not a predicate key: \(reason)" }
+        return "unknown key '\(name)'" + (closestKey(to: name).map { " (did you mean '\($0)'?)" } ?? "")
     }
 
     /// The keys, sorted and separated by commas.

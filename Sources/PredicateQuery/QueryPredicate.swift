@@ -41,6 +41,8 @@ public enum Condition: Sendable, Hashable {
     case matches(WildcardPattern, TextOptions)
     /// `(key & mask) op value` on an integer bit set.
     case masked(mask: Int64, ComparisonOperator, Int64)
+    /// At least one of the key's texts passes the condition (`ANY keywords BEGINSWITH 'Places|'`).
+    indirect case anyElement(Condition)
 }
 
 /// A comparison, in the order `key op value`.
@@ -82,6 +84,8 @@ public enum PredicateValue: Sendable, Hashable {
     case real(Double)
     case text(String)
     case boolean(Bool)
+    /// The texts of a list key (`keywords`), for evaluation; never a literal.
+    case texts([String])
 
     /// Negative, zero or positive as `self` sorts before, with or after `other`; numbers compare by value,
     /// text by its UTF-8 bytes (as SQLite does). Values of different kinds never meet after checking.
@@ -108,7 +112,7 @@ public enum PredicateValue: Sendable, Hashable {
         case .integer(let value): Double(value)
         case .real(let value): value
         case .boolean(let value): value ? 1 : 0
-        case .text: nil
+        case .text, .texts: nil
         }
     }
 }

@@ -4,8 +4,9 @@ import PhotoLibrary
 struct AlbumCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "album",
-        abstract: "Create albums, add assets to them, and move albums and folders between folders.",
-        subcommands: [Create.self, Add.self, Move.self]
+        abstract: "Create, rename and delete albums, add, remove and reorder their assets, and file them in folders.",
+        subcommands: [Create.self, Add.self, Remove.self, MoveAssets.self, RenameCollection<AlbumKind>.self,
+                      DeleteCollections<AlbumKind>.self, MoveCollection<AlbumKind>.self]
     )
 
     struct Create: AsyncParsableCommand {
@@ -20,21 +21,19 @@ struct AlbumCommand: AsyncParsableCommand {
     }
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add assets to an album.")
+        static let configuration = CommandConfiguration(abstract: "Add assets to the end of an album.")
 
         @OptionGroup var connection: ConnectionOptions
 
         @Argument(help: ArgumentHelp("The album: its id, the start of its id, or its title.", valueName: "album"))
         var album: String
 
-        @Argument(help: ArgumentHelp("The assets to add.", valueName: "asset-id"))
-        var assets: [String]
+        @OptionGroup var selection: AssetSelection
 
         func run() async throws {
             let library = try await connection.connect()
-            let references = References(library: library)
-            let target = try await references.collection(album, kinds: [.album])
-            let added = try await references.assets(assets)
+            let target = try await References(library: library).collection(album, kinds: [.album])
+            let added = try await selection.resolve(in: library) { "Add \($0) to \(target.describedWithArticle)?" }
             var changes = PhotoLibrary.ChangeBuilder()
             changes.addAssets(added.map(\.id), to: target.id)
             _ = try await library.performChanges(changes)
@@ -42,48 +41,78 @@ struct AlbumCommand: AsyncParsableCommand {
         }
     }
 
-    struct Move: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Move an album or folder into a folder, or out to the top level.")
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Take assets out of an album; they stay in the library.")
 
         @OptionGroup var connection: ConnectionOptions
 
-        @Argument(help: ArgumentHelp("The album or folder to move (id, start of an id, or title).", valueName: "collection"))
-        var collection: String
+        @Argument(help: ArgumentHelp("The album: its id, the start of its id, or its title.", valueName: "album"))
+        var album: String
 
-        @Option(name: .customLong("into"), help: ArgumentHelp("The folder to move it into; without it, the top level.",
-                                                               valueName: "folder"))
-        var folder: String?
+        @OptionGroup var selection: AssetSelection
 
-        @Option(help: ArgumentHelp("Its place among the folder's contents, from 0 (default: last).", valueName: "index"))
-        var at: Int?
+        func run() async throws {
+            let library = try await connection.connect()
+            let target = try await References(library: library).collection(album, kinds: [.album])
+            let members = Set(try await library.fetchAllAssets(matching: AssetQuery(collection: target.id, includeHidden: true,
+                                                                                    includeTrashed: true)).assets.map(\.id))
+            let removed = try await selection.resolve(in: library, within: target.id) {
+                "Take \($0) out of \(target.describedWithArticle)?"
+            }
+            if let stranger = removed.first(where: { !members.contains($0.id) }) {
+                throw CommandFailure("\(stranger.summary) is not in \(target.describedWithArticle); nothing removed")
+            }
+            var changes = PhotoLibrary.ChangeBuilder()
+            changes.removeAssets(removed.map(\.id), from: target.id)
+            _ = try await library.performChanges(changes)
+            for asset in removed { Console.print("removed \(asset.summary) from \(target.describedWithArticle)") }
+        }
+    }
+
+    struct MoveAssets: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "move-assets",
+            abstract: "Reorder an album: move assets so that they stand together from a place on.",
+            discussion: "The places are those 'photolib assets --album ALBUM' lists, from 0.")
+
+        @OptionGroup var connection: ConnectionOptions
+
+        @Argument(help: ArgumentHelp("The album: its id, the start of its id, or its title.", valueName: "album"))
+        var album: String
+
+        @Argument(help: ArgumentHelp("The assets to move, in the order they are to stand.", valueName: "asset-id"))
+        var assets: [String]
+
+        @Option(help: ArgumentHelp("The place the first of them takes, from 0.", valueName: "index"))
+        var to: Int
 
         func validate() throws {
-            if at != nil, folder == nil { throw ValidationError("--at needs --into: the top level is ordered by date") }
+            if to < 0 { throw ValidationError("--to takes a place from 0") }
         }
 
         func run() async throws {
             let library = try await connection.connect()
             let references = References(library: library)
-            let moved = try await references.collection(collection, kinds: [.album, .folder])
-            var changes = PhotoLibrary.ChangeBuilder()
-            if let folder {
-                let parent = try await references.collection(folder, kinds: [.folder])
-                let siblings = try await library.fetchAllCollections(matching: CollectionQuery(parent: parent.id)).collections
-                changes.addChildCollections([moved.id], to: parent.id)
-                if let at {
-                    let from = siblings.firstIndex { $0.id == moved.id } ?? siblings.count
-                    changes.moveChildCollections(at: [from], to: at, in: parent.id)
-                }
-                _ = try await library.performChanges(changes)
-                Console.print("moved \(moved.describedWithArticle) into \(parent.describedWithArticle)")
-            } else if let parent = moved.parentId {
-                changes.removeChildCollections([moved.id], from: parent)
-                _ = try await library.performChanges(changes)
-                Console.print("moved \(moved.describedWithArticle) to the top level")
-            } else {
-                Console.print("\(moved.describedWithArticle) is at the top level already")
+            let target = try await references.collection(album, kinds: [.album])
+            let shown = try await library.fetchAllAssets(matching: AssetQuery(collection: target.id)).assets.map(\.id)
+            let moved = try await references.assets(assets)
+            if let stranger = moved.first(where: { !shown.contains($0.id) }) {
+                throw CommandFailure("\(stranger.summary) is not shown in \(target.describedWithArticle) (not in it, or hidden)")
             }
+            guard to + moved.count <= shown.count else {
+                throw CommandFailure("\(target.describedWithArticle) shows \(shown.count) assets: moving \(moved.count) "
+                    + "can start at place \(shown.count - moved.count) at most")
+            }
+            // One move per asset, in the order given (a move of several keeps their current order), in one change.
+            var changes = PhotoLibrary.ChangeBuilder()
+            var order = shown
+            for (offset, asset) in moved.enumerated() {
+                let from = order.firstIndex(of: asset.id)!
+                changes.moveAssets(at: [from], to: to + offset, in: target.id)
+                order.insert(order.remove(at: from), at: to + offset)
+            }
+            _ = try await library.performChanges(changes)
+            for (offset, asset) in moved.enumerated() { Console.print("moved \(asset.summary) to place \(to + offset)") }
         }
     }
 }
@@ -97,7 +126,7 @@ struct NewCollectionOptions: ParsableArguments {
                                                          valueName: "folder"))
     var parent: String?
 
-    /// Creates the album or folder and prints its id.
+    /// Creates the album or folder and prints its id; says so when another one has the same title.
     func create(_ kind: CollectionKind, connection: ConnectionOptions) async throws {
         let library = try await connection.connect()
         var parent: String?
@@ -108,5 +137,18 @@ struct NewCollectionOptions: ParsableArguments {
             throw CommandFailure("photolibd did not report the new \(kind.rawValue)'s id")
         }
         Console.print(id)
+        try await SameTitle.note(title, of: id, in: library)
+    }
+}
+
+/// The note a command leaves when an album or folder shares its title with others: allowed (as in PhotoKit), but
+/// the title no longer names one of them.
+enum SameTitle {
+    static func note(_ title: String, of id: String, in library: PhotoLibrary) async throws {
+        let titled = CollectionQuery(predicate: "title == \(PredicateText.quoted(title)) AND kind IN {'album', 'folder'}")
+        let others = try await library.fetchAllCollections(matching: titled).collections.filter { $0.id != id }
+        guard !others.isEmpty else { return }
+        Console.printError("note: \(others.count + 1) albums and folders are titled '\(title)' now ("
+            + ([id] + others.map(\.id)).joined(separator: ", ") + "): name each by its id\n")
     }
 }

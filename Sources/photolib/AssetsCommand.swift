@@ -79,7 +79,7 @@ struct AssetsCommand: AsyncParsableCommand {
             assets = try await library.fetchAllAssets(matching: query).assets
         } catch {
             guard error.code == .invalidPredicate else { throw error }
-            throw try await Self.explain(error, ofPredicate: predicate, in: library)
+            throw try await PredicateRefusal.explain(error, ofPredicate: predicate, in: library)
         }
         if json {
             for asset in assets { try Console.printJSON(asset) }
@@ -98,20 +98,6 @@ struct AssetsCommand: AsyncParsableCommand {
             ])
         }
         table.print(empty: "no assets match")
-    }
-
-    /// The refusal of `--where` as the user wrote it (its positions, not those of the predicate the date options
-    /// extend), with the keys there are when a key was unknown.
-    private static func explain(_ refusal: PhotoLibraryError, ofPredicate predicate: String?,
-                                in library: PhotoLibrary) async throws -> CommandFailure {
-        var message = refusal.message
-        do {
-            _ = try await library.fetchAssets(matching: AssetQuery(predicate: predicate, limit: 0))
-        } catch {
-            guard error.code == .invalidPredicate else { throw error }
-            message = error.message
-        }
-        return CommandFailure(message + (message.contains("unknown key") ? "; the keys are: \(PredicateSchema.assets.keyList)" : ""))
     }
 
     /// `--where` and the date options as one predicate.

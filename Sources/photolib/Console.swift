@@ -128,6 +128,12 @@ enum Display {
         String(text.prefix(19)).replacingOccurrences(of: "T", with: " ")
     }
 
+    /// A place as `48.858400, 2.294500, 35 m`.
+    static func place(_ location: Location) -> String {
+        String(format: "%.6f, %.6f", location.latitude, location.longitude)
+            + (location.altitude.map { String(format: ", %.0f m", $0) } ?? "")
+    }
+
     /// A byte count as `ls -h` writes it: `812`, `4.2K`, `2.4M`, `1.1G`.
     static func bytes(_ count: Int64) -> String {
         var value = Double(count)

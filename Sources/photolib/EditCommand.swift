@@ -71,17 +71,16 @@ struct EditCommand: AsyncParsableCommand {
 struct RevertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "revert",
-        abstract: "Drop a photo's edit: the original becomes its current version again."
+        abstract: "Drop photos' edits: the originals become their current versions again (--where: the edited ones it selects)."
     )
 
     @OptionGroup var connection: ConnectionOptions
-
-    @Argument(help: ArgumentHelp("The photos to revert.", valueName: "asset-id"))
-    var assets: [String]
+    @OptionGroup var selection: AssetSelection
 
     func run() async throws {
         let library = try await connection.connect()
-        let found = try await References(library: library).assets(assets)
+        var found = try await selection.resolve(in: library, scope: .includingHidden) { "Revert the edits of \($0)?" }
+        if selection.predicate != nil { found = found.filter(\.hasAdjustments) }
         if let unedited = found.first(where: { !$0.hasAdjustments }) {
             throw CommandFailure("\(unedited.summary) has no edit; nothing reverted")
         }

@@ -8,7 +8,7 @@ struct ExportCommand: AsyncParsableCommand {
         abstract: "Copy assets' original files, unchanged, into a folder.",
         discussion: """
             Each file keeps its original name and modification time; a name already taken gets a number: \
-            IMG_0001 (1).JPG. The folder must exist.
+            IMG_0001 (1).JPG. The folder is made when it does not exist.
             """
     )
 
@@ -21,7 +21,7 @@ struct ExportCommand: AsyncParsableCommand {
     var output: String = "."
 
     func run() async throws {
-        try OutputFile.requireFolder(output, for: output)
+        try Self.makeFolder(output)
         let library = try await connection.connect()
         for asset in try await References(library: library).assets(assets) {
             let original = try await library.requestImageData(for: asset.id)
@@ -39,6 +39,20 @@ struct ExportCommand: AsyncParsableCommand {
             Console.print(destination)
         }
         await library.close()
+    }
+
+    /// Makes `folder` (and the folders it is in) unless it is there; a file in its place is refused.
+    private static func makeFolder(_ folder: String) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw CommandFailure("cannot export into \(folder): it is a file, not a folder") }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure("cannot make the folder \(folder): \(OutputFile.reason(error))")
+        }
     }
 
     /// `name` in the output folder, or `name (N)` with the first N free.

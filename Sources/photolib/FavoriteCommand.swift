@@ -8,19 +8,58 @@ struct FavoriteCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-
-    @Argument(help: ArgumentHelp("The assets to mark (ids or unique starts of ids).", valueName: "asset-id"))
-    var assets: [String]
+    @OptionGroup var selection: AssetSelection
 
     @Flag(help: "Unmark the assets instead.")
     var off = false
 
     func run() async throws {
         let library = try await connection.connect()
-        let found = try await References(library: library).assets(assets)
+        let found = try await selection.resolve(in: library) { off ? "Unmark \($0) as favorites?" : "Mark \($0) as favorites?" }
         var changes = PhotoLibrary.ChangeBuilder()
         changes.setFavorite(!off, for: found.map(\.id))
         _ = try await library.performChanges(changes)
         for asset in found { Console.print("\(off ? "unmarked" : "marked") \(asset.summary)") }
     }
+}
+
+struct HideCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hide",
+        abstract: "Hide assets: they leave the library's lists and smart albums but Hidden, and stay in their albums.",
+        discussion: "'photolib assets --include-hidden' lists them; 'photolib unhide' shows them again."
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var selection: AssetSelection
+
+    func run() async throws {
+        try await setHidden(true, selection, connection)
+    }
+}
+
+struct UnhideCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unhide",
+        abstract: "Show hidden assets again (--where looks among hidden assets too)."
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var selection: AssetSelection
+
+    func run() async throws {
+        try await setHidden(false, selection, connection)
+    }
+}
+
+/// Hides or shows the selected assets and says so for each.
+private func setHidden(_ isHidden: Bool, _ selection: AssetSelection, _ connection: ConnectionOptions) async throws {
+    let library = try await connection.connect()
+    let found = try await selection.resolve(in: library, scope: isHidden ? .visible : .includingHidden) {
+        isHidden ? "Hide \($0)?" : "Show \($0) again?"
+    }
+    var changes = PhotoLibrary.ChangeBuilder()
+    changes.setHidden(isHidden, for: found.map(\.id))
+    _ = try await library.performChanges(changes)
+    for asset in found { Console.print("\(isHidden ? "hid" : "showed") \(asset.summary)") }
 }

@@ -4,8 +4,9 @@ import PhotoLibrary
 struct FolderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "folder",
-        abstract: "Create folders of albums.",
-        subcommands: [Create.self]
+        abstract: "Create, rename, delete and file folders of albums.",
+        subcommands: [Create.self, RenameCollection<FolderKind>.self, DeleteCollections<FolderKind>.self,
+                      MoveCollection<FolderKind>.self]
     )
 
     struct Create: AsyncParsableCommand {

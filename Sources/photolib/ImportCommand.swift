@@ -7,8 +7,10 @@ struct ImportCommand: AsyncParsableCommand {
         commandName: "import",
         abstract: "Import files into the library.",
         discussion: """
-            Prints each file's outcome and a summary line; exits with 1 when any file was unsupported or failed. \
-            A folder is imported with -r: every file under it, hidden ones left out.
+            On a terminal, prints each file's outcome and a summary line; otherwise (or with --list) the summary line \
+            alone, each file not imported on standard error. Exits with 1 when any file was unsupported or failed. A \
+            folder is imported with -r: every file under it, hidden ones left out. --dry-run reads the files as an \
+            import would and lists what it would do, importing nothing.
             """
     )
 
@@ -20,7 +22,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(name: [.short, .long], help: "Import the files in the folders given, and in their subfolders.")
     var recursive = false
 
-    @Flag(help: "List the files that would be sent to photolibd, and import nothing.")
+    @Flag(help: "List what an import would do with each file (import it, or find it in the library already), and import nothing.")
     var dryRun = false
 
     @Option(help: "copy (the default): copy into the library; move: move into it; reference: index in place.")
@@ -29,33 +31,60 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Add the imported assets to this album (id, start of an id, or title).", valueName: "album"))
     var album: String?
 
+    @Flag(help: "List each file's outcome even when standard output is not a terminal.")
+    var list = false
+
+    @Flag(help: "Print a line 'progress DONE/TOTAL' on standard output as files are done, for a script to follow.")
+    var progress = false
+
     func run() async throws {
         let files = try ImportFiles.collect(paths, recursive: recursive)
-        if dryRun {
-            files.forEach(Console.print)
-            Console.print("would import \(files.count == 1 ? "1 file" : "\(files.count) files")")
-            return
-        }
         guard !files.isEmpty else { throw CommandFailure("no files to import in \(paths.joined(separator: ", "))") }
         let library = try await connection.connect()
         var albumId: String?
         if let album { albumId = try await References(library: library).collection(album, kinds: [.album]).id }
-        let showsProgressInPlace = isatty(STDERR_FILENO) == 1
-        let result = try await library.importFiles(files, mode: mode, album: albumId) { progress in
-            let counter = "[\(progress.processed)/\(progress.total)]"
-            Console.printError(showsProgressInPlace ? "\r" + Self.bar(progress) + " " + counter : counter + "\n")
+        let showsBar = !progress && isatty(STDERR_FILENO) == 1
+        let result = try await library.importFiles(files, mode: mode, album: albumId, dryRun: dryRun) { [progress] done in
+            if progress {
+                Console.print("progress \(done.processed)/\(done.total)")
+            } else if showsBar {
+                Console.printError("\r" + Self.bar(done) + " [\(done.processed)/\(done.total)]")
+            }
         }
-        if showsProgressInPlace { Console.printError("\n") }
-        var table = TextTable(header: ["STATUS", "ASSET", "PATH"])
-        for file in result.files {
-            table.append([file.status.rawValue, file.assetId.map(Display.shortId) ?? "-",
-                          file.path + (file.error.map { ": \($0)" } ?? "")])
-        }
-        table.print(empty: "no files")
+        if showsBar { Console.printError("\n") }
+        await library.close()
         let counts = Dictionary(grouping: result.files, by: \.status).mapValues(\.count)
+        if dryRun || list || isatty(STDOUT_FILENO) == 1 {
+            var table = TextTable(header: ["STATUS", "ASSET", "PATH"])
+            for file in result.files {
+                table.append([Self.describe(file, dryRun: dryRun), file.assetId.map(Display.shortId) ?? "-",
+                              file.path + (file.error.map { ": \($0)" } ?? "")])
+            }
+            table.print(empty: "no files")
+        } else {
+            for file in result.files where file.status == .unsupported || file.status == .failed {
+                Console.printError("\(file.path): \(file.status.rawValue): \(file.error ?? "no reason given")\n")
+            }
+        }
+        if dryRun {
+            let imported = counts[.imported] ?? 0
+            Console.print("would import \(imported == 1 ? "1 file" : "\(imported) files"); \(counts[.duplicate] ?? 0) in the "
+                + "library already, \(counts[.unsupported] ?? 0) unsupported, \(counts[.failed] ?? 0) failed")
+            return
+        }
         Console.print("imported \(counts[.imported] ?? 0), duplicates \(counts[.duplicate] ?? 0), "
             + "unsupported \(counts[.unsupported] ?? 0), failed \(counts[.failed] ?? 0)")
         if counts[.unsupported] != nil || counts[.failed] != nil { throw ExitCode.failure }
+    }
+
+    /// A file's status as the table shows it: what a dry run would do, or what the import did.
+    private static func describe(_ file: ImportedFile, dryRun: Bool) -> String {
+        guard dryRun else { return file.status.rawValue }
+        switch file.status {
+        case .imported: return "would import"
+        case .duplicate: return file.assetId == nil ? "duplicate" : "in library"
+        case .unsupported, .failed: return file.status.rawValue
+        }
     }
 
     /// A 30-character bar of how much of the import is done, e.g. `[#########.....................]`.

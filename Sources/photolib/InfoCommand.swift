@@ -78,13 +78,11 @@ struct InfoCommand: AsyncParsableCommand {
         lines.append(("modified", asset.modificationDate.map { Display.dateWithZone($0, source: nil) } ?? "-"))
         lines.append(("added", Display.dateWithZone(asset.addedDate, source: nil)))
         lines.append(("camera", describe(asset.camera) ?? "-"))
-        lines.append(("place", asset.location.map { location in
-            String(format: "%.6f, %.6f", location.latitude, location.longitude)
-                + (location.altitude.map { String(format: ", %.0f m", $0) } ?? "")
-        } ?? "-"))
+        lines.append(("place", asset.location.map(Display.place) ?? "-"))
         let flags = [("favorite", asset.isFavorite), ("hidden", asset.isHidden), ("in Recently Deleted", asset.isTrashed)]
             .filter(\.1).map(\.0)
         lines.append(("state", (flags + [asset.hasAdjustments ? "edited" : "not edited"]).joined(separator: ", ")))
+        lines += annotationLines(asset)
         for resource in asset.resources ?? [] {
             lines.append(("file", "\(resource.type.rawValue): \(resource.path ?? resource.originalFilename) "
                 + "(\(resource.mimeType), \(resource.fileSize) bytes)"))
@@ -101,6 +99,18 @@ struct InfoCommand: AsyncParsableCommand {
                                                       ("makerApple", metadata.makerApple), ("container", metadata.container)]
         for (group, values) in groups {
             for (key, value) in (values ?? [:]).sorted(by: { $0.key < $1.key }) { lines.append((group, "\(key) = \(value)")) }
+        }
+        return lines
+    }
+
+    /// The rating, keywords, title and caption, and the sidecar that keeps them beside the file.
+    private static func annotationLines(_ asset: Asset) -> [(String, String)] {
+        let annotations = asset.annotations
+        var lines = [("rating", Display.rating(annotations.rating)),
+                     ("keywords", annotations.keywords.isEmpty ? "-" : annotations.keywords.joined(separator: ", ")),
+                     ("title", annotations.title ?? "-"), ("caption", annotations.caption ?? "-")]
+        if let sidecar = asset.sidecar {
+            lines.append(("sidecar", sidecar.path + (sidecar.writeProblem.map { " (could not be written: \($0))" } ?? "")))
         }
         return lines
     }

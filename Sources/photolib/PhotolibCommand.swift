@@ -9,10 +9,11 @@ struct PhotolibCommand: AsyncParsableCommand {
         version: PhotolibVersion.current,
         subcommands: [
             StatusCommand.self, AssetsCommand.self, InfoCommand.self, ImportCommand.self, AlbumsCommand.self, AlbumCommand.self,
-            FavoriteCommand.self, WatchCommand.self, SourcesCommand.self, FolderCommand.self, SmartCommand.self,
+            FavoriteCommand.self, HideCommand.self, UnhideCommand.self, SetDateCommand.self, SetLocationCommand.self,
+            RateCommand.self, TagCommand.self, TitleCommand.self, CaptionCommand.self,
+            WatchCommand.self, SourcesCommand.self, FolderCommand.self, SmartCommand.self,
             TrashCommand.self, RestoreCommand.self, EditCommand.self, RevertCommand.self,
-            ThumbnailCommand.self,
-            ExportCommand.self,
+            ThumbnailCommand.self, ExportCommand.self, OpenCommand.self, GalleryCommand.self,
         ]
     )
 

@@ -33,6 +33,10 @@ struct References {
         if let collection = try await findCollection(reference) {
             throw CommandFailure("'\(reference)' is \(collection.described(asNamed: reference)), not an asset")
         }
+        if Self.isTooShortForAnId(reference) {
+            throw CommandFailure("'\(reference)' is too short to name an asset: give at least \(Self.minimumPrefixLength) "
+                + "characters of its id")
+        }
         throw CommandFailure("no asset has the id '\(reference)'")
     }
 
@@ -50,7 +54,9 @@ struct References {
             if try await library.fetchAssets(matching: Self.assets(AssetQuery(ids: [reference]))).assets.first != nil {
                 throw CommandFailure("'\(reference)' is an asset, not \(wanted)")
             }
-            throw CommandFailure("no \(Self.kindNames(kinds, article: false)) has the id or title '\(reference)'")
+            let short = Self.isTooShortForAnId(reference)
+                ? " (the start of an id needs at least \(Self.minimumPrefixLength) characters)" : ""
+            throw CommandFailure("no \(Self.kindNames(kinds, article: false)) has the id or title '\(reference)'\(short)")
         }
         guard kinds.contains(collection.kind) else {
             throw CommandFailure("'\(reference)' is \(collection.described(asNamed: reference)), not \(wanted)")
@@ -79,9 +85,18 @@ struct References {
 
     /// The predicate selecting ids that begin with `reference`, when it can be the start of an id.
     private static func idPrefix(_ reference: String) -> String? {
-        let isIdText = reference.utf8.allSatisfy { $0 == UInt8(ascii: "-") || (48...57).contains($0) || (97...102).contains($0) }
-        guard reference.count >= minimumPrefixLength, isIdText else { return nil }
+        guard reference.count >= minimumPrefixLength, isIdText(reference) else { return nil }
         return "localIdentifier BEGINSWITH \(PredicateText.quoted(reference))"
+    }
+
+    /// Whether `reference` is written like an id (lowercase hex digits and dashes).
+    private static func isIdText(_ reference: String) -> Bool {
+        reference.utf8.allSatisfy { $0 == UInt8(ascii: "-") || (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    /// Whether `reference` looks like the start of an id but is shorter than one is taken.
+    private static func isTooShortForAnId(_ reference: String) -> Bool {
+        !reference.isEmpty && reference.count < minimumPrefixLength && isIdText(reference)
     }
 
     private static func ambiguous(_ reference: String, _ ids: [String], kind: String) -> CommandFailure {

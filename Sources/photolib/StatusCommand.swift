@@ -1,10 +1,14 @@
 import ArgumentParser
+import Foundation
 import PhotoLibrary
+import PhotolibLocations
 
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show whether the daemon runs, what this user may do, and the importer's counters."
+        abstract: "Show whether the daemon runs, where the library, drop folders, cache and socket are, what this user may "
+            + "do, and the importer's counters.",
+        discussion: "Exits with 1 when the daemon is not running; --json then prints an object saying so."
     )
 
     @OptionGroup var connection: ConnectionOptions
@@ -13,30 +17,73 @@ struct StatusCommand: AsyncParsableCommand {
     var json = false
 
     private struct Status: Encodable {
+        var running = true
         var socket: String
+        /// This command's version.
+        var version = PhotolibVersion.current
+        var daemonVersion: String?
         var authorization: AuthorizationStatus
         var assetCount: Int
         var token: String
+        /// Where the daemon keeps things, for users who may read the library.
+        var library: String?
+        var dropFolders: [String]?
+        var cache: String?
         /// The importer's counters, for users who may read the library.
         var importer: ImportStatus?
     }
 
+    /// What `--json` prints when the daemon does not answer.
+    private struct Absence: Encodable {
+        var running = false
+        var socket: String
+        var version = PhotolibVersion.current
+        var error: String
+    }
+
     func run() async throws {
-        let library = try await connection.connect()
+        let library: PhotoLibrary
+        do {
+            library = try await connection.connect()
+        } catch {
+            guard json else { throw error }
+            let socket = connection.socket ?? SocketLocation.forClient(environment: ProcessInfo.processInfo.environment)
+            try Console.printJSON(Absence(socket: socket, error: (error as? PhotoLibraryError)?.message ?? "\(error)"))
+            throw ExitCode.failure
+        }
         let authorization = try await library.authorizationStatus()
         let assets = try await library.fetchAssets(pageSize: 0)
-        let importer = authorization.canRead ? try await library.importStatus() : nil
-        let status = Status(socket: library.socketPath, authorization: authorization, assetCount: assets.count,
-                            token: assets.token, importer: importer)
+        var status = Status(socket: library.socketPath, authorization: authorization, assetCount: assets.count, token: assets.token)
+        if authorization.canRead {
+            let importer = try await library.importStatus()
+            status.importer = importer
+            status.daemonVersion = importer.version
+            status.library = importer.library
+            status.cache = importer.cache
+            status.dropFolders = try await library.listSources().filter { $0.mode == .move }.map(\.path)
+        }
+        await library.close()
         if json { return try Console.printJSON(status) }
-        Console.print("photolibd:      running (socket \(status.socket))")
-        Console.print("authorization:  \(authorization.rawValue)")
-        Console.print("library:        \(assets.count) assets, token \(assets.token)")
-        guard let importer else { return }
-        Console.print("import:         \(importer.queued) queued, \(importer.processing) processing, "
-            + "\(importer.imported) imported, \(importer.failed) failed, \(importer.sources) sources")
-        if let lastError = importer.lastError {
-            Console.print("last error:     \(lastError)")
+        show(status)
+    }
+
+    private func show(_ status: Status) {
+        let lines: [(String, String?)] = [
+            ("photolibd", "running" + (status.daemonVersion.map { ", version \($0)" } ?? "")),
+            ("socket", status.socket),
+            ("authorization", status.authorization.rawValue),
+            ("library", "\(status.assetCount) assets" + (status.library.map { " in \($0)" } ?? "") + ", token \(status.token)"),
+            ("drop folder", status.dropFolders.map { $0.isEmpty ? "none" : $0.joined(separator: ", ") }),
+            ("cache", status.cache),
+            ("import", status.importer.map { importer in
+                "\(importer.queued) queued, \(importer.processing) processing, \(importer.imported) imported, "
+                    + "\(importer.failed) failed, \(importer.sources) sources"
+            }),
+            ("last error", status.importer?.lastError),
+            ("photolib", "version \(status.version)"),
+        ]
+        for case let (label, value?) in lines {
+            Console.print((label + ":").padding(toLength: 16, withPad: " ", startingAt: 0) + value)
         }
     }
 }

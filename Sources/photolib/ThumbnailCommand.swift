@@ -144,7 +144,8 @@ extension ImageRequestOptions.ResizeMode: ExpressibleByArgument {}
 
 /// Where a command writes a file: a path whose folder must exist, or standard output for `-`.
 ///
-/// One rule for every command: photolib creates no folders, and a folder that is missing is named in the error.
+/// One rule for every command that writes a file: photolib creates no folder for it, and a folder that is missing
+/// is named in the error (`export`, whose job is to fill a folder, makes that folder).
 struct OutputFile {
     let path: String
 

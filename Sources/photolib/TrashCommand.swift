@@ -1,5 +1,4 @@
 import ArgumentParser
-import Glibc
 import PhotoLibrary
 
 struct TrashCommand: AsyncParsableCommand {
@@ -9,22 +8,17 @@ struct TrashCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-
-    @Argument(help: ArgumentHelp("The assets to delete; none lists Recently Deleted.", valueName: "asset-id"))
-    var assets: [String] = []
+    @OptionGroup var selection: AssetSelection
 
     @Flag(help: "Delete for good at once instead; asks first unless --yes.")
     var permanently = false
-
-    @Flag(name: [.short, .long], help: "Do not ask before deleting for good.")
-    var yes = false
 
     @Flag(help: "List Recently Deleted as one JSON object per asset.")
     var json = false
 
     func run() async throws {
         let library = try await connection.connect()
-        guard assets.isEmpty else { return try await delete(from: library) }
+        guard selection.isEmpty else { return try await delete(from: library) }
         let recentlyDeleted = CollectionQuery(subtype: .smartAlbumRecentlyDeleted)
         guard let trash = try await library.fetchCollections(matching: recentlyDeleted).collections.first else {
             throw CommandFailure("photolibd has no Recently Deleted album")
@@ -42,9 +36,13 @@ struct TrashCommand: AsyncParsableCommand {
     }
 
     private func delete(from library: PhotoLibrary) async throws {
-        let found = try await References(library: library).assets(assets)
-        if permanently, !yes {
-            try Self.confirm("Delete \(found.count == 1 ? "1 asset" : "\(found.count) assets") and their files for good?")
+        let found = try await selection.resolve(in: library, scope: .includingHidden) {
+            permanently ? "Delete \($0) and their files for good?" : "Move \($0) to Recently Deleted?"
+        }
+        if permanently, !selection.yes, selection.predicate == nil {
+            let count = found.count == 1 ? "1 asset" : "\(found.count) assets"
+            try Confirmation.ask("Delete \(count) and their files for good?",
+                                 withoutTerminal: "deleting for good cannot be undone: add --yes to do it without a terminal to ask on")
         }
         var changes = PhotoLibrary.ChangeBuilder()
         changes.deleteAssets(found.map(\.id), permanently: permanently)
@@ -53,33 +51,20 @@ struct TrashCommand: AsyncParsableCommand {
             Console.print(permanently ? "deleted \(asset.summary) for good" : "moved \(asset.summary) to Recently Deleted")
         }
     }
-
-    /// Asks `question` on the terminal; anything but yes ends the command. Without a terminal to ask on, refuses.
-    private static func confirm(_ question: String) throws {
-        guard isatty(STDIN_FILENO) == 1 else {
-            throw CommandFailure("deleting for good cannot be undone: add --yes to do it without a terminal to ask on")
-        }
-        Console.printError("\(question) [y/N] ")
-        guard let answer = readLine()?.lowercased(), ["y", "yes"].contains(answer) else {
-            throw CommandFailure("nothing deleted")
-        }
-    }
 }
 
 struct RestoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restore",
-        abstract: "Bring assets back from Recently Deleted, into every album they were in."
+        abstract: "Bring assets back from Recently Deleted, into every album they were in (--where looks there)."
     )
 
     @OptionGroup var connection: ConnectionOptions
-
-    @Argument(help: ArgumentHelp("The assets to restore.", valueName: "asset-id"))
-    var assets: [String]
+    @OptionGroup var selection: AssetSelection
 
     func run() async throws {
         let library = try await connection.connect()
-        let found = try await References(library: library).assets(assets)
+        let found = try await selection.resolve(in: library, scope: .trash) { "Restore \($0)?" }
         if let kept = found.first(where: { !$0.isTrashed }) {
             throw CommandFailure("\(kept.summary) is not in Recently Deleted; nothing restored")
         }

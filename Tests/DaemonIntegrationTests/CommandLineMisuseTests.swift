@@ -41,8 +41,10 @@ struct CommandLineMisuseTests {
 
         let nowhere = try photolib(socket, ["thumbnail", id, "-o", "/nonexistent/dir/x.jpg"])
         #expect(nowhere.status == 1 && nowhere.errors.contains("cannot write /nonexistent/dir/x.jpg: there is no folder /nonexistent/dir"))
-        let noFolder = try photolib(socket, ["export", id, "-o", "/nonexistent/x"])
-        #expect(noFolder.status == 1 && noFolder.errors.contains("there is no folder /nonexistent/x"))
+        let intoAFile = try photolib(socket, ["export", id, "-o", output.file("square.jpg")])
+        #expect(intoAFile.status == 1 && intoAFile.errors.contains("it is a file, not a folder"))
+        let madeFolder = try photolib(socket, ["export", id, "-o", output.file("new/folder")])
+        #expect(madeFolder.status == 0 && FileManager.default.fileExists(atPath: output.file("new/folder/wide.jpg")), "\(madeFolder)")
 
         // The export keeps the file's modification time.
         let longAgo = Date(timeIntervalSince1970: 1_000_000_000)
@@ -139,7 +141,8 @@ struct CommandLineMisuseTests {
         let folder = try photolib(daemon.socketPath, ["import", files.file("trip")])
         #expect(folder.status == 1 && folder.errors.contains("is a folder: give -r"))
         let dryRun = try photolib(daemon.socketPath, ["import", "-r", "--dry-run", files.file("trip")])
-        #expect(dryRun.output.contains("would import 3 files") && !dryRun.output.contains(".hidden"))
+        #expect(dryRun.output.contains("would import 2 files; 0 in the library already, 1 unsupported")
+            && !dryRun.output.contains(".hidden"), "\(dryRun.output)")
         #expect(try await PhotoLibrary.connect(socketPath: daemon.socketPath).fetchAssets().count == 0)
 
         let imported = try photolib(daemon.socketPath, ["import", "-r", files.file("trip")])
@@ -167,7 +170,7 @@ struct CommandLineMisuseTests {
         let watch = Process()
         watch.executableURL = URL(fileURLWithPath: Self.photolib)
         watch.arguments = ["--socket", library.daemon.socketPath, "watch"]
-        FileManager.default.createFile(atPath: output.file("watch.log"), contents: nil)
+        _ = FileManager.default.createFile(atPath: output.file("watch.log"), contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: output.file("watch.log")))
         watch.standardOutput = log
         watch.standardError = log
@@ -197,7 +200,8 @@ struct CommandLineMisuseTests {
 
         let nowhere = try TemporaryDirectory()
         let missing = try photolib(nowhere.file("socket"), ["status"])
-        #expect(missing.errors.contains("systemctl --user start photolibd.socket") && !missing.errors.contains("scripts/"))
+        // From the checkout's build folder, the way to start it is the checkout's script.
+        #expect(missing.errors.contains("`scripts/run-daemon` in ") && !missing.errors.contains("systemctl"))
 
         // A listener that accepts and never answers.
         let silent = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)

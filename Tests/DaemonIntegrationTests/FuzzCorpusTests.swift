@@ -8,7 +8,7 @@ struct FuzzCorpusTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fuzz/Corpus").path
 
-    @Test(arguments: ["fuzz-varlink", "fuzz-predicate", "fuzz-exif", "fuzz-config", "fuzz-file-name-date"])
+    @Test(arguments: ["fuzz-varlink", "fuzz-predicate", "fuzz-exif", "fuzz-config", "fuzz-file-name-date", "fuzz-sidecar"])
     func everyInputOfTheCorpusIsReadWithoutACrash(target: String) throws {
         let folder = Self.corpus + "/" + target
         let inputs = try FileManager.default.contentsOfDirectory(atPath: folder).count

@@ -93,7 +93,7 @@ struct ImportTests {
         try await daemon.start()
         let files = try TemporaryDirectory()
         let empty = files.file("empty.jpg")
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
         let text = files.file("notes.jpg")
         try "just some text".write(toFile: text, atomically: true, encoding: .utf8)
         let document = files.file("notes.txt")
@@ -165,7 +165,7 @@ struct ImportTests {
             try runTool("/usr/bin/setpriv", ["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", "--",
                                              tools.file("photolib"), "--socket", daemon.socketPath] + arguments, checked: false)
         }
-        let imported = try asNobody(["import", shared, secret, hidden])
+        let imported = try asNobody(["import", "--list", shared, secret, hidden])
         #expect(imported.status == 1)
         let rows = imported.output.split(separator: "\n").dropFirst().dropLast().map { $0.split(separator: " ", omittingEmptySubsequences: true) }
         #expect(rows.map { $0.first } == ["imported", "failed", "failed"])

@@ -49,7 +49,8 @@ struct StockClientTests {
         #expect(imported["files"] as? [[String]] == [[photo, "imported"]])
         #expect((summary["sources"] as? [Any])?.isEmpty == true)
         #expect(summary["importStatus"] as? [String] == [
-            "failed", "imported", "offlineSources", "pollingSources", "processing", "queued", "recentFailures", "sources",
+            "cache", "failed", "imported", "library", "offlineSources", "pollingSources", "processing", "queued", "recentFailures",
+            "sources", "version",
         ])
         let image = try #require(summary["image"] as? [String: Any])
         #expect(image["final"] as? Bool == true && image["fits"] as? Bool == true && image["readable"] as? Bool == true)

@@ -71,7 +71,7 @@ import TestSupport
         let watcher = try FolderWatcher(root: folder.path, recursive: true)
         let seen = try await events(of: watcher, until: { $0.contains(.fileCompleted(path: folder.file("after/new.jpg"))) }) {
             try FileManager.default.moveItem(atPath: folder.file("before"), toPath: folder.file("after"))
-            FileManager.default.createFile(atPath: folder.file("after/new.jpg"), contents: Data("n".utf8))
+            _ = FileManager.default.createFile(atPath: folder.file("after/new.jpg"), contents: Data("n".utf8))
         }
         #expect(seen.first == .directoryMoved(from: folder.file("before"), to: folder.file("after")))
     }
@@ -121,9 +121,9 @@ import TestSupport
         let folder = try TemporaryDirectory()
         let outside = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: folder.file("sub/deeper"), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: folder.file("top.jpg"), contents: Data("1".utf8))
-        FileManager.default.createFile(atPath: folder.file("sub/deeper/low.jpg"), contents: Data("22".utf8))
-        FileManager.default.createFile(atPath: outside.file("secret.jpg"), contents: Data("3".utf8))
+        _ = FileManager.default.createFile(atPath: folder.file("top.jpg"), contents: Data("1".utf8))
+        _ = FileManager.default.createFile(atPath: folder.file("sub/deeper/low.jpg"), contents: Data("22".utf8))
+        _ = FileManager.default.createFile(atPath: outside.file("secret.jpg"), contents: Data("3".utf8))
         try FileManager.default.createSymbolicLink(atPath: folder.file("link.jpg"), withDestinationPath: outside.file("secret.jpg"))
         try FileManager.default.createSymbolicLink(atPath: folder.file("linkdir"), withDestinationPath: outside.path)
         #expect(mkfifo(folder.file("pipe.jpg"), 0o644) == 0)

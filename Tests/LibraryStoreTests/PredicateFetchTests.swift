@@ -20,6 +20,9 @@ struct PredicateFetchTests {
             asset.duration = Double(number % 4) * 1.5
             asset.burstIdentifier = number % 5 == 0 ? "burst-\(number % 2)" : nil
             asset.resources[0].fileSize = Int64(number * 1_000)
+            asset.annotations = Annotations(rating: number % 7 - 1, keywords: [["cat"], ["Places|Paris", "cat"], [], ["Beach"]][number % 4],
+                                            title: number % 3 == 0 ? nil : "Title \(number)",
+                                            caption: number % 2 == 0 ? "At the beach, no. \(number)" : nil)
             drafts.append(asset)
         }
         let ids = try await database.insert(drafts)
@@ -51,6 +54,10 @@ struct PredicateFetchTests {
         case "burstIdentifier": asset.burstIdentifier.map { .text($0) }
         case "originalFilename": .text(asset.originalFilename)
         case "fileSize": .integer(asset.fileSize)
+        case "rating": .integer(Int64(asset.annotations.rating))
+        case "keywords": .texts(asset.annotations.keywords)
+        case "title": asset.annotations.title.map { .text($0) }
+        case "caption": asset.annotations.caption.map { .text($0) }
         default: nil
         }
     }
@@ -62,6 +69,9 @@ struct PredicateFetchTests {
     }
 
     @Test(arguments: [
+        ("ANY keywords == 'cat'", 6),
+        ("'Places|Paris' IN keywords AND rating >= 0", 3),
+        ("caption CONTAINS[c] 'beach' AND NOT ANY keywords == 'Beach'", 6),
         ("originalFilename ==[cd] 'creme brulee.heic'", 2),
         ("originalFilename LIKE '50%_off\\\\*.png'", 1),
         ("originalFilename CONTAINS '?'", 1),
@@ -108,7 +118,7 @@ struct PredicateFetchTests {
 
     @Test func sortsByEveryPredicateKey() async throws {
         let (database, all) = try await Self.makeLibrary()
-        for key in PredicateSchema.assets.keys.values {
+        for key in PredicateSchema.assets.keys.values where key.type != .textList {
             var query = Self.everything
             query.sort = [SortDescriptor(key: key.name, ascending: false)]
             let sorted = try await database.fetchAssets(query).assets
@@ -154,7 +164,13 @@ private struct PredicateGenerator {
     mutating func comparison() -> String {
         let asset = pick(assets)
         let ordering = pick(["==", "!=", "<", "<=", ">", ">="])
-        switch random.next() % 12 {
+        switch random.next() % 14 {
+        case 12:
+            return "rating \(ordering) \(asset.annotations.rating + pick([-1, 0, 1]))"
+        case 13:
+            return pick(["ANY keywords == 'cat'", "'Places|Paris' IN keywords", "ANY keywords BEGINSWITH[c] 'places|'",
+                         "NONE keywords == 'cat'", "ANY keywords IN {'Beach', 'dog'}", "keywords CONTAINS 'Beach'",
+                         "caption CONTAINS[c] 'BEACH'", "title == nil", "title ENDSWITH '1'", "ANY keywords ==[c] 'beach'"])
         case 0:
             return "pixelWidth \(ordering) \(asset.pixelWidth + pick([-1, 0, 1]))"
         case 1:

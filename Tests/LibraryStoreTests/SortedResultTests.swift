@@ -63,7 +63,7 @@ import Testing
 
     /// Keys as SQLite orders them: null, then numbers (minus zero is zero), with UUIDs breaking ties.
     static let keys: [SortValue] = [.null, .number(-.infinity), .number(-1e300), .number(-2.5), .number(-0.0), .number(0),
-                                    .number(5e-324), .number(1), .number(1.5), .number(4_102_444_800), .number(.infinity)]
+                                    .number(.leastNonzeroMagnitude), .number(1), .number(1.5), .number(4_102_444_800), .number(.infinity)]
 
     @Test func packedEntriesOrderAsTheGeneralOnes() throws {
         let ids = (0..<3).map { _ in MemberID(UUID().uuidString.lowercased()) }

@@ -50,6 +50,7 @@ actor ImportSources: Service {
     private let threadPool: NIOThreadPool
     private let excluded: Set<String>
     private let filesLeft: ReferencedFilesLeft
+    private let sidecars: SidecarKeeper
     private let logger: Logger
     private var running: [String: Running] = [:]
     private var order: [String] = []
@@ -64,6 +65,7 @@ actor ImportSources: Service {
         queue = IngestQueue(statistics: ingest.statistics)
         worker = IngestWorker(queue: queue, ingest: ingest, logger: logger)
         self.database = ingest.database
+        sidecars = ingest.sidecars
         threadPool = ingest.importer.threadPool
         self.excluded = excluded
         self.logger = logger
@@ -169,7 +171,7 @@ actor ImportSources: Service {
 
     private func start(_ source: SourceConfiguration, isConfigured: Bool) {
         let watcher = SourceWatcher(source: source, queue: queue, database: database, threadPool: threadPool,
-                                    excluded: excluded, filesLeft: filesLeft, logger: logger)
+                                    excluded: excluded, filesLeft: filesLeft, sidecars: sidecars, logger: logger)
         let (stop, stopSink) = AsyncStream.makeStream(of: Never.self)
         running[source.path] = Running(watcher: watcher, stop: stopSink, isConfigured: isConfigured)
         order.append(source.path)

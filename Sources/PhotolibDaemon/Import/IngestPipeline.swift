@@ -1,7 +1,9 @@
+import FolderWatch
 import LibraryStore
 import Logging
 import PhotoModel
 import Varlink
+import XMPAnnotations
 
 /// The one way files become assets, whoever asks (a watched folder, `ImportFiles`, a `createAsset` change):
 /// prepare each file (read, hash, copy into the store), commit it, settle its files (keep or drop the store
@@ -14,12 +16,16 @@ struct IngestPipeline: Sendable {
     let renditions: RenditionUpkeep
     /// Syncs the copies of files committed on their own after their commits, then settles them.
     let storeSync: StoreSync
+    /// Reads, adopts and writes the XMP sidecars beside the files.
+    let sidecars: SidecarKeeper
 
-    init(importer: Importer, database: LibraryDatabase, statistics: ImportStatistics, renditions: RenditionUpkeep) {
+    init(importer: Importer, database: LibraryDatabase, statistics: ImportStatistics, renditions: RenditionUpkeep,
+         sidecars: SidecarKeeper) {
         self.importer = importer
         self.database = database
         self.statistics = statistics
         self.renditions = renditions
+        self.sidecars = sidecars
         storeSync = StoreSync(importer: importer, database: database)
     }
 
@@ -37,6 +43,7 @@ struct IngestPipeline: Sendable {
         }
         statistics.recordIngest(outcome)
         handOnForFirstRendition(file, outcome: outcome)
+        followSidecar(of: file, outcome: outcome, logger: logger)
         if file.staged != nil {
             await storeSync.settleOnceSynced(file, outcome: outcome, logger: logger)
         } else {
@@ -69,10 +76,24 @@ struct IngestPipeline: Sendable {
             await importer.finish(file, outcome: outcome, logger: logger)
             if let outcome {
                 handOnForFirstRendition(file, outcome: outcome)
+                followSidecar(of: file, outcome: outcome, logger: logger)
                 statistics.recordIngest(outcome)
             }
         }
         return committed.batch
+    }
+
+    /// Logs what of the file's annotations could not be read, and has a sidecar beside it read (kept on record)
+    /// or, from a move or copy folder, carried into the library with it.
+    private func followSidecar(of file: PreparedFile, outcome: IngestOutcome, logger: Logger) {
+        for problem in file.annotationProblems {
+            logger.warning("Metadata that cannot be read is ignored", metadata: ["path": "\(problem.path)", "reason": "\(problem.reason)"])
+        }
+        if case .duplicate = outcome { return }
+        // A sidecar read with a file referenced in place went on record with its commit.
+        if file.mode == .reference, file.sidecar != nil, outcome.recordsSidecar { return }
+        guard SidecarNames.candidates(forMediaAt: file.sourcePath).contains(where: { FileIdentity(regularFileAt: $0) != nil }) else { return }
+        sidecars.submit(.fileArrived(assetId: outcome.assetId, sourcePath: file.sourcePath, mode: file.mode))
     }
 
     private func handOnForFirstRendition(_ file: PreparedFile, outcome: IngestOutcome) {

@@ -7,6 +7,7 @@ import NIOPosix
 import PhotoModel
 import PhotolibConfig
 import Synchronization
+import XMPAnnotations
 
 /// What a source is doing, as `ListSources` reports it.
 enum SourceActivity: Sendable, Hashable {
@@ -46,10 +47,12 @@ typealias ReferencedFilesLeft = @Sendable (_ paths: [String], _ movedAssetIds: [
 final class SourceWatcher: Sendable {
     let source: SourceConfiguration
     private let queue: IngestQueue
-    private let database: LibraryDatabase
+    let database: LibraryDatabase
     private let threadPool: NIOThreadPool
     private let excluded: Set<String>
     private let filesLeft: ReferencedFilesLeft
+    /// Follows the XMP sidecars beside the source's files.
+    let sidecars: SidecarKeeper
     private let logger: Logger
     private let activityState = Mutex(SourceActivity.starting)
     /// Names already reported as unreadable, so polls do not report them again.
@@ -62,8 +65,9 @@ final class SourceWatcher: Sendable {
     static let rewatchInterval: Duration = .seconds(10)
 
     init(source: SourceConfiguration, queue: IngestQueue, database: LibraryDatabase, threadPool: NIOThreadPool,
-         excluded: Set<String>, filesLeft: @escaping ReferencedFilesLeft, logger: Logger) {
+         excluded: Set<String>, filesLeft: @escaping ReferencedFilesLeft, sidecars: SidecarKeeper, logger: Logger) {
         self.source = source
+        self.sidecars = sidecars
         self.filesLeft = filesLeft
         self.queue = queue
         self.database = database
@@ -117,13 +121,14 @@ final class SourceWatcher: Sendable {
         activityState.withLock { $0 = activity }
     }
 
-    /// Marks the source offline (once) and says why.
+    /// Marks the source offline (once) and says why: its assets first, so that whoever sees the source offline
+    /// finds them offline too.
     private func goOffline(_ reason: String, _ wasOffline: Bool) async throws -> Bool {
-        setActivity(.offline(reason: reason))
         if !wasOffline {
             logger.warning("source offline", metadata: ["reason": "\(reason)"])
             if source.mode == .reference { try await database.setOffline(true, sourceRoot: source.path) }
         }
+        setActivity(.offline(reason: reason))
         return true
     }
 
@@ -152,6 +157,7 @@ final class SourceWatcher: Sendable {
     /// Applies the tree's events until the root goes away (returns) or the watch limit is reached (throws).
     private func follow(_ events: AsyncStream<FolderEvent>) async throws {
         for await event in events {
+            if followSidecar(event) { continue }
             switch event {
             case .fileCompleted(let path):
                 await enqueue(path)
@@ -196,7 +202,10 @@ final class SourceWatcher: Sendable {
         if reportingActivity { setActivity(.reconciling) }
         let started = ContinuousClock.now
         async let known = source.mode == .move ? [] : database.knownFiles(inSource: source.path)
+        async let remembered: [String: FileIdentity] = source.mode == .move ? [:] : database.duplicateFiles(inSource: source.path)
         let found = try await scan(source.path)
+        let duplicates = try await remembered
+        try await reconcileSidecars(found.sidecars)
         for name in found.unreadableNames where reportedNames.withLock({ $0.insert(name).inserted }) {
             queue.statistics.recordFailure(path: name, reason: Self.invalidNameReason, logger: logger)
         }
@@ -212,14 +221,18 @@ final class SourceWatcher: Sendable {
             for file in try await known {
                 imported[file.sourcePath, default: []].insert(file.identity)
             }
-            for (path, identity) in found.files where imported[path]?.contains(identity) != true {
+            for (path, identity) in found.files where imported[path]?.contains(identity) != true && duplicates[path] != identity {
                 await enqueue(path)
                 queued += 1
             }
         case .reference:
-            guard let changed = try await reconcileReferences(found.files, known: known) else { return false }
+            guard let changed = try await reconcileReferences(found.files, known: known, duplicates: duplicates) else {
+                return false
+            }
             queued = changed
         }
+        // Duplicates remembered at paths where no file is now are forgotten.
+        try await database.forgetDuplicateFiles(at: duplicates.keys.filter { found.files[$0] == nil })
         logger.info("reconciled", metadata: [
             "files": "\(found.files.count)", "queued": "\(queued)",
             "seconds": "\(String(format: "%.3f", (ContinuousClock.now - started).seconds))",
@@ -227,8 +240,10 @@ final class SourceWatcher: Sendable {
         return true
     }
 
-    /// Reference mode: moves found by inode, deletions, changed and new files; nil when the folder looks unmounted.
-    private func reconcileReferences(_ files: [String: FileIdentity], known: [KnownFile]) async throws -> Int? {
+    /// Reference mode: moves found by inode, deletions, changed and new files (not the unchanged `duplicates` of
+    /// other assets' content); nil when the folder looks unmounted.
+    private func reconcileReferences(_ files: [String: FileIdentity], known: [KnownFile],
+                                     duplicates: [String: FileIdentity]) async throws -> Int? {
         let known = known.filter { !$0.isOwnedByLibrary }
         let live = known.filter { !$0.isTrashed }
         guard !files.isEmpty || live.isEmpty else { return nil }
@@ -239,6 +254,7 @@ final class SourceWatcher: Sendable {
         var queued = 0
         for (path, identity) in files {
             if let file = knownByPath[path], file.identity == identity, !file.isTrashed { continue }
+            if duplicates[path] == identity { continue }
             if knownByPath[path] == nil, let moved = missing.removeValue(forKey: InodeKey(identity)),
                moved.identity.size == identity.size, moved.identity.modificationTime == identity.modificationTime {
                 try await moveReferencedFiles(from: moved.sourcePath, to: path)
@@ -258,6 +274,7 @@ final class SourceWatcher: Sendable {
     private func moveReferencedFiles(from: String, to: String) async throws -> Bool {
         let moves = try await database.moveReferencedFiles(from: from, to: to, sourceRoot: source.path)
         if !moves.isEmpty { await filesLeft(moves.map(\.from), moves.map(\.assetId)) }
+        for move in moves { sidecars.submit(.fileArrived(assetId: move.assetId, sourcePath: move.to, mode: .reference)) }
         return !moves.isEmpty
     }
 
@@ -267,23 +284,29 @@ final class SourceWatcher: Sendable {
         if !removed.isEmpty { await filesLeft(removed, []) }
     }
 
-    /// The media files under `folder` (not temporary or hidden), and the names that are not valid UTF-8.
-    private func scan(_ folder: String) async throws -> (files: [String: FileIdentity], unreadableNames: [String]) {
+    /// The media files and the sidecars under `folder` (not temporary or hidden), and the names that are not valid UTF-8.
+    private func scan(_ folder: String) async throws -> (files: [String: FileIdentity], sidecars: [String: FileIdentity],
+                                                         unreadableNames: [String]) {
         try await threadPool.runIfActive { [source, excluded] in
-            var files: [String: FileIdentity] = [:]
+            var files: [String: FileIdentity] = [:], sidecars: [String: FileIdentity] = [:]
             var unreadable: [String] = []
             try DirectoryScan.walk(folder, recursive: source.recursive, excluding: excluded) { item in
                 switch item {
                 case .file(let path, let identity):
                     let name = MediaFileKind.fileName(ofPath: path)
-                    if !MediaFileKind.isTemporaryOrHidden(name), MediaFileKind(fileName: name) != nil { files[path] = identity }
+                    guard !MediaFileKind.isTemporaryOrHidden(name) else { break }
+                    if MediaFileKind(fileName: name) != nil {
+                        files[path] = identity
+                    } else if SidecarNames.isSidecar(name) {
+                        sidecars[path] = identity
+                    }
                 case .unreadableName(let directory, let name):
                     unreadable.append(directory + "/" + name)
                 case .unreadableDirectory:
                     break
                 }
             }
-            return (files, unreadable)
+            return (files, sidecars, unreadable)
         }
     }
 }

@@ -13,6 +13,9 @@ struct ImportInterface: VarlinkInterface {
     let authorization: Authorization
     let sources: ImportSources
     let uploads: UploadReceiver
+    /// Where the library and the cache are, as `Status` reports them.
+    let libraryPath: String
+    let cachePath: String
     private var database: LibraryDatabase { ingest.database }
     private var statistics: ImportStatistics { ingest.statistics }
 
@@ -34,7 +37,11 @@ struct ImportInterface: VarlinkInterface {
         case .status:
             guard access.canRead else { throw permissionDenied }
             await sources.refreshStatistics()
-            try await replies.send(statistics.snapshot)
+            var reply = statistics.snapshot
+            reply.version = PhotolibVersion.current
+            reply.library = libraryPath
+            reply.cache = cachePath
+            try await replies.send(reply)
         case .listSources:
             guard access.canRead else { throw permissionDenied }
             try await replies.send(ListSourcesReply(sources: try await sources.list()))
@@ -78,6 +85,7 @@ struct ImportInterface: VarlinkInterface {
             }
         }
         let total = parameters.paths.count
+        if parameters.dryRun == true { return try await lookUp(parameters.paths, context: context, replies: replies) }
         statistics.update { $0.queued += total }
         var results: [ImportedFile] = []
         for (index, path) in parameters.paths.enumerated() {
@@ -96,6 +104,27 @@ struct ImportInterface: VarlinkInterface {
         // The reply says the files are the library's: their copies are on disk and moved sources gone.
         await ingest.waitUntilSettled()
         try await replies.send(ImportFilesReply(processed: total, total: total, files: results))
+    }
+
+    /// A dry run: each file read and hashed as an import would, reported as it would be imported (`imported`, no
+    /// asset id), a duplicate of an asset or of a file before it, or refused, with nothing written.
+    private func lookUp(_ paths: [String], context: VarlinkCallContext, replies: VarlinkReplyWriter) async throws {
+        var results: [ImportedFile] = []
+        var seen: Set<String> = []
+        for path in paths {
+            try Task.checkCancellation()
+            do {
+                let file = try await ingest.importer.prepare(path: path, mode: .reference, caller: context.peer)
+                let hash = file.draft.contentHash
+                let holder = try await database.assetHoldingContent(hash)
+                let isDuplicate = holder != nil || !seen.insert(hash).inserted
+                results.append(ImportedFile(path: path, status: isDuplicate ? .duplicate : .imported, assetId: holder))
+            } catch let failure as ImportFailure {
+                results.append(ImportedFile(path: path, status: failure.kind == .unsupported ? .unsupported : .failed,
+                                            error: failure.reason))
+            }
+        }
+        try await replies.send(ImportFilesReply(processed: paths.count, total: paths.count, files: results))
     }
 
     private func importFile(_ path: String, mode: SourceMode, album: String?, context: VarlinkCallContext) async -> ImportedFile {

@@ -1,0 +1,136 @@
+import PhotoLibrary
+import Synchronization
+
+/// A few connections to the daemon for the pages' calls, used in turn: a connection answers its calls one after
+/// another, so a thumbnail does not wait behind another page's fetch. A connection that broke (the daemon
+/// stopped) is dropped and made again at its next use.
+final class LibraryConnections: Sendable {
+    let socketPath: String?
+    private let slots: Slots
+    private let count: Int
+    private let next = Atomic<Int>(0)
+
+    init(socketPath: String?, count: Int = 4) {
+        self.socketPath = socketPath
+        self.count = count
+        slots = Slots(count: count)
+    }
+
+    /// Runs `body` with one of the connections, connecting first when needed; a broken connection is dropped, and
+    /// with `retry` (calls that change nothing) the call is made once more on a new one (the daemon restarted).
+    ///
+    /// The call runs in a task of its own: a page that goes away (an image scrolled out of sight) cancels its
+    /// request, and a varlink call cancelled halfway closes its connection under the other pages' calls.
+    func withLibrary<Result: Sendable>(
+        retry: Bool = true, _ body: @escaping @Sendable (PhotoLibrary) async throws(PhotoLibraryError) -> Result
+    ) async throws(GalleryError) -> Result {
+        do {
+            return try await call(body)
+        } catch {
+            guard retry, Self.isBroken(error) else { throw error.gallery }
+            do {
+                return try await call(body)
+            } catch {
+                throw error.gallery
+            }
+        }
+    }
+
+    private static func isBroken(_ error: PhotoLibraryError) -> Bool {
+        [.daemonNotRunning, .connectionFailed, .daemonStopping, .unexpectedReply].contains(error.code)
+    }
+
+    private func call<Result: Sendable>(
+        _ body: @escaping @Sendable (PhotoLibrary) async throws(PhotoLibraryError) -> Result
+    ) async throws(PhotoLibraryError) -> Result {
+        let slot = next.wrappingAdd(1, ordering: .relaxed).oldValue % count
+        let socketPath = socketPath
+        let slots = slots
+        let outcome = await Task { () -> Swift.Result<Result, PhotoLibraryError> in
+            let library: PhotoLibrary
+            if let open = slots.withLock({ $0[slot] }) {
+                library = open
+            } else {
+                do throws(PhotoLibraryError) {
+                    library = try await PhotoLibrary.connect(socketPath: socketPath, answerWithin: .seconds(10))
+                } catch {
+                    return .failure(error)
+                }
+                let kept = slots.withLock { slots -> PhotoLibrary in
+                    if let current = slots[slot] { return current }
+                    slots[slot] = library
+                    return library
+                }
+                if kept !== library { await library.close() }
+            }
+            do throws(PhotoLibraryError) {
+                return .success(try await body(library))
+            } catch {
+                if Self.isBroken(error) {
+                    slots.withLock { if $0[slot] === library { $0[slot] = nil } }
+                    await library.close()
+                }
+                return .failure(error)
+            }
+        }.value
+        return try outcome.get()
+    }
+
+    /// Closes every connection.
+    func closeAll() async {
+        let open = slots.withLock { slots -> [PhotoLibrary] in
+            defer { slots = Array(repeating: nil, count: slots.count) }
+            return slots.compactMap { $0 }
+        }
+        for library in open { await library.close() }
+    }
+
+    /// The tiles of `ids` (hidden and trashed assets too), fetched in pages of 500 over the connections at once.
+    func fetchTiles(_ ids: [String]) async throws(GalleryError) -> [GalleryTile] {
+        let pages = stride(from: 0, to: ids.count, by: 500).map { Array(ids[$0..<min($0 + 500, ids.count)]) }
+        if pages.count <= 1 {
+            return try await fetchTilePage(pages.first ?? [])
+        }
+        do {
+            return try await withThrowingTaskGroup(of: [GalleryTile].self) { group in
+                var tiles: [GalleryTile] = []
+                tiles.reserveCapacity(ids.count)
+                var pending = pages.makeIterator()
+                for _ in 0..<count {
+                    guard let page = pending.next() else { break }
+                    group.addTask { try await self.fetchTilePage(page) }
+                }
+                while let done = try await group.next() {
+                    tiles += done
+                    if let page = pending.next() { group.addTask { try await self.fetchTilePage(page) } }
+                }
+                return tiles
+            }
+        } catch let error as GalleryError {
+            throw error
+        } catch {
+            throw .badRequest("\(error)")
+        }
+    }
+
+    private func fetchTilePage(_ ids: [String]) async throws(GalleryError) -> [GalleryTile] {
+        guard !ids.isEmpty else { return [] }
+        let query = AssetQuery(ids: ids, includeHidden: true, includeTrashed: true, includeAllBurstAssets: true)
+        return try await withLibrary { library throws(PhotoLibraryError) in
+            try await library.fetchAssets(matching: query, pageSize: ids.count).assets.map(GalleryTile.init)
+        }
+    }
+}
+
+/// The open connections, shared with the tasks that make calls.
+private final class Slots: Sendable {
+    private let connections: Mutex<[PhotoLibrary?]>
+
+    init(count: Int) {
+        connections = Mutex(Array(repeating: nil, count: count))
+    }
+
+    func withLock<Value: Sendable>(_ body: (inout [PhotoLibrary?]) -> Value) -> Value {
+        connections.withLock { body(&$0) }
+    }
+}

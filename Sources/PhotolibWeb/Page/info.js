@@ -1,0 +1,82 @@
+// The viewer's info panel: a list of sections, each drawn from the asset's info (`GET /api/assets/ID`).
+// Another part of the page (ratings, keywords, captions) adds a section by pushing onto `infoSections`.
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' });
+
+function rows(pairs) {
+  const list = document.createElement('dl');
+  for (const [term, value] of pairs) {
+    if (value == null || value === '') continue;
+    const dt = document.createElement('dt');
+    dt.textContent = term;
+    const dd = document.createElement('dd');
+    dd.textContent = value;
+    list.append(dt, dd);
+  }
+  return list.children.length ? list : null;
+}
+
+/** A date as the photo's own clock read it (its offset kept), with the offset shown. */
+function localDate(text) {
+  if (!text) return null;
+  const offset = /([+-]\d{2}:\d{2}|Z)$/.exec(text)?.[1] ?? '';
+  return `${dateTime.format(new Date(text))}${offset && offset !== 'Z' ? ` (UTC${offset})` : ''}`;
+}
+
+function bytes(count) {
+  const units = ['bytes', 'KB', 'MB', 'GB'];
+  let value = count;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) { value /= 1000; unit++; }
+  return `${unit ? value.toFixed(1) : value} ${units[unit]}`;
+}
+
+export const infoSections = [
+  {
+    title: 'Dates',
+    render: ({ asset }) => rows([
+      ['Taken', localDate(asset.creationDate)], ['Added', localDate(asset.addedDate)], ['Modified', localDate(asset.modificationDate)],
+    ]),
+  },
+  {
+    title: 'Place',
+    render: ({ asset }) => asset.location && rows([
+      ['Latitude', asset.location.latitude.toFixed(5)], ['Longitude', asset.location.longitude.toFixed(5)],
+      ['Altitude', asset.location.altitude != null ? `${asset.location.altitude.toFixed(0)} m` : null],
+    ]),
+  },
+  {
+    title: 'Camera',
+    render: ({ asset }) => rows([
+      ['Camera', [asset.cameraMake, asset.cameraModel].filter(Boolean).join(' ')], ['Lens', asset.lensModel],
+      ['Aperture', asset.fNumber ? `ƒ/${asset.fNumber}` : null],
+      ['Exposure', asset.exposureTime ? (asset.exposureTime < 1 ? `1/${Math.round(1 / asset.exposureTime)} s` : `${asset.exposureTime} s`) : null],
+      ['ISO', asset.iso], ['Focal length', asset.focalLength ? `${asset.focalLength} mm` : null],
+    ]),
+  },
+  {
+    title: 'Files',
+    render: ({ asset }) => rows([
+      ['Size', `${asset.pixelWidth} × ${asset.pixelHeight}`], ['Edited', asset.hasAdjustments ? 'yes' : null],
+      ...(asset.resources ?? [{ originalFilename: asset.originalFilename, fileSize: asset.fileSize, mimeType: '' }])
+        .map((resource) => [resource.type ?? 'File', `${resource.originalFilename} — ${resource.mimeType} ${bytes(resource.fileSize)}`]),
+    ]),
+  },
+  {
+    title: 'Albums',
+    render: ({ albums }) => albums.length ? rows(albums.map((album) => ['Album', album.title])) : null,
+  },
+];
+
+/** Draws every section that has something to say about this asset. */
+export function renderInfo(panel, info) {
+  const parts = [];
+  for (const section of infoSections) {
+    const body = section.render(info);
+    if (!body) continue;
+    const heading = document.createElement('h3');
+    heading.textContent = section.title;
+    parts.push(heading, body);
+  }
+  panel.replaceChildren(...parts);
+}

@@ -1,0 +1,124 @@
+// The page: the view shown (the timeline, an album, a search), kept live, and the parts wired together.
+import { change, searchView } from './api.js';
+import { Timeline } from './timeline.js';
+import { Scrubber, jumpTo, whenFilled } from './scrubber.js';
+import { Sidebar } from './sidebar.js';
+import { Viewer } from './viewer.js';
+import { LiveStream } from './live.js';
+import { Uploads } from './upload.js';
+import { Selection } from './selection.js';
+
+const $ = (selector) => document.querySelector(selector);
+const status = $('#status');
+const state = { view: 'timeline', daemonUp: true, connected: true };
+
+function showStatus() {
+  const text = !state.connected ? 'The gallery is not answering. Reconnecting…'
+    : !state.daemonUp ? 'The photo library (photolibd) is not answering. Reconnecting…' : '';
+  status.textContent = text;
+  status.hidden = !text;
+  status.className = 'status';
+}
+
+function showError(text) {
+  status.textContent = text;
+  status.hidden = false;
+  status.className = 'status error';
+  clearTimeout(showError.timer);
+  showError.timer = setTimeout(showStatus, 6000);
+}
+
+const sidebar = new Sidebar($('#collections'), { onSelect: (view) => openView(view) });
+let selection;
+const timeline = new Timeline($('#scroller'), $('#canvas'), {
+  onOpen: (id) => { viewer.open(id); history.replaceState(null, '', `#view=${state.view}&asset=${id}`); },
+  onToggleSelect: (id) => selection.toggle(id),
+  isSelected: (id) => selection?.has(id),
+  onIndexChange: () => {
+    scrubber.render();
+    const count = timeline.count ?? 0;
+    $('#view-count').textContent = `${count.toLocaleString()} ${count === 1 ? 'item' : 'items'}`;
+    $('#empty').hidden = count > 0;
+  },
+});
+const scrubber = new Scrubber($('#scrubber'), timeline);
+const viewer = new Viewer($('#viewer'), {
+  timeline, albums: () => sidebar.albums, onError: showError,
+  onClose: () => history.replaceState(null, '', `#view=${state.view}`),
+});
+selection = new Selection($('#selection-bar'), { timeline, albums: () => sidebar.albums, onError: showError, currentView: () => state.view });
+new Uploads($('#uploads'), $('#drop-zone'));
+
+const live = new LiveStream({
+  onSections: (event) => { timeline.applyEvent(event); if (viewer.isOpen) viewer.refresh(); },
+  onCollections: (collections) => { sidebar.update(collections); $('#view-title').textContent = sidebar.titleOf(state.view); },
+  // The view's index again, and a new stream from its token (the old one may not have been following a view).
+  onReset: () => timeline.reload().then(() => live.follow(state.view, timeline.token)).catch((error) => showError(error.message)),
+  onDaemon: (up) => { state.daemonUp = up; showStatus(); },
+  onConnection: (connected) => { state.connected = connected; showStatus(); },
+});
+
+/** Shows a view and follows its changes. */
+async function openView(view) {
+  try {
+    const index = await timeline.show(view);
+    state.view = view;
+    selection.clear();
+    sidebar.select(view);
+    $('#view-title').textContent = sidebar.titleOf(view);
+    history.replaceState(null, '', `#view=${view}`);
+    live.follow(view, index.token);
+    return index;
+  } catch (error) {
+    showError(error.message);
+    if (error.status === 503) setTimeout(() => openView(view), 2000);
+    return null;
+  }
+}
+
+$('#search').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  const terms = Object.fromEntries(['predicate', 'from', 'to'].map((name) => [name, form.get(name)?.trim()]).filter(([, value]) => value));
+  openView(Object.keys(terms).length ? searchView(terms) : 'timeline');
+});
+
+const albumDialog = $('#new-album-dialog');
+$('#new-album').addEventListener('click', () => { albumDialog.querySelector('input').value = ''; albumDialog.showModal(); });
+albumDialog.addEventListener('close', async () => {
+  if (albumDialog.returnValue !== 'create') return;
+  const title = albumDialog.querySelector('input').value.trim();
+  if (!title) return;
+  try {
+    await change({ action: 'createAlbum', title, ids: [...selection.ids] });
+    selection.clear();
+  } catch (error) {
+    showError(error.message);
+  }
+});
+
+$('#upload-input').addEventListener('change', (event) => {
+  document.dispatchEvent(new CustomEvent('gallery-files', { detail: [...event.target.files] }));
+  event.target.value = '';
+});
+
+$('#menu-toggle').addEventListener('click', (event) => {
+  const open = document.body.classList.toggle('sidebar-closed') === false;
+  event.currentTarget.setAttribute('aria-expanded', String(open));
+});
+
+document.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape' && !viewer.isOpen && selection.ids.size) selection.clear();
+});
+
+// For the browser tests and the benchmark: the state of the page and a scrubber jump.
+window.gallery = {
+  timeline, viewer, sidebar, openView, state,
+  jumpTo: (month) => jumpTo(timeline, month), whenFilled: () => whenFilled(timeline),
+};
+
+const start = new URLSearchParams(location.hash.slice(1));
+openView(start.get('view') || 'timeline').then(() => {
+  const asset = start.get('asset');
+  if (asset && timeline.tile(asset)) viewer.open(asset);
+});

@@ -1,0 +1,97 @@
+// The sidebar: the library, the smart albums worth showing, then folders and albums as a tree, each with its count.
+
+const SMART_ORDER = [
+  'smartAlbumFavorites', 'smartAlbumRecentlyAdded', 'smartAlbumVideos', 'smartAlbumLivePhotos', 'smartAlbumPanoramas',
+  'smartAlbumScreenshots', 'smartAlbumBursts', 'smartAlbumRAW', 'smartAlbumAllHidden', 'smartAlbumRecentlyDeleted',
+];
+/** Shown even when empty: where a person looks for what they marked, hid or deleted. */
+const ALWAYS = new Set(['smartAlbumFavorites', 'smartAlbumAllHidden', 'smartAlbumRecentlyDeleted']);
+
+export class Sidebar {
+  constructor(list, { onSelect }) {
+    this.list = list;
+    this.onSelect = onSelect;
+    this.collections = [];
+    this.current = 'timeline';
+    list.addEventListener('click', (event) => {
+      const button = event.target.closest('button[data-view]');
+      if (button) this.onSelect(button.dataset.view);
+    });
+  }
+
+  /** The albums a photo can be added to: regular albums, by title. */
+  get albums() {
+    return this.collections.filter((collection) => collection.kind === 'album')
+      .sort((left, right) => left.title.localeCompare(right.title));
+  }
+
+  collection(id) { return this.collections.find((collection) => collection.id === id); }
+
+  /** The title of a view for the page's heading. */
+  titleOf(view) {
+    if (view === 'timeline') return 'Library';
+    if (view.startsWith('collection-')) return this.collection(view.slice('collection-'.length))?.title ?? 'Album';
+    return 'Search';
+  }
+
+  update(collections) {
+    this.collections = collections;
+    this.render();
+  }
+
+  select(view) {
+    this.current = view;
+    for (const button of this.list.querySelectorAll('button[data-view]')) {
+      if (button.dataset.view === view) button.setAttribute('aria-current', 'page'); else button.removeAttribute('aria-current');
+    }
+  }
+
+  render() {
+    const library = this.collections.find((collection) => collection.subtype === 'smartAlbumUserLibrary');
+    const items = [this.item({ id: library?.id, title: 'Library', assetCount: library?.assetCount, view: 'timeline' }, 0)];
+    const smart = this.collections.filter((collection) => collection.kind === 'smartAlbum'
+      && SMART_ORDER.includes(collection.subtype) && (collection.assetCount > 0 || ALWAYS.has(collection.subtype)))
+      .sort((left, right) => SMART_ORDER.indexOf(left.subtype) - SMART_ORDER.indexOf(right.subtype));
+    for (const collection of smart) items.push(this.item(collection, 0));
+    const heading = document.createElement('li');
+    heading.className = 'heading';
+    heading.textContent = 'Albums';
+    heading.setAttribute('role', 'presentation');
+    items.push(heading);
+    const children = (parent) => this.collections
+      .filter((collection) => (collection.kind === 'album' || collection.kind === 'folder') && (collection.parentId ?? null) === parent)
+      .sort((left, right) => left.title.localeCompare(right.title));
+    const walk = (parent, depth) => {
+      for (const collection of children(parent)) {
+        items.push(this.item(collection, depth));
+        if (collection.kind === 'folder') walk(collection.id, depth + 1);
+      }
+    };
+    walk(null, 0);
+    this.list.replaceChildren(...items);
+    this.select(this.current);
+  }
+
+  item(collection, depth) {
+    const item = document.createElement('li');
+    if (collection.id) item.dataset.collectionId = collection.id;
+    item.style.setProperty('--depth', depth);
+    if (collection.kind === 'folder') {
+      item.className = 'folder';
+      item.textContent = collection.title;
+      return item;
+    }
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset.view = collection.view ?? `collection-${collection.id}`;
+    const title = document.createElement('span');
+    title.textContent = collection.title;
+    const count = document.createElement('span');
+    count.className = 'count';
+    count.textContent = collection.assetCount == null ? '' : collection.assetCount.toLocaleString();
+    button.append(title, count);
+    button.setAttribute('aria-label', `${collection.title}, ${collection.assetCount ?? 0} items`);
+    item.append(button);
+    return item;
+  }
+}

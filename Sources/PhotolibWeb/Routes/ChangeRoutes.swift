@@ -1,0 +1,93 @@
+import Foundation
+import Hummingbird
+import PhotoLibrary
+
+/// `POST /api/changes`: what the page's controls do, each one `PerformChanges` call (one change event).
+///
+/// The body is `{action, ids?, album?, title?, value?, rotate?, crop?}`:
+/// `favorite`/`hide` (with `value`), `trash`, `restore`, `addToAlbum` (`album`), `removeFromAlbum` (`album`),
+/// `createAlbum` (`title`, the `ids` added), `edit` (one id; `rotate` in degrees clockwise and/or `crop` on the photo
+/// as shown), `revert`. The answer is `{token, created?}`.
+struct ChangeRoutes<Context: RequestContext>: Sendable {
+    let connections: LibraryConnections
+
+    struct Action: Decodable {
+        var action: String
+        var ids: [String]?
+        var album: String?
+        var title: String?
+        var value: Bool?
+        var rotate: Int?
+        var crop: NormalizedRect?
+    }
+
+    func add(to router: Router<Context>) {
+        router.post("/api/changes") { request, context in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            guard let action = try? JSONDecoder().decode(Action.self, from: Data(buffer: body)) else {
+                throw GalleryError.badRequest("the change is not JSON of the expected shape")
+            }
+            let result = try await perform(action)
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json; charset=utf-8"
+            let created = result.created.values.first
+            let reply = try JSONEncoder().encode(["token": result.token, "created": created].compactMapValues { $0 })
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply)))
+        }
+    }
+
+    private func perform(_ action: Action) async throws(GalleryError) -> ChangeResult {
+        let ids = action.ids ?? []
+        guard ids.count <= 10_000, ids.allSatisfy(AssetIdentifier.isWellFormed) else { throw .badRequest("malformed asset ids") }
+        var changes = PhotoLibrary.ChangeBuilder()
+        switch action.action {
+        case "favorite": changes.setFavorite(action.value ?? true, for: try nonEmpty(ids))
+        case "hide": changes.setHidden(action.value ?? true, for: try nonEmpty(ids))
+        case "trash": changes.deleteAssets(try nonEmpty(ids))
+        case "restore": changes.restoreAssets(try nonEmpty(ids))
+        case "addToAlbum": changes.addAssets(try nonEmpty(ids), to: try album(action))
+        case "removeFromAlbum": changes.removeAssets(try nonEmpty(ids), from: try album(action))
+        case "createAlbum":
+            guard let title = action.title?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty, title.count <= 500
+            else { throw .badRequest("an album needs a title") }
+            let placeholder = changes.createAlbum(title: title)
+            if !ids.isEmpty { changes.addAssets(ids, to: placeholder) }
+        case "edit":
+            guard ids.count == 1, let id = ids.first else { throw .badRequest("an edit is of one photo") }
+            if let crop = action.crop, !crop.isInsideUnitSquare { throw .badRequest("the crop is not inside the photo") }
+            guard (action.rotate ?? 0) % 90 == 0 else { throw .badRequest("photos turn by quarter turns") }
+            let current = try await currentEdit(of: id)
+            changes.editAsset(id, basic: EditComposition.compose(current, turning: action.rotate ?? 0, cropping: action.crop))
+        case "revert":
+            guard ids.count == 1 else { throw .badRequest("a revert is of one photo") }
+            changes.revertAsset(ids[0])
+        default: throw .badRequest("unknown action \(action.action)")
+        }
+        let built = changes
+        return try await connections.withLibrary(retry: false) { library throws(PhotoLibraryError) in
+            try await library.performChanges(built)
+        }
+    }
+
+    /// The photo's basic edit, or none when it has no edit (or one in a format the gallery cannot resume).
+    private func currentEdit(of id: String) async throws(GalleryError) -> BasicAdjustment {
+        let input = try await connections.withLibrary { library throws(PhotoLibraryError) in
+            try await library.requestContentEditingInput(for: id, canHandle: [AdjustmentFormat(
+                formatIdentifier: BasicAdjustment.formatIdentifier, formatVersion: BasicAdjustment.formatVersion)])
+        }
+        guard let adjustment = input.adjustment, adjustment.isBasic,
+              let data = Data(base64Encoded: adjustment.data), let basic = try? BasicAdjustment(data: data)
+        else { return BasicAdjustment() }
+        return basic
+    }
+
+    private func nonEmpty(_ ids: [String]) throws(GalleryError) -> [String] {
+        guard !ids.isEmpty else { throw .badRequest("no assets given") }
+        return ids
+    }
+
+    private func album(_ action: Action) throws(GalleryError) -> String {
+        guard let album = action.album, AssetIdentifier.isWellFormed(album) else { throw .badRequest("no album given") }
+        return album
+    }
+}

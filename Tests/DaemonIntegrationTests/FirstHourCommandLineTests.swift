@@ -1,0 +1,125 @@
+import Foundation
+import PhotoLibrary
+import Testing
+import TestSupport
+
+/// What a newcomer met in the first hour with `photolib`: messages that say what to do, output a script can read,
+/// counts that match what will happen.
+@Suite(.serialized)
+struct FirstHourCommandLineTests {
+    private static let photolib = DaemonProcess.productsDirectory + "/photolib"
+
+    private func lines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init) }
+
+    @Test func aStoppedDaemonIsExplainedWithTheWayToStartItHereAndInJSON() throws {
+        let nowhere = try TemporaryDirectory()
+        let socket = nowhere.file("socket")
+        let fromCheckout = try runTool(Self.photolib, ["--socket", socket, "assets"], checked: false)
+        #expect(fromCheckout.status == 1 && fromCheckout.errors.contains("`scripts/run-daemon` in \(ReadmeTourTests.checkout)"),
+                "\(fromCheckout.errors)")
+        // The same tool installed elsewhere names the systemd unit instead.
+        try FileManager.default.copyItem(atPath: Self.photolib, toPath: nowhere.file("photolib"))
+        let installed = try runTool(nowhere.file("photolib"), ["--socket", socket, "assets"], checked: false)
+        #expect(installed.errors.contains("systemctl --user start photolibd.socket") && !installed.errors.contains("run-daemon"))
+
+        let status = try runTool(Self.photolib, ["--socket", socket, "status", "--json"], checked: false)
+        #expect(status.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any])
+        #expect(object["running"] as? Bool == false && object["socket"] as? String == socket)
+        #expect((object["error"] as? String)?.contains("photolibd is not running") == true)
+    }
+
+    @Test func statusSaysWhereTheLibraryDropFolderCacheAndSocketAreAndTheVersions() async throws {
+        let drop = try TemporaryDirectory()
+        let library = try await WatchedLibrary.start(sources: [(drop.path, "move")])
+        let socket = ["--socket", library.daemon.socketPath]
+        let text = try runTool(Self.photolib, socket + ["status"]).output
+        for expected in [library.daemon.libraryPath, library.daemon.directory + "/cache", drop.path, library.daemon.socketPath,
+                         "version \(PhotolibVersion.current)"] {
+            #expect(text.contains(expected), "status does not say \(expected):\n\(text)")
+        }
+        let json = try runTool(Self.photolib, socket + ["status", "--json"]).output
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(object["running"] as? Bool == true && object["library"] as? String == library.daemon.libraryPath)
+        #expect(object["dropFolders"] as? [String] == [drop.path] && object["daemonVersion"] as? String == PhotolibVersion.current)
+    }
+
+    @Test func anIdTooShortToBeOneAsksForFourCharacters() async throws {
+        let library = try await PopulatedDaemon.make(photoCount: 1)
+        let short = String(library.assetIds[0].prefix(3))
+        let refused = try runTool(Self.photolib, ["--socket", library.daemon.socketPath, "info", short], checked: false)
+        #expect(refused.status != 0 && refused.errors.contains("at least 4 characters"), "\(refused.errors)")
+    }
+
+    @Test func everyFieldTheJSONShowsIsAPredicateKeyOrTheRefusalSaysWhy() async throws {
+        let (library, _) = try await ModelLibrary.make()
+        let socket = ["--socket", library.daemon.socketPath]
+        let first = try #require(lines(try runTool(Self.photolib, socket + ["assets", "--json"]).output).first)
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any]).keys.sorted()
+        #expect(fields.contains("hasAdjustments") && fields.contains("location"))
+        for field in fields {
+            let run = try runTool(Self.photolib, socket + ["assets", "--where", "\(field) == nil"], checked: false)
+            #expect(run.status == 0 || !run.errors.contains("unknown key"), "\(field): \(run.errors)")
+            if run.status != 0 { #expect(run.errors.contains("is not a predicate key"), "\(field): \(run.errors)") }
+        }
+        let edited = try runTool(Self.photolib, socket + ["assets", "--where", "hasAdjustments == YES"])
+        #expect(edited.status == 0)
+        let trashed = try runTool(Self.photolib, socket + ["assets", "--include-trashed", "--where", "isTrashed == YES"]).output
+        #expect(lines(trashed).count == 2 && trashed.contains("trashed.jpg"))
+    }
+
+    @Test func importWithoutATerminalPrintsOneSummaryLineOrProgressAScriptCanRead() async throws {
+        let daemon = try DaemonProcess()
+        try await daemon.start()
+        let photos = try TemporaryDirectory()
+        let paths = try (0..<3).map { try ImageFixtures.image(at: photos.file("p\($0).jpg"), width: 40, height: 30) }
+        let socket = ["--socket", daemon.socketPath]
+        let quiet = try runTool(Self.photolib, socket + ["import", paths[0], paths[1]])
+        #expect(quiet.output == "imported 2, duplicates 0, unsupported 0, failed 0\n" && quiet.errors.isEmpty, "\(quiet)")
+        let followed = try runTool(Self.photolib, socket + ["import", "--progress", paths[2], paths[0]])
+        #expect(lines(followed.output) == ["progress 1/2", "progress 2/2", "imported 1, duplicates 1, unsupported 0, failed 0"])
+        try Data("text".utf8).write(to: URL(fileURLWithPath: photos.file("notes.txt")))
+        let refused = try runTool(Self.photolib, socket + ["import", photos.file("notes.txt")], checked: false)
+        #expect(refused.status == 1 && refused.errors.contains("notes.txt: unsupported: "))
+        let listed = try runTool(Self.photolib, socket + ["import", "--list", paths[1]]).output
+        #expect(lines(listed).count == 3 && listed.contains("duplicate"))
+    }
+
+    @Test func aDryRunCountsOnlyTheFilesTheLibraryDoesNotHave() async throws {
+        let daemon = try DaemonProcess()
+        try await daemon.start()
+        let photos = try TemporaryDirectory()
+        let paths = try (0..<3).map { try ImageFixtures.image(at: photos.file("p\($0).jpg"), width: 40, height: 30) }
+        try FileManager.default.copyItem(atPath: paths[2], toPath: photos.file("copy of p2.jpg"))
+        let socket = ["--socket", daemon.socketPath]
+        _ = try runTool(Self.photolib, socket + ["import", paths[0]])
+        let dryRun = try runTool(Self.photolib, socket + ["import", "-r", "--dry-run", photos.path]).output
+        #expect(dryRun.contains("would import 2 files; 2 in the library already"), "\(dryRun)")
+        #expect(lines(dryRun).contains { $0.hasPrefix("in library") && $0.hasSuffix("p0.jpg") })
+        let library = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
+        #expect(try await library.fetchAssets().count == 1)
+        await library.close()
+    }
+
+    @Test func aReferenceSourceLeavesItsUnchangedDuplicatesUnreadAtTheNextStart() async throws {
+        let folder = try TemporaryDirectory()
+        try MediaFixtures.jpegVariant(1).write(to: URL(fileURLWithPath: folder.file("one.jpg")))
+        var library = try await WatchedLibrary.start(sources: [(folder.path, "reference")])
+        try await library.waitUntil("the source is read") { try await library.assets().count == 1 }
+        // A copy appears while the daemon is down; the next start reads it and finds it a duplicate.
+        await library.client.close()
+        try await library.daemon.stop()
+        try MediaFixtures.jpegVariant(1).write(to: URL(fileURLWithPath: folder.file("one again.jpg")))
+        try await library.daemon.start()
+        library = try await WatchedLibrary(daemon: library.daemon)
+        try await library.waitUntil("the copy is read") { library.daemon.log().contains("reconciled files=2 queued=1") }
+        library = try await library.restarted()
+        // (The log starts anew with each start.)
+        try await library.waitUntil("the source is reconciled") { library.daemon.log().contains("reconciled") }
+        let reconciled = try #require(library.daemon.log().components(separatedBy: "\n").last { $0.contains("reconciled") })
+        #expect(reconciled.contains(" queued=0"), "\(reconciled)")
+        // A duplicate that changes is read again, and imported.
+        try MediaFixtures.jpegVariant(2).write(to: URL(fileURLWithPath: folder.file("one again.jpg")))
+        try await library.waitUntil("the changed file is imported") { try await library.assets().count == 2 }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import PhotoLibrary
+@testable import PhotolibWeb
+import Testing
+
+/// The gallery's routes against the real daemon: views, sections, images, files, uploads, and their bad input.
+@Suite(.serialized)
+struct RouteTests {
+    @Test func theTimelineIndexAndItsSectionsHoldEveryAssetNewestFirst() async throws {
+        let gallery = try await GalleryUnderTest.start(photos: 3)
+        try await gallery.test { client in
+            let index = try await client.execute(uri: "/api/views/timeline", method: .get, headers: gallery.signedIn)
+            #expect(index.status == .ok, "\(String(buffer: index.body))")
+            let view = try #require(try JSONSerialization.jsonObject(with: Data(buffer: index.body)) as? [String: Any])
+            #expect(view["count"] as? Int == 3)
+            let sections = try #require(view["sections"] as? [[Any]])
+            #expect(sections.map { $0[0] as! String } == ["2024-05-12", "2024-05-11", "2024-05-10"])
+            let keys = sections.map { $0[0] as! String }.joined(separator: ",")
+            let tiles = try await client.execute(uri: "/api/views/timeline/sections?keys=\(keys)", method: .get, headers: gallery.signedIn)
+            let loaded = try JSONSerialization.jsonObject(with: Data(buffer: tiles.body)) as! [String: Any]
+            let ids = (loaded["sections"] as! [[String: Any]]).flatMap { ($0["tiles"] as! [[Any]]).map { $0[0] as! String } }
+            #expect(ids == gallery.assetIds.reversed())
+        }
+    }
+
+    @Test func unknownIdsAndViewsAnswer404() async throws {
+        let gallery = try await GalleryUnderTest.start(photos: 1)
+        let unknown = "00000000-0000-4000-8000-000000000000"
+        try await gallery.test { client in
+            for path in ["/image/\(unknown)/o/256", "/original/\(unknown)", "/video/\(unknown)", "/api/assets/\(unknown)",
+                         "/api/views/collection-\(unknown)", "/api/views/nonsense", "/image/\(gallery.assetIds[0])/o/999"] {
+                let response = try await client.execute(uri: path, method: .get, headers: gallery.signedIn)
+                #expect(response.status == .notFound, "\(path)")
+            }
+        }
+    }
+
+    @Test func aThumbnailIsImmutableAndAnswers304ToItsETag() async throws {
+        let gallery = try await GalleryUnderTest.start(photos: 1)
+        try await gallery.test { client in
+            let path = "/image/\(gallery.assetIds[0])/o/256"
+            let first = try await client.execute(uri: path, method: .get, headers: gallery.signedIn)
+            #expect(first.status == .ok)
+            #expect(first.headers[.contentType] == "image/jpeg")
+            #expect(first.headers[.cacheControl]?.contains("immutable") == true)
+            #expect(first.body.readableBytes > 100)
+            let etag = try #require(first.headers[.eTag])
+            var headers = gallery.signedIn
+            headers[.ifNoneMatch] = etag
+            let again = try await client.execute(uri: path, method: .get, headers: headers)
+            #expect(again.status == .notModified)
+            #expect(again.body.readableBytes == 0)
+        }
+    }
+
+    @Test func anOriginalIsServedInRangesAndARangeBeyondItAnswers416() async throws {
+        let gallery = try await GalleryUnderTest.start(photos: 0, video: true)
+        let video = try #require(gallery.videoId)
+        try await gallery.test { client in
+            let whole = try await client.execute(uri: "/video/\(video)", method: .get, headers: gallery.signedIn)
+            #expect(whole.status == .ok)
+            #expect(whole.headers[.acceptRanges] == "bytes")
+            let size = whole.body.readableBytes
+            var headers = gallery.signedIn
+            headers[.range] = "bytes=100-199"
+            let part = try await client.execute(uri: "/video/\(video)", method: .get, headers: headers)
+            #expect(part.status == .partialContent)
+            #expect(part.headers[.contentRange] == "bytes 100-199/\(size)")
+            #expect(Array(part.body.readableBytesView) == Array(whole.body.readableBytesView[100..<200]))
+            headers[.range] = "bytes=\(size)-"
+            let beyond = try await client.execute(uri: "/original/\(video)", method: .get, headers: headers)
+            #expect(beyond.status == .rangeNotSatisfiable)
+            #expect(beyond.headers[.contentRange] == "bytes */\(size)")
+        }
+    }
+
+    @Test(arguments: ["/page/..%2f..%2fPackage.swift", "/page/../Package.swift", "/page/%2e%2e/etc/passwd",
+                      "/../../etc/passwd", "/page/index.html%00", "/image/..%2f..%2fetc/o/256"])
+    func pathTricksReachNothingOutsideTheGallerysFiles(path: String) async throws {
+        let gallery = try await GalleryUnderTest.start(photos: 0)
+        try await gallery.test { client in
+            let response = try await client.execute(uri: path, method: .get, headers: gallery.signedIn)
+            #expect(response.status == .notFound)
+            #expect(!String(buffer: response.body).contains("root:"))
+        }
+    }
+
+    @Test func anUploadThatIsNotMediaIsRefusedAndLeavesNothingBehind() async throws {
+        let gallery = try await GalleryUnderTest.start(photos: 1)
+        try await gallery.test { client in
+            let garbage = ByteBuffer(bytes: (0..<5000).map { _ in UInt8.random(in: 0...255) })
+            let refused = try await client.execute(uri: "/api/uploads?name=broken.jpg", method: .post, headers: gallery.signedIn, body: garbage)
+            #expect(refused.status == .unprocessableContent)
+            #expect(String(buffer: refused.body).contains("unsupported") || String(buffer: refused.body).contains("failed"))
+            let photo = try Data(contentsOf: URL(fileURLWithPath: gallery.daemon.directory + "/photos/IMG_0.jpg"))
+            let duplicate = try await client.execute(uri: "/api/uploads?name=..%2F..%2Fsame.jpg", method: .post,
+                                                     headers: gallery.signedIn, body: ByteBuffer(bytes: photo))
+            #expect(duplicate.status == .ok)
+            #expect(String(buffer: duplicate.body).contains("duplicate"))
+        }
+        let staged = (try? FileManager.default.contentsOfDirectory(atPath: gallery.configuration.stagingRoot)) ?? []
+        #expect(staged.isEmpty)
+        let library = try await PhotoLibrary.connect(socketPath: gallery.daemon.socketPath)
+        #expect(try await library.fetchAssets().count == 1)
+        await library.close()
+    }
+}
