@@ -198,6 +198,7 @@ let package = Package(
             dependencies: [
                 "PhotoLibrary", "PhotolibLocations", "CompactJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -219,6 +220,9 @@ let package = Package(
                 .embedInCode("Page/live.js"),
                 .embedInCode("Page/upload.js"),
                 .embedInCode("Page/selection.js"),
+                .embedInCode("Page/video.js"),
+                .embedInCode("Page/annotations.js"),
+                .embedInCode("Page/folders.js"),
             ]
         ),
         .executableTarget(
