@@ -92,10 +92,11 @@ let package = Package(
         // and video poster frames through the ffmpeg command; camera RAW files through LibRaw, in a helper process.
         .target(name: "Imaging", dependencies: ["CVips", "CLibRaw", "ToolProcess", "PhotoModel"]),
 
-        // exiv2's C API, as Debian packages it: XMP, IPTC and EXIF.
+        // exiv2's C API, as Debian packages it: XMP, IPTC and EXIF. Its headers need GLib's include folders alone, as
+        // libvips's do (gexiv2.pc adds -pthread); the module map links it.
         .systemLibrary(
             name: "CGexiv2",
-            pkgConfig: "gexiv2",
+            pkgConfig: "gobject-2.0",
             providers: [.apt(["libgexiv2-dev"])]
         ),
 

@@ -48,9 +48,9 @@ public final class VarlinkConnection: Sendable {
 
     /// How long `connect` keeps trying while the server's queue of connections not yet accepted is full: a Unix
     /// socket refuses at once (EAGAIN) then, where a TCP one would wait, so a burst of clients would fail.
-    static let fullQueuePatience = Duration.seconds(5)
+    static let fullQueuePatience = Duration.seconds(10)
 
-    /// Connects to the service listening on `socketPath`, waiting up to five seconds while its queue of new
+    /// Connects to the service listening on `socketPath`, waiting up to ten seconds while its queue of new
     /// connections is full.
     ///
     /// - Parameters:

@@ -26,7 +26,7 @@ public final class VarlinkRawConnection: @unchecked Sendable {
         Glibc.close(descriptor)
     }
 
-    /// Connects to the service listening on `socketPath`, trying again for up to five seconds while its queue of
+    /// Connects to the service listening on `socketPath`, trying again for up to ten seconds while its queue of
     /// new connections is full (as ``VarlinkConnection`` does).
     public static func connect(socketPath: String, maximumMessageSize: Int = 16 << 20) throws(VarlinkConnectionError)
         -> VarlinkRawConnection

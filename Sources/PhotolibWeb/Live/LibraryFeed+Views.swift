@@ -65,7 +65,7 @@ extension LibraryFeed {
             return open
         }
         // Just started, or the daemon just came back: the stream's snapshot is usually a moment away.
-        let patience = ContinuousClock.now + .seconds(3)
+        let patience = ContinuousClock.now + .seconds(10)
         while !daemonUp, ContinuousClock.now < patience {
             try? await Task.sleep(for: .milliseconds(50))
         }
