@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import PhotoLibrary
+import TestSupport
 @testable import PhotolibWeb
 import Testing
 

@@ -42,7 +42,7 @@ struct VideoRoutes<Context: RequestContext>: Sendable {
     }
 
     /// One line of the conversion's answer: `{"NAME": VALUE}`.
-    private static func line(_ name: String, _ value: (inout JSONWriter) -> Void) -> ByteBuffer {
+    private static func line(_ name: StaticString, _ value: (inout JSONWriter) -> Void) -> ByteBuffer {
         var json = JSONWriter(capacity: 64)
         json.beginObject()
         json.key(name)
