@@ -13,7 +13,9 @@ import TestSupport
 struct VideoRouteTests {
     @Test func anHEVCVideoIsConvertedWithProgressAndServedInRangesAsH264() async throws {
         let gallery = try await GalleryUnderTest.start(photos: 0)
-        let clip = try VideoFixtures.clip(at: gallery.daemon.directory + "/hevc.mp4", seconds: 3, codec: "libx265")
+        // Small and short: the test client gives a whole answer 15 s, which a loaded machine's ffmpeg must meet.
+        let clip = try VideoFixtures.clip(at: gallery.daemon.directory + "/hevc.mp4", width: 160, height: 120, seconds: 2,
+                                          codec: "libx265")
         let id = try #require(try await gallery.importing([clip]).first)
         let received = try TemporaryDirectory()
         try await gallery.test { client in
@@ -32,7 +34,7 @@ struct VideoRouteTests {
             try Data(buffer: whole.body).write(to: URL(fileURLWithPath: path))
             let probe = try VideoFixtures.probe(path)
             #expect(probe.videoCodec == "h264" && probe.audioCodec == "aac")
-            #expect(abs(probe.duration - 3) < 0.5)
+            #expect(abs(probe.duration - 2) < 0.5)
 
             var headers = gallery.signedIn
             headers[.range] = "bytes=1000-1999"
