@@ -19,6 +19,9 @@ final class ImageConnections: @unchecked Sendable {
         self.limit = limit
     }
 
+    /// How many connections the pool has open now.
+    var openConnections: Int { lock.withLock { open } }
+
     /// Runs `body` on a connection of the pool, waiting for one to be free.
     func withConnection<Value: Sendable>(_ body: (PhotoLibrary) async throws -> Value) async throws -> Value {
         let library = try await take()
