@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
         .library(name: "Photos", targets: ["Photos"]),
         .library(name: "AssetsLibrary", targets: ["AssetsLibrary"]),
+        .library(name: "AVFoundation", targets: ["AVFoundation"]),
         .executable(name: "photolib-web", targets: ["photolib-web"]),
     ],
     dependencies: [
@@ -91,10 +92,11 @@ let package = Package(
         // and video poster frames through the ffmpeg command; camera RAW files through LibRaw, in a helper process.
         .target(name: "Imaging", dependencies: ["CVips", "CLibRaw", "ToolProcess", "PhotoModel"]),
 
-        // exiv2's C API, as Debian packages it: XMP, IPTC and EXIF.
+        // exiv2's C API, as Debian packages it: XMP, IPTC and EXIF. Its headers need GLib's include folders alone, as
+        // libvips's do (gexiv2.pc adds -pthread); the module map links it.
         .systemLibrary(
             name: "CGexiv2",
-            pkgConfig: "gexiv2",
+            pkgConfig: "gobject-2.0",
             providers: [.apt(["libgexiv2-dev"])]
         ),
 
@@ -159,11 +161,15 @@ let package = Package(
             dependencies: ["PhotoModel", "PhotolibProtocol", "Varlink", "PhotolibLocations"]
         ),
 
+        // The stand-ins for AVFoundation's assets, player items and export sessions that PhotoKit's video requests give
+        // (Linux has no AVFoundation); exports of files with the ffmpeg command. `Photos` re-exports it.
+        .target(name: "AVFoundation", dependencies: ["VideoExport", "MediaProbe"]),
+
         // Apple's PhotoKit API (PHPhotoLibrary, PHAsset, PHFetchResult, PHChange, PHImageManager, …) over the client module.
-        .target(name: "Photos", dependencies: ["PhotoLibrary", "CMalloc"]),
+        .target(name: "Photos", dependencies: ["PhotoLibrary", "AVFoundation", "Imaging", "VideoExport", "CMalloc"]),
 
         // Apple's AssetsLibrary API (ALAssetsLibrary, ALAssetsGroup, ALAsset, …) over `Photos`.
-        .target(name: "AssetsLibrary", dependencies: ["Photos", "PhotoLibrary"]),
+        .target(name: "AssetsLibrary", dependencies: ["Photos", "PhotoLibrary", "Imaging"]),
 
         .executableTarget(
             name: "photolibd",
@@ -193,6 +199,7 @@ let package = Package(
             dependencies: [
                 "PhotoLibrary", "PhotolibLocations", "CompactJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -214,6 +221,9 @@ let package = Package(
                 .embedInCode("Page/live.js"),
                 .embedInCode("Page/upload.js"),
                 .embedInCode("Page/selection.js"),
+                .embedInCode("Page/video.js"),
+                .embedInCode("Page/annotations.js"),
+                .embedInCode("Page/folders.js"),
             ]
         ),
         .executableTarget(
@@ -272,12 +282,15 @@ if environment["PHOTOLIBD_EXAMPLES"] != nil {
     package.products += [
         .executable(name: "photo-picker", targets: ["PhotoPicker"]),
         .executable(name: "live-gallery", targets: ["LiveGallery"]),
+        .executable(name: "photokit-picker", targets: ["PhotoKitPicker"]),
     ]
     package.targets += [
         // Example programs (README, "PhotoKit and AssetsLibrary code"): a terminal photo picker in AssetsLibrary
-        // style and a live gallery in PhotoKit style.
+        // style, a live gallery in PhotoKit style, and a picker as iOS apps write them (albums, grid, several
+        // picked, originals and 720p videos exported).
         .executableTarget(name: "PhotoPicker", dependencies: ["AssetsLibrary"], path: "Examples/PhotoPicker"),
         .executableTarget(name: "LiveGallery", dependencies: ["Photos"], path: "Examples/LiveGallery"),
+        .executableTarget(name: "PhotoKitPicker", dependencies: ["Photos"], path: "Examples/PhotoKitPicker"),
     ]
 }
 
@@ -309,6 +322,7 @@ if environment["PHOTOLIBD_BENCHMARKS"] != nil {
         .executable(name: "library-model-benchmark", targets: ["LibraryModelBenchmark"]),
         .executable(name: "photos-benchmark", targets: ["PhotosBenchmark"]),
         .executable(name: "raw-benchmark", targets: ["RawBenchmark"]),
+        .executable(name: "transfer-benchmark", targets: ["TransferBenchmark"]),
         .executable(name: "annotation-benchmark", targets: ["AnnotationBenchmark"]),
         .executable(name: "gallery-benchmark-library", targets: ["GalleryBenchmark"]),
     ]
@@ -357,6 +371,12 @@ if environment["PHOTOLIBD_BENCHMARKS"] != nil {
             name: "EditBenchmark",
             dependencies: ["BenchmarkSupport", "PhotoLibrary"],
             path: "Benchmarks/EditBenchmark"
+        ),
+        // Times PhotoKit's bytes and videos beside cat, cp and ffmpeg by hand (Benchmarks/transfers.sh runs it).
+        .executableTarget(
+            name: "TransferBenchmark",
+            dependencies: ["BenchmarkSupport", "Photos", "PhotoLibrary", "Varlink", "VideoExport", "TestSupport"],
+            path: "Benchmarks/TransferBenchmark"
         ),
         // Times RAW thumbnails and decodes beside exiftool + vipsthumbnail and dcraw_emu (Benchmarks/raw.sh runs it).
         .executableTarget(

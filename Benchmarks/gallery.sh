@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 scripts/setup --benchmarks
-command -v swift >/dev/null || export PATH="/opt/swift/usr/bin:$PATH"
+source scripts/lib/environment.bash
 export PHOTOLIBD_BENCHMARKS=1
 for product in photolibd photolib-web gallery-benchmark-library; do
     swift build -c release --product "$product"

@@ -4,8 +4,9 @@ Usage: gallery_benchmark.py PRODUCTS WORK ASSETS   (Benchmarks/gallery.sh builds
 
 Figures: navigation to a screen of decoded thumbnails; a scrubber jump to a month, filled; a photo dropped into the
 drop folder visible in the page after the daemon's commit event; the page's JavaScript heap after scrolling the
-whole timeline; wrk (4 connections) on a cached thumbnail, beside Python's threading static-file server serving the
-same bytes. Each figure goes to BENCHMARK_RECORD (when set) for Benchmarks/report.sh.
+whole timeline; wrk (4 connections) on a cached thumbnail, beside nginx (Debian's, installed by scripts/setup
+--benchmarks) serving the same bytes as a static file. Each figure goes to BENCHMARK_RECORD (when set) for
+Benchmarks/report.sh.
 """
 import json
 import os
@@ -169,7 +170,7 @@ def main():
         browser.execute_async_script("const done = arguments[arguments.length - 1]; window.gallery.whenFilled().then(done);")
         browser.save_screenshot(os.path.join(HERE, "report", "gallery.png"))
 
-        # Cached thumbnails under wrk, beside a static file server serving the same bytes.
+        # Cached thumbnails under wrk, beside nginx serving the same bytes.
         thumbnail = browser.execute_script("return document.querySelector('[data-asset-id] img').getAttribute('src')")
         cookie = browser.get_cookie("photolib_session")["value"]
         body = subprocess.run(["curl", "-sf", "-H", f"Cookie: photolib_session={cookie}", origin + thumbnail], capture_output=True, check=True).stdout
@@ -177,14 +178,12 @@ def main():
         os.makedirs(static, exist_ok=True)
         with open(os.path.join(static, "thumbnail.jpg"), "wb") as file:
             file.write(body)
-        peer = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "18471", "--directory", static],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(1)
+        peer = start_nginx(static, 18471)
         ours = wrk(origin + thumbnail, {"Cookie": f"photolib_session={cookie}"})
         theirs = wrk("http://127.0.0.1:18471/thumbnail.jpg", {})
-        record(f"Gallery: cached thumbnails over HTTP, wrk with 4 connections", ours[0], "req/s", "≥ 5000 req/s",
-               theirs[0], "Python http.server (threading), same bytes", better="higher")
-        record(f"Gallery: cached thumbnail latency under wrk (p50)", ours[1], "ms", "≤ 1 ms", theirs[1], "Python http.server (threading), same bytes")
+        record("Gallery: cached thumbnails over HTTP, wrk with 4 connections", ours[0], "req/s", "≥ 5000 req/s",
+               theirs[0], "nginx, same bytes as a static file", better="higher")
+        record("Gallery: cached thumbnail latency under wrk (p50)", ours[1], "ms", "≤ 1 ms", theirs[1], "nginx, same bytes as a static file")
     finally:
         for process in (peer, web, daemon):
             if process and process.poll() is None:
@@ -197,6 +196,27 @@ def main():
     for name, ours, unit, target, peer_value, peer_name in figures:
         peer_text = f"{peer_value:.3g}" if peer_value is not None else "—"
         print(f"{name:<84} {ours:>8.3g} {unit:<5} {peer_text:>6}  {target}" + (f"  (peer: {peer_name})" if peer_name else ""))
+
+
+def start_nginx(root, port):
+    """nginx serving the files of `root` on `port`, as a person would set it up for static files (sendfile, no
+    access log, a worker per core); stopped with the benchmark."""
+    config = os.path.join(work, "nginx.conf")
+    with open(config, "w") as file:
+        file.write(("user root;\n" if os.geteuid() == 0 else "") +
+                   f"daemon off;\nworker_processes auto;\npid {work}/nginx.pid;\nerror_log {work}/nginx-error.log;\n"
+                   "events { worker_connections 1024; }\n"
+                   f"http {{ access_log off; sendfile on; tcp_nopush on; keepalive_requests 1000000;\n"
+                   f"  server {{ listen 127.0.0.1:{port}; root {root}; }} }}\n")
+    server = subprocess.Popen(["nginx", "-c", config, "-p", work, "-e", f"{work}/nginx-error.log"])
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port)).close()
+            return server
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError("nginx did not start: " + open(f"{work}/nginx-error.log").read())
 
 
 def wrk(url, headers):

@@ -134,6 +134,10 @@ def main():
                   "The last column is how the cost grew for each tenfold growth of the library: ×1 is constant, ×10 linear.", "",
                   "| what | measured | per tenfold |", "|---|---|---|"] + growth(points)
         lines += ["", f"![cost against library size]({os.path.basename(directory)}/{os.path.basename(scaling_plot(points, directory))})"]
+    if any(entry["name"].startswith("Gallery") for entry in figures) and os.path.exists(os.path.join(directory, "gallery.png")):
+        lines += ["", "## The gallery", "",
+                  "The benchmark's page in headless Chromium (1400×900) after the timeline was scrolled through:", "",
+                  f"![the gallery on the benchmark's library]({os.path.basename(directory)}/gallery.png)"]
     if samples:
         lines += ["", "## Latency distributions", "",
                   f"![latency distributions]({os.path.basename(directory)}/{os.path.basename(distribution_plot(samples, directory))})"]

@@ -11,7 +11,8 @@ scripts/setup --benchmarks
 source scripts/lib/environment.bash
 export PHOTOLIBD_BENCHMARKS=1
 for product in photolibd photolibd-raw fetch-benchmark observer-benchmark photos-benchmark image-benchmark import-benchmark \
-    edit-benchmark raw-benchmark annotation-benchmark photolib-web gallery-benchmark-library; do
+    edit-benchmark raw-benchmark annotation-benchmark photolib-web gallery-benchmark-library \
+    transfer-benchmark; do
     swift build -c release --product "$product"
 done
 
@@ -51,6 +52,7 @@ run .build/release/import-benchmark throughput "$daemon" "$work/import" "$files"
 run .build/release/import-benchmark latency "$daemon" "$work/import"
 run .build/release/annotation-benchmark "$daemon" "$work/annotations" "${sizes[-1]}" 50 "$work/import/photos"
 BENCHMARK_DIR="$work/raw" run Benchmarks/raw.sh "$($quick && echo 4 || echo 8)"
+run .build/release/transfer-benchmark "$daemon" "$work/transfers" "$work/images/photos/IMG_0000.jpg" "$($quick && echo 10 || echo 20)"
 run python3 Benchmarks/gallery_benchmark.py .build/release "$work/gallery" 100000
 
 # Debian's own Python, which has its matplotlib (python3 on PATH may be another).

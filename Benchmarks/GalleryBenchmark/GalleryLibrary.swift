@@ -43,7 +43,7 @@ struct GalleryLibrary {
                     mediaType: .image, pixelWidth: shapes[file].0, pixelHeight: shapes[file].1, orientation: 1,
                     creationDate: Timestamp(secondsSince1970: created, utcOffsetSeconds: 3_600), creationDateSource: .exif,
                     location: nil, contentHash: "gallery-benchmark-\(number)", resources: [resource])
-                changes.append(.createAsset(path: photos[file], placeholder: nil))
+                changes.append(.createAsset(AssetCreation(path: photos[file], placeholder: nil)))
             }
             _ = try await database.performChanges(changes, drafts: drafts)
         }

@@ -46,7 +46,7 @@ final class Gallery: NSObject, PHPhotoLibraryChangeObserver, @unchecked Sendable
         let date = asset.creationDate.map { ISO8601DateFormatter().string(from: $0) } ?? "no date"
         imageManager.requestImage(for: asset, targetSize: thumbnailSize, contentMode: .aspectFill, options: options) { image, info in
             if let image {
-                writeLine("  [\(index)] \(date)  \(Int(image.size.width))×\(Int(image.size.height))  \(image.fileURL.path)")
+                writeLine("  [\(index)] \(date)  \(Int(image.size.width))×\(Int(image.size.height))  \(image.fileURL?.path ?? "in memory")")
             } else if let error = info?[PHImageErrorKey] {
                 writeLine("  [\(index)] \(date)  no thumbnail: \(error)")
             }

@@ -31,6 +31,20 @@ public enum ALAssetOrientation: Int, Sendable {
     case leftMirrored = 6
     case rightMirrored = 7
 
+    /// The EXIF orientation value, 1...8.
+    var exifValue: Int {
+        switch self {
+        case .up: 1
+        case .upMirrored: 2
+        case .down: 3
+        case .downMirrored: 4
+        case .leftMirrored: 5
+        case .right: 6
+        case .rightMirrored: 7
+        case .left: 8
+        }
+    }
+
     /// The orientation of an EXIF orientation value, 1...8.
     init(exif: Int) {
         switch exif {
@@ -123,7 +137,30 @@ public final class ALAsset: NSObject, @unchecked Sendable {
     /// The asset itself: the library keeps edits beside the original, not as assets of their own.
     public var originalAsset: ALAsset! { self }
 
-    public var isEditable: Bool { false }
+    /// Whether this program may change the asset's image: a photo, and a read-write grant of the daemon's.
+    public var isEditable: Bool {
+        asset.mediaType == .image && PHPhotoLibrary.authorizationStatus() == .authorized
+    }
+
+    /// Replaces the asset's image with `imageData` (its `metadata` written in): kept as an edit beside the
+    /// original (section 9), which the library never changes. The block gets the asset's URL, or the error.
+    public func setImageData(_ imageData: Data!, metadata: [AnyHashable: Any]!,
+                             completionBlock: ALAssetsLibraryWriteImageCompletionBlock!) {
+        edit(with: imageData, metadata: metadata, completionBlock: completionBlock)
+    }
+
+    /// AssetsLibrary's modified version of the asset: here an edit of it, as `setImageData` makes (the library keeps
+    /// one asset with its edit rather than a second asset).
+    public func writeModifiedImageData(toSavedPhotosAlbum imageData: Data!, metadata: [AnyHashable: Any]!,
+                                       completionBlock: ALAssetsLibraryWriteImageCompletionBlock!) {
+        edit(with: imageData, metadata: metadata, completionBlock: completionBlock)
+    }
+
+    private func edit(with imageData: Data?, metadata: [AnyHashable: Any]?, completionBlock: ALAssetsLibraryWriteImageCompletionBlock?) {
+        let edit = ImageEdit(data: imageData ?? Data(), metadata: metadata, assetId: asset.id, url: url,
+                             completionBlock: completionBlock)
+        DispatchQueue(label: "assetslibrary.edit").async { edit.run() }
+    }
 
     public override var description: String {
         "ALAsset - Type:\(value(forProperty: ALAssetPropertyType) ?? ""), URLs:\(url)"
@@ -135,7 +172,7 @@ public final class ALAsset: NSObject, @unchecked Sendable {
         let image = try? LibraryClient.shared.call { library throws(PhotoLibraryError) in
             try await library.requestImage(for: id, options: options)
         }
-        return image.map(PHImage.init)
+        return image.map { PHImage($0, transfers: LibraryClient.shared.transfers) }
     }
 }
 
@@ -226,9 +263,14 @@ public final class ALAssetRepresentation: NSObject, @unchecked Sendable {
                                                  deliveryMode: .highQuality, version: .current))
     }
 
-    /// The original image at its full size, upright, without edits.
+    /// The original's pixels at full size as they are stored, not turned: `orientation()` (and the image's
+    /// `imageOrientation`) says how to show them, as on Apple's platforms. Without edits.
     public func fullResolutionImage() -> PHImage! {
-        ALAsset(asset).image(ImageRequestOptions(deliveryMode: .highQuality, version: .unadjusted))
+        let id = asset.id, name = asset.originalFilename
+        guard let file = try? LibraryClient.shared.call({ library throws(PhotoLibraryError) in
+            try await library.requestImageData(for: id, version: .original)
+        }), let data = try? LibraryClient.shared.transfers.read(file.path) else { return nil }
+        return PHImage(storedPixelsOf: data, name: name)
     }
 
     /// Copies up to `length` bytes of the original file from `offset` into `buffer`; returns how many were copied
@@ -250,10 +292,8 @@ public final class ALAssetRepresentation: NSObject, @unchecked Sendable {
         let file = try LibraryClient.shared.call { library throws(PhotoLibraryError) in
             try await library.requestImageData(for: id, version: .original)
         }
-        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: file.path))
-        defer { try? handle.close() }
-        try handle.seek(toOffset: UInt64(max(offset, 0)))
-        let data = try handle.read(upToCount: max(length, 0)) ?? Data()
+        // Through the socket when this process may not open the library's files.
+        let data = try LibraryClient.shared.transfers.read(file.path, offset: Int(max(offset, 0)), length: max(length, 0))
         data.copyBytes(to: buffer, count: data.count)
         return data.count
     }
@@ -265,5 +305,48 @@ public final class ALAssetRepresentation: NSObject, @unchecked Sendable {
         formatter.dateFormat = "yyyy:MM:dd HH:mm:ss"
         formatter.timeZone = TimeZone(secondsFromGMT: timestamp.utcOffsetSeconds)
         return formatter.string(from: Date(timeIntervalSince1970: timestamp.secondsSince1970))
+    }
+}
+
+/// One `setImageData` call, run on a queue of its own: the bytes written to a temporary file, sent to the daemon as
+/// the asset's edit, and the block told. (A class rather than a tuple captured by the queue's closure and bound apart
+/// there: built by Swift 6.3.1 that way, the closure released the URL once too often, as a watchpoint showed.)
+private final class ImageEdit: @unchecked Sendable {
+    let data: Data
+    let metadata: [AnyHashable: Any]?
+    let assetId: String
+    let url: URL
+    let completionBlock: ALAssetsLibraryWriteImageCompletionBlock?
+
+    init(data: Data, metadata: [AnyHashable: Any]?, assetId: String, url: URL,
+         completionBlock: ALAssetsLibraryWriteImageCompletionBlock?) {
+        (self.data, self.metadata, self.assetId, self.url, self.completionBlock) = (data, metadata, assetId, url, completionBlock)
+    }
+
+    func run() {
+        var failure: Error?
+        do {
+            try send()
+        } catch {
+            failure = PHPhotosError(error)
+        }
+        completionBlock?(failure == nil ? url : nil, failure)
+    }
+
+    private func send() throws {
+        let bytes = SavedImage.writing(metadata, into: data)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("assetslibrary-edit-\(UUID().uuidString).jpg")
+        try bytes.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let adjustment = Adjustment(formatIdentifier: "io.photolibd.assetslibrary", formatVersion: "1", data: "")
+        // The daemon reads this temporary file only when it shares this user's files: else it is sent.
+        let transfers = LibraryClient.shared.transfers
+        let edit = transfers.daemonReads(file.path)
+            ? ChangeRequest(op: "editAsset", target: assetId, renderedPath: file.path, adjustment: adjustment)
+            : ChangeRequest(op: "editAsset", target: assetId, adjustment: adjustment,
+                            upload: try transfers.upload(contentsOf: file.path))
+        _ = try LibraryClient.shared.call(idempotent: false) { library throws(PhotoLibraryError) in
+            try await library.performChanges([edit])
+        }
     }
 }

@@ -25,6 +25,11 @@ public let ALAssetLibraryInsertedAssetGroupsKey = "ALAssetLibraryInsertedAssetGr
 public let ALAssetLibraryUpdatedAssetGroupsKey = "ALAssetLibraryUpdatedAssetGroupsKey"
 public let ALAssetLibraryDeletedAssetGroupsKey = "ALAssetLibraryDeletedAssetGroupsKey"
 
+extension Notification.Name {
+    /// `ALAssetsLibraryChangedNotification` as a notification name.
+    public static let ALAssetsLibraryChanged = Notification.Name(ALAssetsLibraryChangedNotification)
+}
+
 public let ALAssetsLibraryErrorDomain = "ALAssetsLibraryErrorDomain"
 
 /// AssetsLibrary's `ALAuthorizationStatus`.
@@ -114,47 +119,54 @@ public final class ALAssetsLibrary: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Adds encoded image data (JPEG, PNG, HEIC, …) to the library; `metadata` is not written into the file.
+    /// Adds encoded image data (JPEG, PNG, HEIC, …) to the library, `metadata` written into it (a JPEG's EXIF: the
+    /// `{TIFF}`, `{Exif}` and `{GPS}` groups and `Orientation`).
     public func writeImageData(toSavedPhotosAlbum imageData: Data, metadata: [AnyHashable: Any]?,
                                completionBlock: ALAssetsLibraryWriteImageCompletionBlock?) {
-        let work = Unchecked(completionBlock)
-        queue.async {
-            do {
-                let file = try TemporaryFile(data: imageData, extension: ImageFormat.fileExtension(of: imageData))
-                defer { file.remove() }
-                work.value?(try Self.importFile(file.url), nil)
-            } catch {
-                work.value?(nil, error)
-            }
+        save(completionBlock) { try SavedImage.save(SavedImage.writing(metadata, into: imageData)) }
+    }
+
+    /// Adds an image (AssetsLibrary's `CGImage`: a `PHImage` here) as a JPEG shown turned as `orientation` says.
+    public func writeImage(toSavedPhotosAlbum imageRef: PHImage!, orientation: ALAssetOrientation,
+                           completionBlock: ALAssetsLibraryWriteImageCompletionBlock!) {
+        save(completionBlock) {
+            try SavedImage.save(SavedImage.writing(["Orientation": orientation.exifValue], into: try Self.jpeg(of: imageRef)))
         }
+    }
+
+    /// Adds an image as a JPEG with `metadata` written into it.
+    public func writeImage(toSavedPhotosAlbum imageRef: PHImage!, metadata: [AnyHashable: Any]!,
+                           completionBlock: ALAssetsLibraryWriteImageCompletionBlock!) {
+        save(completionBlock) { try SavedImage.save(SavedImage.writing(metadata, into: try Self.jpeg(of: imageRef))) }
     }
 
     /// Adds a video file to the library (the file is copied).
     public func writeVideoAtPath(toSavedPhotosAlbum videoPathURL: URL, completionBlock: ALAssetsLibraryWriteVideoCompletionBlock?) {
-        let work = Unchecked(completionBlock)
+        save(completionBlock) { try SavedImage.save(fileAt: videoPathURL) }
+    }
+
+    /// Runs `body` on the library's queue and gives its URL, or its error (a `PHPhotosError`), to `completionBlock`.
+    private func save(_ completionBlock: ((URL?, Error?) -> Void)?, _ body: @escaping () throws -> URL) {
+        let work = Unchecked((completionBlock, body))
         queue.async {
+            let (completionBlock, body) = work.value
             do {
-                work.value?(try Self.importFile(videoPathURL), nil)
+                completionBlock?(try body(), nil)
             } catch {
-                work.value?(nil, error)
+                completionBlock?(nil, PHPhotosError(error))
             }
         }
     }
 
-    public func videoAtPathIs(compatibleWithSavedPhotosAlbum videoPathURL: URL) -> Bool {
-        ["mov", "mp4", "m4v", "mkv", "webm", "avi"].contains(videoPathURL.pathExtension.lowercased())
+    private static func jpeg(of image: PHImage?) throws -> Data {
+        guard let data = image?.jpegData(compressionQuality: 0.95) else {
+            throw PHPhotosError(.invalidResource, reason: "the image cannot be read or encoded as a JPEG")
+        }
+        return data
     }
 
-    /// Creates an asset from a file and returns its URL.
-    private static func importFile(_ url: URL) throws -> URL {
-        let path = url.standardizedFileURL.path
-        let result = try LibraryClient.shared.call(idempotent: false) { library throws(PhotoLibraryError) in
-            try await library.performChanges([ChangeRequest(op: "createAsset", path: path, placeholder: "@asset")])
-        }
-        guard let identifier = result.created["@asset"] else {
-            throw PhotoLibraryError(code: .unexpectedReply, message: "photolibd created no asset for \(path)")
-        }
-        return AssetURL.asset(identifier, filename: url.lastPathComponent)
+    public func videoAtPathIs(compatibleWithSavedPhotosAlbum videoPathURL: URL) -> Bool {
+        ["mov", "mp4", "m4v", "mkv", "webm", "avi"].contains(videoPathURL.pathExtension.lowercased())
     }
 
     /// Runs `body` on the library's queue and hands its result, or its error, to the caller's blocks.
@@ -169,20 +181,6 @@ public final class ALAssetsLibrary: NSObject, @unchecked Sendable {
                 failureBlock(error)
             }
         }
-    }
-}
-
-/// A file in the temporary directory holding bytes to import.
-private struct TemporaryFile {
-    let url: URL
-
-    init(data: Data, extension fileExtension: String) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("assetslibrary-\(UUID().uuidString).\(fileExtension)")
-        try data.write(to: url)
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: url)
     }
 }
 
@@ -243,7 +241,7 @@ final class ChangeNotifier: NSObject, PHPhotoLibraryChangeObserver, @unchecked S
         if !updated.isEmpty { userInfo[ALAssetLibraryUpdatedAssetGroupsKey] = updated }
         if !deleted.isEmpty { userInfo[ALAssetLibraryDeletedAssetGroupsKey] = deleted }
         let library = lock.withLock { self.library }
-        NotificationCenter.default.post(name: NSNotification.Name(ALAssetsLibraryChangedNotification), object: library,
+        NotificationCenter.default.post(name: .ALAssetsLibraryChanged, object: library,
                                         userInfo: userInfo)
     }
 }

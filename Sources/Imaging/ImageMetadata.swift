@@ -21,6 +21,10 @@ public struct ImageMetadata: Sendable, Hashable {
     public var location: GeoLocation?
     /// The camera, lens and exposure, from the EXIF tags.
     public var camera: CameraData
+    /// How many frames (pages) the file holds: more than one for an animated GIF or WebP.
+    public var pageCount = 1
+    /// EXIF's CustomRendered: 6 a panorama, 7 and 8 a portrait with depth (as Apple's cameras write it).
+    public var customRendered: Int?
 
     /// Width as displayed: orientations 5...8 turn the image a quarter, swapping width and height.
     public var pixelWidth: Int { swapsAxes ? storedHeight : storedWidth }

@@ -58,7 +58,7 @@ public struct ImageMetadataReader: Sendable {
         let orientation = header.int(VIPS_META_ORIENTATION).flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
         let exif = header.blob(VIPS_META_EXIF_NAME).flatMap(ExifBlock.init)
 
-        return ImageMetadata(
+        var metadata = ImageMetadata(
             format: loader,
             mimeType: mimeType,
             storedWidth: width,
@@ -69,6 +69,9 @@ public struct ImageMetadataReader: Sendable {
             location: exif?.location,
             camera: exif?.camera ?? CameraData()
         )
+        metadata.pageCount = max(1, header.int("n-pages") ?? 1)
+        metadata.customRendered = exif?.integer(0xA401, in: .exif)
+        return metadata
     }
 
     /// The MIME type of the photo formats the library accepts, by libvips loader name.

@@ -43,9 +43,27 @@ enum AssetRules {
             return ["\(row).trashedTime IS NOT NULL"]
         case .smartAlbumRAW:
             return ["\(row).isRAW = 1"] + shown
+        case .smartAlbumSelfPortraits:
+            return [hasSubtype(.photoSelfPortrait, row)] + shown
+        case .smartAlbumSlomoVideos:
+            return ["\(row).mediaType = \(MediaType.video.photoKitValue)", hasSubtype(.videoHighFrameRate, row)] + shown
+        case .smartAlbumTimelapses:
+            return ["\(row).mediaType = \(MediaType.video.photoKitValue)", hasSubtype(.videoTimelapse, row)] + shown
+        case .smartAlbumAnimated:
+            return ["\(row).mediaType = \(MediaType.image.photoKitValue)", hasSubtype(.photoAnimated, row)] + shown
+        case .smartAlbumDepthEffect:
+            return ["\(row).mediaType = \(MediaType.image.photoKitValue)", hasSubtype(.photoDepthEffect, row)] + shown
+        case .smartAlbumLongExposures:
+            // No camera's metadata tells a long exposure (Apple makes them of Live Photos on the phone): none here.
+            return ["0"]
         case .smartAlbumRecentlyAdded, .albumRegular, .moment, .folderRegular:
             preconditionFailure("\(subtype) has no fixed rule")
         }
+    }
+
+    /// The term of assets that have `subtype`.
+    private static func hasSubtype(_ subtype: MediaSubtypes, _ row: String) -> String {
+        "\(row).mediaSubtypes & \(subtype.rawValue) != 0"
     }
 
     /// The terms of Recently Added; they bind one value, `firstRecentDay(now:)`.

@@ -120,7 +120,7 @@ struct ChangeTransaction {
             try removeChildCollections(ids, from: target, index: index)
         case .moveChildCollections(let target, let indexes, let toIndex):
             try moveChildCollections(at: indexes, to: toIndex, in: target, index: index)
-        case .editAsset(let target, _, _):
+        case .editAsset(let target, _, _, _):
             try edit(target, with: prepared, index: index)
         case .revertAsset(let target):
             try revert(target, index: index)

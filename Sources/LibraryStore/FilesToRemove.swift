@@ -4,7 +4,7 @@ extension Schema {
     /// Files a commit stopped using (of purged assets, of replaced and reverted edits), listed in that commit and
     /// removed after it: a crash in between leaves the list, not a file no asset uses.
     static func registerFilesToRemove(in migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v10-files-to-remove", foreignKeyChecks: .immediate) { db in
+        migrator.registerMigration("v11-files-to-remove", foreignKeyChecks: .immediate) { db in
             try db.create(table: "file_to_remove", options: .withoutRowID) { table in
                 table.primaryKey("path", .text)
             }

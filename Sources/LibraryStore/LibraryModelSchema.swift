@@ -124,7 +124,7 @@ extension Schema {
     }
 
     /// One statement adding `delta` to every bucket that `row` counts in, for each (row, delta).
-    private static func tallyUpdate(_ rows: [(row: String, delta: Int)]) -> String {
+    static func tallyUpdate(_ rows: [(row: String, delta: Int)]) -> String {
         let contributions = rows.flatMap { row, delta in
             TallyBucket.all.map { bucket in
                 "SELECT '\(bucket.subtype.rawValue)' AS subtype, \(bucket.day(row)) AS day, \(delta) AS delta"

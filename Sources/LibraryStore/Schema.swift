@@ -107,6 +107,7 @@ enum Schema {
         registerUnsyncedCopies(in: &migrator)
         registerSourceDuplicates(in: &migrator)
         registerAnnotations(in: &migrator)
+        registerRuleKeptSmartAlbums(in: &migrator)
         registerFilesToRemove(in: &migrator)
         return migrator
     }

@@ -195,7 +195,7 @@ public final class FileTransfers: Sendable {
     /// completes; one that failed or was cancelled is closed.
     private func transfer<Value>(_ cancellation: TransferCancellation?,
                                  _ body: (VarlinkRawConnection) throws -> Value) throws -> Value {
-        let connection = try idle.withLock({ $0.popLast() }) ?? VarlinkRawConnection.connect(socketPath: socketPath)
+        let connection = try idleConnection() ?? VarlinkRawConnection.connect(socketPath: socketPath)
         guard cancellation?.attach(connection) ?? true else { throw PhotoLibraryError.transferCancelled }
         defer { cancellation?.detach() }
         do {
@@ -210,6 +210,15 @@ public final class FileTransfers: Sendable {
             if cancellation?.isCancelled == true || connection.wasShutDown { throw PhotoLibraryError.transferCancelled }
             throw error
         }
+    }
+
+    /// An idle connection of the pool that can still carry a call; those the daemon hung up on (it restarted) are
+    /// dropped, which closes them.
+    private func idleConnection() -> VarlinkRawConnection? {
+        while let connection = idle.withLock({ $0.popLast() }) {
+            if connection.isUsable { return connection }
+        }
+        return nil
     }
 
     private func keep(_ connection: VarlinkRawConnection) {

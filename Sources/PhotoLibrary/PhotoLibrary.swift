@@ -20,6 +20,10 @@ public final class PhotoLibrary: Sendable {
         self.transfers = FileTransfers(socketPath: socketPath)
     }
 
+    /// Whether the connection is still open: false once the daemon closed it (it stopped or restarted) or `close`
+    /// was called. A program holding a library opens a new one then.
+    public var isConnected: Bool { connection.isOpen }
+
     /// The socket `connect` goes to: `socketPath`, else where `SocketLocation.forClient` finds it.
     public static func socketPath(_ socketPath: String? = nil) -> String {
         socketPath ?? SocketLocation.forClient(environment: ProcessInfo.processInfo.environment)

@@ -9,6 +9,8 @@ public enum CollectionSubtype: String, Sendable, Hashable, Codable, CaseIterable
     case smartAlbumUserLibrary, smartAlbumFavorites, smartAlbumVideos, smartAlbumRecentlyAdded
     case smartAlbumAllHidden, smartAlbumPanoramas, smartAlbumScreenshots, smartAlbumLivePhotos
     case smartAlbumBursts, smartAlbumRecentlyDeleted, smartAlbumRAW
+    case smartAlbumSelfPortraits, smartAlbumSlomoVideos, smartAlbumTimelapses, smartAlbumAnimated, smartAlbumDepthEffect
+    case smartAlbumLongExposures
     case moment
     case folderRegular
 
@@ -39,6 +41,12 @@ public enum CollectionSubtype: String, Sendable, Hashable, Codable, CaseIterable
         case .smartAlbumBursts: "Bursts"
         case .smartAlbumRecentlyDeleted: "Recently Deleted"
         case .smartAlbumRAW: "RAW"
+        case .smartAlbumSelfPortraits: "Selfies"
+        case .smartAlbumSlomoVideos: "Slo-mo"
+        case .smartAlbumTimelapses: "Time-lapse"
+        case .smartAlbumAnimated: "Animated"
+        case .smartAlbumDepthEffect: "Portrait"
+        case .smartAlbumLongExposures: "Long Exposure"
         case .albumRegular: "Album"
         case .moment: "Moment"
         case .folderRegular: "Folder"

@@ -25,7 +25,9 @@ public enum LibraryChange: Sendable, Hashable {
     case moveChildCollections(target: String, indexes: [Int], toIndex: Int)
     /// Keeps an edit beside the original: the rendered file at `renderedPath`, or, when nil, the daemon's own
     /// rendering of an `io.photolibd.basic` adjustment.
-    case editAsset(target: String, renderedPath: String?, adjustment: Adjustment)
+    /// `renderedUpload`: the rendered file sent with `Import.Upload` instead, by a caller whose files the daemon
+    /// cannot read.
+    case editAsset(target: String, renderedPath: String?, adjustment: Adjustment, renderedUpload: String? = nil)
     case revertAsset(target: String)
 
     /// The contract's name of the op.
@@ -266,15 +268,20 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
                                          toIndex: try required(toIndex, "toIndex"))
         case "editAsset":
             let adjustment = try required(adjustment, "adjustment")
+            guard renderedPath == nil || upload == nil else {
+                throw .invalidChange(index: index, reason: "editAsset takes a 'renderedPath' or an 'upload', not both")
+            }
+            let rendersItself = renderedPath == nil && upload == nil
             do {
-                try adjustment.validate(rendering: renderedPath == nil)
+                try adjustment.validate(rendering: rendersItself)
             } catch {
                 throw .invalidChange(index: index, reason: error.reason)
             }
-            if renderedPath == nil, target?.hasPrefix("@") == true {
+            if rendersItself, target?.hasPrefix("@") == true {
                 throw .invalidChange(index: index, reason: "an asset created in the same call has no original to render from yet")
             }
-            return .editAsset(target: try required(target, "target"), renderedPath: renderedPath, adjustment: adjustment)
+            return .editAsset(target: try required(target, "target"), renderedPath: renderedPath, adjustment: adjustment,
+                              renderedUpload: upload)
         case "revertAsset":
             return .revertAsset(target: try required(target, "target"))
         default:

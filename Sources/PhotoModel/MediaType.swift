@@ -30,6 +30,10 @@ public struct MediaSubtypes: OptionSet, Sendable, Hashable {
     public static let photoDepthEffect = MediaSubtypes(rawValue: 1 << 4)
     /// The library's own, not PhotoKit's: an image of more than one frame (GIF, WebP, APNG).
     public static let photoAnimated = MediaSubtypes(rawValue: 1 << 6)
+    /// The library's own, not PhotoKit's: taken with the front camera, as the lens the camera recorded says.
+    public static let photoSelfPortrait = MediaSubtypes(rawValue: 1 << 7)
+    /// The subtypes the library keeps beside PhotoKit's.
+    public static let libraryOwn: MediaSubtypes = [.photoAnimated, .photoSelfPortrait]
     public static let videoStreamed = MediaSubtypes(rawValue: 1 << 16)
     public static let videoHighFrameRate = MediaSubtypes(rawValue: 1 << 17)
     public static let videoTimelapse = MediaSubtypes(rawValue: 1 << 18)
@@ -38,6 +42,7 @@ public struct MediaSubtypes: OptionSet, Sendable, Hashable {
     public static let names: [(name: String, subtype: MediaSubtypes)] = [
         ("photoPanorama", .photoPanorama), ("photoHDR", .photoHDR), ("photoScreenshot", .photoScreenshot),
         ("photoLive", .photoLive), ("photoDepthEffect", .photoDepthEffect), ("photoAnimated", .photoAnimated),
+        ("photoSelfPortrait", .photoSelfPortrait),
         ("videoStreamed", .videoStreamed),
         ("videoHighFrameRate", .videoHighFrameRate), ("videoTimelapse", .videoTimelapse),
     ]

@@ -311,10 +311,16 @@ struct Importer: Sendable {
                     try metadataReader.readMetadata(atPath: path)
                 }
             }
-            return photoDraft(filename: filename, clues: clues, mimeType: metadata.mimeType, fileSize: identity.size, path: path,
-                              size: (metadata.pixelWidth, metadata.pixelHeight, metadata.orientation),
-                              captureTime: metadata.dateTimeOriginal, gpsTime: metadata.gpsTimestamp,
-                              location: metadata.location, camera: metadata.camera)
+            var draft = photoDraft(filename: filename, clues: clues, mimeType: metadata.mimeType, fileSize: identity.size,
+                                   path: path, size: (metadata.pixelWidth, metadata.pixelHeight, metadata.orientation),
+                                   captureTime: metadata.dateTimeOriginal, gpsTime: metadata.gpsTimestamp,
+                                   location: metadata.location, camera: metadata.camera)
+            // The smart albums Apple keeps by rule: animated images, portraits with depth.
+            if metadata.pageCount > 1 { draft.mediaSubtypes.insert(.photoAnimated) }
+            if let rendered = metadata.customRendered, rendered == 7 || rendered == 8 {
+                draft.mediaSubtypes.insert(.photoDepthEffect)
+            }
+            return draft
         case .raw:
             // LibRaw knows the image a RAW file decodes to; libvips reads the EXIF of the TIFF-based ones (DNG, NEF,
             // CR2, ARW...), with the offsets and sub-seconds LibRaw does not give.

@@ -33,7 +33,7 @@ public struct GalleryConfiguration: Sendable {
     /// The daemon's socket; nil to find it as every client does.
     public var socketPath: String?
     public var token: AccessToken
-    /// Where uploads wait for the daemon to import them (a folder private to the user).
+    /// Where a file dropped on the page waits until it is sent to the daemon (a folder private to this process's user).
     public var stagingRoot: String
     /// More `Host` names to accept (for a gallery reached by another name than its listen address).
     public var extraHosts: [String]
@@ -76,7 +76,8 @@ public enum Gallery {
         AssetRoutes(connections: connections).add(to: router)
         ChangeRoutes(connections: connections).add(to: router)
         UploadRoutes(connections: connections, stagingRoot: configuration.stagingRoot).add(to: router)
-        MediaRoutes(connections: connections, videos: VideoSource(connections: connections)).add(to: router)
+        MediaRoutes(connections: connections).add(to: router)
+        VideoRoutes(videos: VideoSource(connections: connections), files: connections.files).add(to: router)
         let address: BindAddress = switch configuration.listen {
         case .tcp(let host, let port): .hostname(host, port: port)
         case .unix(let path): .unixDomainSocket(path: path)

@@ -15,10 +15,13 @@ public class PHChangeRequest: NSObject, @unchecked Sendable {
     }
 }
 
-/// PhotoKit's `PHAssetChangeRequest`: creates, edits or deletes assets inside a change block.
+/// PhotoKit's `PHAssetChangeRequest`: creates, edits or deletes assets inside a change block. Its properties start
+/// from the asset's current values (`request.isFavorite = !request.isFavorite` toggles).
 public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
-    /// The asset's identifier, or the placeholder's for a created one.
+    /// The asset's identifier; the chosen one of a created asset.
     let target: String
+    /// The asset as the program had it; nil for a created one.
+    private let asset: PHAsset?
     private var favorite: Bool?
     private var hidden: Bool?
     private var date: Date??
@@ -31,55 +34,67 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
     /// A request to change `asset`.
     public init(for asset: PHAsset) {
         target = asset.localIdentifier
+        self.asset = asset
         placeholderForCreatedAsset = nil
         super.init("PHAssetChangeRequest(for:)")
     }
 
-    /// A request that creates an asset from a file; the file is copied into the library.
-    required init(creatingFrom fileURL: URL?, name: String) {
-        let block = ChangeBlock.current
-        let placeholder = block?.makePlaceholder("asset") ?? PHObjectPlaceholder(placeholder: "@asset")
-        target = placeholder.placeholder
+    /// A request that creates an asset from `files` (none yet for a `PHAssetCreationRequest`).
+    required init(creating files: [NewAssetFileSource], name: String) {
+        let placeholder = ChangeBlock.current?.makePlaceholder("asset")
+            ?? PHObjectPlaceholder(placeholder: "@asset", identifier: UUID().uuidString.lowercased())
+        target = placeholder.localIdentifier
+        asset = nil
         placeholderForCreatedAsset = placeholder
         super.init(name)
-        if let fileURL {
-            append(ChangeRequest(op: "createAsset", path: fileURL.standardizedFileURL.path, placeholder: target))
-        }
+        if !files.isEmpty { block?.append(.createAsset(placeholder: placeholder, files: files)) }
     }
 
-    /// Creates an asset from an image file (JPEG, PNG, HEIC, …); the file is copied into the library.
+    /// Creates an asset from an image file (JPEG, PNG, HEIC, …), copied into the library.
     public class func creationRequestForAssetFromImage(atFileURL fileURL: URL) -> Self? {
-        Self(creatingFrom: fileURL, name: "creationRequestForAssetFromImage(atFileURL:)")
+        Self(creating: [NewAssetFileSource(bytes: .file(fileURL))], name: "creationRequestForAssetFromImage(atFileURL:)")
     }
 
-    /// Creates an asset from a video file; the file is copied into the library.
+    /// Creates an asset from a video file, copied into the library.
     public class func creationRequestForAssetFromVideo(atFileURL fileURL: URL) -> Self? {
-        Self(creatingFrom: fileURL, name: "creationRequestForAssetFromVideo(atFileURL:)")
+        Self(creating: [NewAssetFileSource(bytes: .file(fileURL))], name: "creationRequestForAssetFromVideo(atFileURL:)")
+    }
+
+    /// Creates an asset from an image (UIKit's `UIImage`: a `PHImage` here): its encoded bytes, sent to the daemon.
+    public class func creationRequestForAsset(from image: PHImage) -> Self {
+        let bytes: NewAssetFileSource.Bytes
+        if let url = image.fileURL, FileManager.default.isReadableFile(atPath: url.path) {
+            bytes = .file(url)
+        } else {
+            bytes = .data((try? image.data()) ?? Data())
+        }
+        return Self(creating: [NewAssetFileSource(bytes: bytes, uniformTypeIdentifier: UniformType.identifier(forMIMEType: image.mimeType))],
+                    name: "creationRequestForAsset(from:)")
     }
 
     public var isFavorite: Bool {
-        get { favorite ?? false }
-        set { update(ChangeRequest(op: "updateAsset", target: target, isFavorite: newValue)); favorite = newValue }
+        get { favorite ?? asset?.isFavorite ?? false }
+        set { append(ChangeRequest(op: "updateAsset", target: target, isFavorite: newValue)); favorite = newValue }
     }
 
     public var isHidden: Bool {
-        get { hidden ?? false }
-        set { update(ChangeRequest(op: "updateAsset", target: target, isHidden: newValue)); hidden = newValue }
+        get { hidden ?? asset?.isHidden ?? false }
+        set { append(ChangeRequest(op: "updateAsset", target: target, isHidden: newValue)); hidden = newValue }
     }
 
     public var creationDate: Date? {
-        get { date ?? nil }
+        get { date ?? asset?.creationDate }
         set {
-            update(ChangeRequest(op: "updateAsset", target: target,
+            append(ChangeRequest(op: "updateAsset", target: target,
                                  creationDate: newValue.map { .set(Timestamp($0)) } ?? .cleared))
             date = .some(newValue)
         }
     }
 
     public var location: PHLocation? {
-        get { place ?? nil }
+        get { place ?? asset?.location }
         set {
-            update(ChangeRequest(op: "updateAsset", target: target, location: newValue.map { .set($0.wireValue) } ?? .cleared))
+            append(ChangeRequest(op: "updateAsset", target: target, location: newValue.map { .set($0.wireValue) } ?? .cleared))
             place = .some(newValue)
         }
     }
@@ -90,7 +105,7 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
         set {
             output = newValue
             guard let newValue else { return }
-            append(newValue.editRequest(for: target))
+            block?.append(.editAsset(target: target, output: newValue))
         }
     }
 
@@ -104,187 +119,83 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
         ChangeBlock.required(for: "PHAssetChangeRequest.deleteAssets(_:)")?
             .append(ChangeRequest(op: "deleteAssets", ids: assets.photoObjects.map(\.localIdentifier)))
     }
-
-    private func update(_ request: ChangeRequest) {
-        append(request)
-    }
 }
 
-/// PhotoKit's `PHAssetCreationRequest`: creates an asset from resources.
+/// PhotoKit's `PHAssetCreationRequest`: creates an asset from resources: a photo, video or audio file or bytes, and
+/// beside a photo its Live Photo movie (`.pairedVideo`) or its RAW (`.alternatePhoto`).
 public final class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Sendable {
-    private var added = false
+    private var files: [NewAssetFileSource] = []
+    private var isSubmitted = false
 
-    required init(creatingFrom fileURL: URL?, name: String) {
-        super.init(creatingFrom: fileURL, name: name)
+    required init(creating files: [NewAssetFileSource], name: String) {
+        super.init(creating: files, name: name)
     }
 
-    /// A request whose resources are added with `addResource(with:fileURL:options:)`.
+    /// A request whose resources are added with `addResource(with:fileURL:options:)` and `addResource(with:data:options:)`.
     public class func forAsset() -> PHAssetCreationRequest {
-        PHAssetCreationRequest(creatingFrom: nil, name: "PHAssetCreationRequest.forAsset()")
+        PHAssetCreationRequest(creating: [], name: "PHAssetCreationRequest.forAsset()")
     }
 
+    /// Whether an asset can be made of resources of these types: one photo, video or audio, and beside a photo a
+    /// paired video or an alternate photo.
     public class func supportsAssetResourceTypes(_ types: [NSNumber]) -> Bool {
-        types.allSatisfy { [PHAssetResourceType.photo, .video, .audio].map(\.rawValue).contains($0.intValue) }
+        let kinds = types.compactMap { PHAssetResourceType(rawValue: $0.intValue)?.wireValue }
+        guard kinds.count == types.count, Set(kinds).count == kinds.count else { return false }
+        let primaries = kinds.filter { [.photo, .video, .audio].contains($0) }
+        if kinds.contains(.pairedVideo) || kinds.contains(.alternatePhoto) { return primaries == [.photo] }
+        return primaries.count == 1
     }
 
-    /// Adds the asset's primary file (`.photo`, `.video` or `.audio`); the file is copied into the library.
-    /// Other resource types are not kept by the library and are left out.
+    /// Adds a resource from a file, copied into the library (moved when `options.shouldMoveFile`).
     public func addResource(with type: PHAssetResourceType, fileURL: URL, options: PHAssetResourceCreationOptions?) {
-        guard !added, [.photo, .video, .audio].contains(type) else { return }
-        added = true
-        append(ChangeRequest(op: "createAsset", path: fileURL.standardizedFileURL.path, placeholder: target))
+        add(type, .file(fileURL), options)
+    }
+
+    /// Adds a resource from bytes in memory.
+    public func addResource(with type: PHAssetResourceType, data: Data, options: PHAssetResourceCreationOptions?) {
+        add(type, .data(data), options)
+    }
+
+    private func add(_ type: PHAssetResourceType, _ bytes: NewAssetFileSource.Bytes, _ options: PHAssetResourceCreationOptions?) {
+        guard let placeholder = placeholderForCreatedAsset, let block else { return }
+        guard let kind = type.wireValue else {
+            return PhotosLog.report("addResource(with: \(type)) was ignored", PHPhotosError(
+                .changeNotSupported, reason: "the library keeps photo, video, audio, pairedVideo and alternatePhoto resources"))
+        }
+        files.append(NewAssetFileSource(type: kind, bytes: bytes, originalFilename: options?.originalFilename,
+                                        uniformTypeIdentifier: options?.uniformTypeIdentifier,
+                                        shouldMoveFile: options?.shouldMoveFile ?? false))
+        // The creation is one change, submitted with its first resource and completed by the next ones.
+        if isSubmitted {
+            block.replaceCreation(of: placeholder, files: files)
+        } else {
+            isSubmitted = true
+            block.append(.createAsset(placeholder: placeholder, files: files))
+        }
     }
 }
 
 /// PhotoKit's `PHAssetResourceCreationOptions`.
 public final class PHAssetResourceCreationOptions: NSObject, @unchecked Sendable {
+    /// The name the resource keeps (and whose extension tells the format of bytes).
     public var originalFilename: String?
+    /// The format of bytes, as a type identifier (`public.jpeg`), when no name tells it.
     public var uniformTypeIdentifier: String?
+    /// Remove the file once the block has committed.
     public var shouldMoveFile = false
     public override init() {}
 }
 
-/// PhotoKit's `PHAssetCollectionChangeRequest`: creates, renames, fills or deletes albums inside a change block.
-public final class PHAssetCollectionChangeRequest: PHChangeRequest, @unchecked Sendable {
-    let target: String
-    private var currentTitle: String
-
-    /// The placeholder of the album this request creates; nil for a request that changes an existing album.
-    public let placeholderForCreatedAssetCollection: PHObjectPlaceholder?
-
-    private init(target: String, title: String, placeholder: PHObjectPlaceholder?, name: String) {
-        self.target = target
-        currentTitle = title
-        placeholderForCreatedAssetCollection = placeholder
-        super.init(name)
-    }
-
-    /// Creates an album at the top level.
-    public class func creationRequestForAssetCollection(withTitle title: String) -> PHAssetCollectionChangeRequest {
-        let placeholder = ChangeBlock.current?.makePlaceholder("album") ?? PHObjectPlaceholder(placeholder: "@album")
-        let request = PHAssetCollectionChangeRequest(target: placeholder.placeholder, title: title, placeholder: placeholder,
-                                                     name: "creationRequestForAssetCollection(withTitle:)")
-        request.append(ChangeRequest(op: "createAlbum", placeholder: placeholder.placeholder, title: title))
-        return request
-    }
-
-    /// A request to change an album; nil for a smart album or moment, which are read-only.
-    public convenience init?(for assetCollection: PHAssetCollection) {
-        guard assetCollection.assetCollectionType == .album else { return nil }
-        self.init(target: assetCollection.localIdentifier, title: assetCollection.localizedTitle ?? "", placeholder: nil,
-                  name: "PHAssetCollectionChangeRequest(for:)")
-    }
-
-    /// As `init(for:)`; `assets` is the album's current content, whose indexes `insertAssets` and `moveAssets` use.
-    public convenience init?(for assetCollection: PHAssetCollection, assets: PHFetchResult<PHAsset>) {
-        self.init(for: assetCollection)
-    }
-
-    public var title: String {
-        get { currentTitle }
-        set {
-            currentTitle = newValue
-            append(ChangeRequest(op: "updateCollection", target: target, title: newValue))
+extension PHAssetResourceType {
+    /// The library's resource type; nil for the types it does not keep (edits' and proxies' resources).
+    var wireValue: ResourceType? {
+        switch self {
+        case .photo: .photo
+        case .video: .video
+        case .audio: .audio
+        case .alternatePhoto: .alternatePhoto
+        case .pairedVideo: .pairedVideo
+        default: nil
         }
-    }
-
-    public func addAssets(_ assets: NSFastEnumeration) {
-        append(ChangeRequest(op: "addAssets", target: target, ids: assets.photoObjects.map(\.localIdentifier)))
-    }
-
-    public func insertAssets(_ assets: NSFastEnumeration, at indexes: IndexSet) {
-        append(ChangeRequest(op: "insertAssets", target: target, ids: assets.photoObjects.map(\.localIdentifier),
-                             indexes: Array(indexes)))
-    }
-
-    public func removeAssets(_ assets: NSFastEnumeration) {
-        append(ChangeRequest(op: "removeAssets", target: target, ids: assets.photoObjects.map(\.localIdentifier)))
-    }
-
-    /// Removes the album's assets at `indexes`.
-    public func removeAssets(at indexes: IndexSet) {
-        let album = target
-        guard let ids = try? LibraryClient.shared.call({ library throws(PhotoLibraryError) in
-            try await library.fetchAllAssets(matching: AssetQuery(collection: album)).assets.map(\.id)
-        }) else { return }
-        append(ChangeRequest(op: "removeAssets", target: target, ids: indexes.filter(ids.indices.contains).map { ids[$0] }))
-    }
-
-    public func moveAssets(at fromIndexes: IndexSet, to toIndex: Int) {
-        append(ChangeRequest(op: "moveAssets", target: target, indexes: Array(fromIndexes), toIndex: toIndex))
-    }
-
-    public func replaceAssets(at indexes: IndexSet, withAssets assets: NSFastEnumeration) {
-        removeAssets(at: indexes)
-        insertAssets(assets, at: indexes)
-    }
-
-    /// Deletes albums; their assets stay in the library.
-    public class func deleteAssetCollections(_ assetCollections: NSFastEnumeration) {
-        ChangeBlock.required(for: "PHAssetCollectionChangeRequest.deleteAssetCollections(_:)")?
-            .append(ChangeRequest(op: "deleteCollections", ids: assetCollections.photoObjects.map(\.localIdentifier)))
-    }
-}
-
-/// PhotoKit's `PHCollectionListChangeRequest`: creates, fills or deletes folders inside a change block.
-public final class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Sendable {
-    let target: String
-    private var currentTitle: String
-
-    /// The placeholder of the folder this request creates; nil for a request that changes an existing folder.
-    public let placeholderForCreatedCollectionList: PHObjectPlaceholder?
-
-    private init(target: String, title: String, placeholder: PHObjectPlaceholder?, name: String) {
-        self.target = target
-        currentTitle = title
-        placeholderForCreatedCollectionList = placeholder
-        super.init(name)
-    }
-
-    /// Creates a folder at the top level.
-    public class func creationRequestForCollectionList(withTitle title: String) -> PHCollectionListChangeRequest {
-        let placeholder = ChangeBlock.current?.makePlaceholder("folder") ?? PHObjectPlaceholder(placeholder: "@folder")
-        let request = PHCollectionListChangeRequest(target: placeholder.placeholder, title: title, placeholder: placeholder,
-                                                    name: "creationRequestForCollectionList(withTitle:)")
-        request.append(ChangeRequest(op: "createFolder", placeholder: placeholder.placeholder, title: title))
-        return request
-    }
-
-    /// A request to change a folder.
-    public convenience init?(for collectionList: PHCollectionList) {
-        self.init(target: collectionList.localIdentifier, title: collectionList.localizedTitle ?? "", placeholder: nil,
-                  name: "PHCollectionListChangeRequest(for:)")
-    }
-
-    /// As `init(for:)`; `childCollections` is the folder's current content.
-    public convenience init?(for collectionList: PHCollectionList, childCollections: PHFetchResult<PHCollection>) {
-        self.init(for: collectionList)
-    }
-
-    public var title: String {
-        get { currentTitle }
-        set {
-            currentTitle = newValue
-            append(ChangeRequest(op: "updateCollection", target: target, title: newValue))
-        }
-    }
-
-    public func addChildCollections(_ collections: NSFastEnumeration) {
-        append(ChangeRequest(op: "addChildCollections", target: target, ids: collections.photoObjects.map(\.localIdentifier)))
-    }
-
-    public func removeChildCollections(_ collections: NSFastEnumeration) {
-        append(ChangeRequest(op: "removeChildCollections", target: target,
-                             ids: collections.photoObjects.map(\.localIdentifier)))
-    }
-
-    public func moveChildCollections(at indexes: IndexSet, to toIndex: Int) {
-        append(ChangeRequest(op: "moveChildCollections", target: target, indexes: Array(indexes), toIndex: toIndex))
-    }
-
-    /// Deletes folders.
-    public class func deleteCollectionLists(_ collectionLists: NSFastEnumeration) {
-        ChangeBlock.required(for: "PHCollectionListChangeRequest.deleteCollectionLists(_:)")?
-            .append(ChangeRequest(op: "deleteCollections", ids: collectionLists.photoObjects.map(\.localIdentifier)))
     }
 }

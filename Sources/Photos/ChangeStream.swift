@@ -57,15 +57,21 @@ struct ResultTransition: @unchecked Sendable {
 final class ChangeStream: @unchecked Sendable {
     static let shared = ChangeStream()
 
-    private let lock = NSLock()
+    let lock = NSLock()
     private var observerId: String?
     private var lastToken: String?
     private var opening: Task<String, any Error>?
     private var registrations: [String: ResultRegistration] = [:]
     private var nameCount = 0
-    private var observers: [any PHPhotoLibraryChangeObserver] = []
+    /// Held weakly, as PhotoKit holds them: a released observer is dropped.
+    private var observers: [WeakChangeObserver] = []
+    var availabilityObservers: [WeakAvailabilityObserver] = []
+    /// Set when the daemon was gone longer than `reconnectWindow`; cleared when the stream opens again.
+    var unavailability: PHPhotosError?
+    /// How long the daemon may be away (a restart) before the library is reported unavailable.
+    static let reconnectWindow = Duration.seconds(10)
     /// Handlers run here, one change at a time, never on the caller's thread.
-    private let delivery = DispatchQueue(label: "photos.changes")
+    let delivery = DispatchQueue(label: "photos.changes")
 
     // MARK: Followed results
 
@@ -136,17 +142,25 @@ final class ChangeStream: @unchecked Sendable {
     // MARK: Change observers
 
     func register(_ observer: any PHPhotoLibraryChangeObserver) {
-        lock.withLock { observers.append(observer) }
+        lock.withLock {
+            observers.removeAll { $0.value == nil }
+            observers.append(WeakChangeObserver(value: observer))
+        }
+        openOrRetry()
+    }
+
+    func unregister(_ observer: any PHPhotoLibraryChangeObserver) {
+        lock.withLock { observers.removeAll { $0.value == nil || $0.value === observer } }
+    }
+
+    /// Opens the stream now, or keeps trying in the background when the daemon does not answer yet.
+    func openOrRetry() {
         do {
             _ = try ClientExecutor.wait { [self] in try await openStream() }
         } catch {
             PhotosLog.report("changes cannot be observed yet (the stream opens again when the daemon answers)", error)
             ClientExecutor.start { [self] in _ = try? await openStream() }
         }
-    }
-
-    func unregister(_ observer: any PHPhotoLibraryChangeObserver) {
-        lock.withLock { observers.removeAll { $0 === observer } }
     }
 
     // MARK: The stream
@@ -214,16 +228,22 @@ final class ChangeStream: @unchecked Sendable {
         }
     }
 
-    /// Opens the stream again after it ended (the daemon stopped), retrying until the daemon answers.
+    /// Opens the stream again after it ended (the daemon stopped), retrying until the daemon answers; tells the
+    /// availability observers when that takes longer than the reconnect window.
     private func reopen() {
         lock.withLock {
             observerId = nil
             opening = nil
         }
+        let gone = ContinuousClock.now
         ClientExecutor.start { [self] in
             var delay: UInt64 = 100_000_000
             while true {
-                if (try? await openStream()) != nil { return }
+                if (try? await openStream()) != nil {
+                    lock.withLock { unavailability = nil }
+                    return
+                }
+                if ContinuousClock.now - gone > Self.reconnectWindow { reportUnavailable() }
                 try? await Task.sleep(nanoseconds: delay)
                 delay = min(delay * 2, 2_000_000_000)
             }
@@ -321,11 +341,19 @@ final class ChangeStream: @unchecked Sendable {
 
     /// Calls every change observer with `change`, after the changes before it.
     private func deliver(_ change: PHChange) {
-        let registered = Unchecked(lock.withLock { observers })
+        let registered = Unchecked(lock.withLock {
+            observers.removeAll { $0.value == nil }
+            return observers
+        })
         delivery.async {
-            for observer in registered.value { observer.photoLibraryDidChange(change) }
+            for observer in registered.value { observer.value?.photoLibraryDidChange(change) }
         }
     }
+}
+
+/// A change observer, held weakly.
+struct WeakChangeObserver {
+    weak var value: (any PHPhotoLibraryChangeObserver)?
 }
 
 /// Where the module says what went wrong in the background, where no caller can be told: standard error.

@@ -78,8 +78,15 @@ public final class PHContentEditingOutput: NSObject, @unchecked Sendable {
     }
 
     /// The `editAsset` change for `target`.
-    func editRequest(for target: String) -> ChangeRequest {
-        ChangeRequest(op: "editAsset", target: target, renderedPath: renderedContentURL.path, adjustment: adjustmentData?.wireValue)
+    /// The `editAsset` change for `target`: the rendered file by path when the daemon reads this process's files,
+    /// else sent (`Import.Upload`).
+    func editRequest(for target: String, transfers: FileTransfers) throws -> ChangeRequest {
+        let path = renderedContentURL.path
+        guard !transfers.daemonReads(path) else {
+            return ChangeRequest(op: "editAsset", target: target, renderedPath: path, adjustment: adjustmentData?.wireValue)
+        }
+        return ChangeRequest(op: "editAsset", target: target, adjustment: adjustmentData?.wireValue,
+                             upload: try transfers.upload(contentsOf: path))
     }
 }
 
@@ -121,7 +128,7 @@ private struct ContentEditingRequest {
             input = try makeInput()
         } catch {
             if cancelled() { return completionHandler(nil, ["PHContentEditingInputCancelledKey": true]) }
-            return completionHandler(nil, ["PHContentEditingInputErrorKey": error])
+            return completionHandler(nil, ["PHContentEditingInputErrorKey": PHPhotosError(error)])
         }
         if cancelled() { return completionHandler(nil, ["PHContentEditingInputCancelledKey": true]) }
         completionHandler(input, [:])
@@ -140,6 +147,8 @@ private struct ContentEditingRequest {
                 try await library.requestContentEditingInput(for: assetId, canHandle: [format])
             }
         }
+        // A path this program can open: the daemon's file, or a copy of it when the program may not open that.
+        input.fullSizeImagePath = try ReadableCopies.readable(input.fullSizeImagePath, name: "\(assetId)-edit-\(input.baseVersion)")
         return PHContentEditingInput(asset: asset, input: input)
     }
 }

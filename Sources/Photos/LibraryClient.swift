@@ -9,6 +9,28 @@ package final class LibraryClient: @unchecked Sendable {
 
     private let lock = NSLock()
     private var library: PhotoLibrary?
+    private var fileTransfers: FileTransfers?
+    /// What the daemon answered the last time it was asked what this user may do.
+    private var knownStatus: AuthorizationStatus?
+
+    /// The transfers of the daemon's files for the socket programs find now (`PHOTOLIBD_SOCKET` may change).
+    package var transfers: FileTransfers {
+        let socketPath = PhotoLibrary.socketPath()
+        return lock.withLock {
+            if let fileTransfers, fileTransfers.socketPath == socketPath { return fileTransfers }
+            let transfers = FileTransfers(socketPath: socketPath)
+            fileTransfers = transfers
+            return transfers
+        }
+    }
+
+    /// Whether the daemon grants this user reading only (as last heard): its refusals are `accessRestricted`.
+    var hasReadOnlyGrant: Bool { lock.withLock { knownStatus == .restricted } }
+
+    /// Remembers what the daemon said this user may do.
+    func remember(_ status: AuthorizationStatus) {
+        lock.withLock { knownStatus = status }
+    }
 
     /// Calls the daemon and waits for the answer. A call that fails because the connection broke (the daemon
     /// restarted) is sent again once over a new connection when `idempotent`.
@@ -36,7 +58,11 @@ package final class LibraryClient: @unchecked Sendable {
     }
 
     private func connection() async throws(PhotoLibraryError) -> PhotoLibrary {
-        if let library = lock.withLock({ library }) { return library }
+        if let library = lock.withLock({ library }) {
+            // One the daemon closed (it restarted) is replaced before a call that could not be sent again.
+            guard !library.isConnected else { return library }
+            drop(library)
+        }
         let connected = try await PhotoLibrary.connect()
         return lock.withLock {
             if let library { return library }

@@ -13,13 +13,16 @@ public final class PHFetchOptions: NSObject, @unchecked Sendable {
     public var fetchLimit = 0
     /// False: change details for the results of this fetch carry no indexes, only the new result.
     public var wantsIncrementalChangeDetails = true
+    /// The sources of the assets fetched; every asset here is of the user's library, so a set without
+    /// `.typeUserLibrary` fetches nothing.
+    public var includeAssetSourceTypes: PHAssetSourceType = [.typeUserLibrary, .typeCloudShared, .typeiTunesSynced]
 
     public override init() {}
 }
 
 /// The stand-in for `NSPredicate(format:)`, which Linux Foundation lacks: an NSPredicate-format string with
 /// its arguments substituted, checked by the daemon when the fetch runs.
-public final class PHPredicate: NSObject, @unchecked Sendable {
+public class PHPredicate: NSObject, @unchecked Sendable {
     /// The predicate with its arguments written in.
     public let predicateFormat: String
 
@@ -90,6 +93,44 @@ public final class PHPredicate: NSObject, @unchecked Sendable {
     }
 }
 
+/// The stand-in for `NSCompoundPredicate`: predicates joined with AND or OR, or one negated.
+public final class PHCompoundPredicate: PHPredicate, @unchecked Sendable {
+    /// Foundation's `NSCompoundPredicate.LogicalType`.
+    public enum LogicalType: UInt, Sendable {
+        case not = 0
+        case and = 1
+        case or = 2
+    }
+
+    public let compoundPredicateType: LogicalType
+    public let subpredicates: [PHPredicate]
+
+    public init(type: LogicalType, subpredicates: [PHPredicate]) {
+        compoundPredicateType = type
+        self.subpredicates = subpredicates
+        let parts = subpredicates.map { "(\($0.predicateFormat))" }
+        let format: String = switch type {
+        // An empty AND is true and an empty OR false, as NSCompoundPredicate has them.
+        case .and: parts.isEmpty ? "TRUEPREDICATE" : parts.joined(separator: " AND ")
+        case .or: parts.isEmpty ? "FALSEPREDICATE" : parts.joined(separator: " OR ")
+        case .not: "NOT " + (parts.first ?? "(TRUEPREDICATE)")
+        }
+        super.init(format: format, argumentArray: nil)
+    }
+
+    public convenience init(andPredicateWithSubpredicates subpredicates: [PHPredicate]) {
+        self.init(type: .and, subpredicates: subpredicates)
+    }
+
+    public convenience init(orPredicateWithSubpredicates subpredicates: [PHPredicate]) {
+        self.init(type: .or, subpredicates: subpredicates)
+    }
+
+    public convenience init(notPredicateWithSubpredicate predicate: PHPredicate) {
+        self.init(type: .not, subpredicates: [predicate])
+    }
+}
+
 /// The stand-in for `NSSortDescriptor(key:ascending:)` in `PHFetchOptions.sortDescriptors`.
 public final class PHSortDescriptor: NSObject, @unchecked Sendable {
     public let key: String?
@@ -109,6 +150,7 @@ extension Optional where Wrapped == PHFetchOptions {
     func assetQuery() -> AssetQuery {
         guard let options = self else { return AssetQuery() }
         return AssetQuery(
+            ids: options.includeAssetSourceTypes.contains(.typeUserLibrary) ? nil : [],
             predicate: options.predicate?.predicateFormat,
             sort: options.sortDescriptors?.compactMap { descriptor in
                 descriptor.key.map { SortDescriptor(key: $0, ascending: descriptor.ascending) }

@@ -43,6 +43,15 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
         self.init(registered: .collections(query), wantsIncrementalChangeDetails: options.wantsIncrementalChangeDetails)
     }
 
+    /// A result of objects the program holds (a transient collection's), in their order; not followed for changes.
+    convenience init(fixed objects: [ObjectType]) {
+        let identifiers = objects.compactMap { ($0 as? PHObject)?.localIdentifier }
+        self.init(contents: Pending((Identifiers(identifiers), -1)), registration: nil, wantsIncrementalChangeDetails: false)
+        lock.withLock {
+            for (identifier, object) in zip(identifiers, objects) { objectsById[identifier] = object }
+        }
+    }
+
     private convenience init(registered query: FollowedQuery, wantsIncrementalChangeDetails: Bool) {
         let (registration, contents) = ChangeStream.shared.follow(query)
         self.init(contents: contents, registration: registration, wantsIncrementalChangeDetails: wantsIncrementalChangeDetails)

@@ -12,6 +12,8 @@ public let PHImageResultRequestIDKey = "PHImageResultRequestIDKey"
 public let PHImageCancelledKey = "PHImageCancelledKey"
 public let PHImageErrorKey = "PHImageErrorKey"
 public let PHImageResultIsInCloudKey = "PHImageResultIsInCloudKey"
+/// The file an image's data came from (a `URL`): the daemon's, which this process may not be able to open.
+public let PHImageFileURLKey = "PHImageFileURLKey"
 
 /// PhotoKit's `PHImageContentMode`.
 public enum PHImageContentMode: Int, Sendable {
@@ -69,34 +71,16 @@ public final class PHImageRequestOptions: NSObject, @unchecked Sendable {
     public override init() {}
 }
 
-/// The stand-in for `UIImage`/`NSImage`: an upright image in a file the program may read.
-public final class PHImage: NSObject, @unchecked Sendable {
-    /// Width and height in pixels.
-    public let size: CGSize
-    public let fileURL: URL
-    public let mimeType: String
-    /// Pixels per point, always 1 here.
-    public let scale: CGFloat = 1
-
-    package init(_ result: ImageResult) {
-        size = CGSize(width: result.width, height: result.height)
-        fileURL = URL(fileURLWithPath: result.path)
-        mimeType = result.mimeType
-    }
-
-    /// The encoded image (JPEG, PNG, …, as `mimeType` says).
-    public func data() throws -> Data {
-        try Data(contentsOf: fileURL)
-    }
-}
-
 /// PhotoKit's `PHImageManager`: images of assets, upright, at the size asked for, from the daemon's cache.
 public class PHImageManager: NSObject, @unchecked Sendable {
     private static let defaultManager = PHImageManager()
     private static let requestIds = Mutex<PHImageRequestID>(0)
 
-    private let lock = NSLock()
-    private var running: [PHImageRequestID: Task<Void, Never>] = [:]
+    let lock = NSLock()
+    /// The asynchronous requests not finished yet, for `cancelImageRequest`.
+    var running: [PHImageRequestID: Task<Void, Never>] = [:]
+    /// The data requests whose bytes are on their way, for `cancelImageRequest`.
+    var dataTransfers: [PHImageRequestID: TransferCancellation] = [:]
 
     public override init() {}
 
@@ -141,12 +125,23 @@ public class PHImageManager: NSObject, @unchecked Sendable {
         let task = ClientExecutor.start { [self] in
             defer { _ = lock.withLock { running.removeValue(forKey: requestId) } }
             do {
-                let library = try await LibraryClient.shared.separateConnection()
-                defer { ClientExecutor.start { await library.close() } }
-                for try await image in library.images(for: assetId, options: wire) {
-                    if Task.isCancelled { break }
-                    let result = Unchecked(Result<ImageResult, any Error>.success(image))
-                    handlers.async { Self.finish(requestId, result.value, progress: progress.value, handler: handler.value) }
+                // A connection of the few image requests share, not one of its own (500 thumbnails, 2 sockets). One
+                // that broke before its first reply (the daemon restarted since it was opened) is tried once more.
+                var delivered = false
+                for attempt in 1...2 {
+                    do {
+                        try await ImageConnections.shared.withConnection { library in
+                            for try await image in library.images(for: assetId, options: wire) {
+                                if Task.isCancelled { break }
+                                delivered = true
+                                let result = Unchecked(Result<ImageResult, any Error>.success(image))
+                                handlers.async { Self.finish(requestId, result.value, progress: progress.value, handler: handler.value) }
+                            }
+                        }
+                        break
+                    } catch let error as PhotoLibraryError where error.code == .connectionFailed && !delivered && attempt == 1 {
+                        continue
+                    }
                 }
             } catch {
                 if !Task.isCancelled {
@@ -164,51 +159,14 @@ public class PHImageManager: NSObject, @unchecked Sendable {
         return requestId
     }
 
-    /// PhotoKit's `requestImageDataAndOrientation`: the bytes of the original file (or of `options.version`),
-    /// its type identifier and EXIF orientation.
-    @discardableResult
-    public func requestImageDataAndOrientation(
-        for asset: PHAsset, options: PHImageRequestOptions?,
-        resultHandler: @escaping (Data?, String?, CGImagePropertyOrientation, [AnyHashable: Any]?) -> Void
-    ) -> PHImageRequestID {
-        let requestId = Self.nextRequestId()
-        let assetId = asset.localIdentifier
-        let version = options.map { $0.version == .current ? nil : $0.version.wireValue } ?? nil
-        if options?.isSynchronous == true {
-            Self.deliverImageData(of: assetId, version: version, requestId: requestId, to: resultHandler)
-        } else {
-            let handler = Unchecked(resultHandler)
-            DispatchQueue(label: "photos.imagedata.\(requestId)").async {
-                Self.deliverImageData(of: assetId, version: version, requestId: requestId, to: handler.value)
-            }
-        }
-        return requestId
-    }
-
-    /// Reads the asset's file and calls `handler` with its bytes, or with the error.
-    private static func deliverImageData(
-        of assetId: String, version: ImageRequestOptions.Version?, requestId: PHImageRequestID,
-        to handler: (Data?, String?, CGImagePropertyOrientation, [AnyHashable: Any]?) -> Void
-    ) {
-        do {
-            let file = try LibraryClient.shared.call { library throws(PhotoLibraryError) in
-                try await library.requestImageData(for: assetId, version: version)
-            }
-            let data = try Data(contentsOf: URL(fileURLWithPath: file.path))
-            handler(data, UniformType.identifier(forMIMEType: file.mimeType),
-                    CGImagePropertyOrientation(rawValue: UInt32(file.orientation)) ?? .up,
-                    [PHImageResultRequestIDKey: requestId])
-        } catch {
-            handler(nil, nil, .up, [PHImageErrorKey: error, PHImageResultRequestIDKey: requestId])
-        }
-    }
-
-    /// Cancels a request whose final image has not been delivered; its handler gets `PHImageCancelledKey`.
+    /// Cancels a request whose final image (or data) has not been delivered; its handler gets `PHImageCancelledKey`.
     public func cancelImageRequest(_ requestID: PHImageRequestID) {
-        lock.withLock { running[requestID] }?.cancel()
+        let (task, transfer) = lock.withLock { (running[requestID], dataTransfers[requestID]) }
+        task?.cancel()
+        transfer?.cancel()
     }
 
-    private static func nextRequestId() -> PHImageRequestID {
+    static func nextRequestId() -> PHImageRequestID {
         requestIds.withLock { id in
             id = id == .max ? 1 : id + 1
             return id
@@ -225,10 +183,10 @@ public class PHImageManager: NSObject, @unchecked Sendable {
                 var stop = ObjCBool(false)
                 progress(1, nil, &stop, nil)
             }
-            handler(PHImage(image), [PHImageResultIsDegradedKey: image.isDegraded, PHImageResultRequestIDKey: requestId,
+            handler(PHImage(image, transfers: LibraryClient.shared.transfers), [PHImageResultIsDegradedKey: image.isDegraded, PHImageResultRequestIDKey: requestId,
                                      PHImageResultIsInCloudKey: false])
         case .failure(let error):
-            handler(nil, [PHImageErrorKey: error, PHImageResultRequestIDKey: requestId])
+            handler(nil, [PHImageErrorKey: PHPhotosError(error), PHImageResultRequestIDKey: requestId])
         }
     }
 }

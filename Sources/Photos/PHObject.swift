@@ -23,30 +23,33 @@ public class PHObject: NSObject, @unchecked Sendable {
     public override var description: String { "<\(type(of: self)): \(localIdentifier)>" }
 }
 
-/// PhotoKit's `PHObjectPlaceholder`: an object created in a change block. Once the block is committed, its
-/// `localIdentifier` is the identifier of the object it stood for.
+/// PhotoKit's `PHObjectPlaceholder`: an object created in a change block. Its `localIdentifier` is the final
+/// identifier of the object it stands for from the moment it exists, inside the block (the id the module chose and
+/// the daemon gives the object), as on Apple's platforms.
 public final class PHObjectPlaceholder: PHObject, @unchecked Sendable {
     private let lock = NSLock()
     private var committedIdentifier: String?
 
     /// The placeholder name the change block used (`@asset1`).
     let placeholder: String
+    /// The id chosen for the object; nil for a placeholder of an object that exists already.
+    let chosenIdentifier: String?
 
-    init(placeholder: String) {
+    init(placeholder: String, identifier: String, isChosen: Bool = true) {
         self.placeholder = placeholder
-        super.init(localIdentifier: placeholder)
+        self.chosenIdentifier = isChosen ? identifier : nil
+        super.init(localIdentifier: identifier)
     }
 
+    /// The object's identifier: the one chosen for it, or, when its file duplicated an asset of the library, that
+    /// asset's once the block committed.
     public override var localIdentifier: String {
-        lock.withLock { committedIdentifier ?? placeholder }
+        lock.withLock { committedIdentifier } ?? super.localIdentifier
     }
 
     func commit(as identifier: String) {
         lock.withLock { committedIdentifier = identifier }
     }
-
-    /// The id a change names this placeholder by: the real one once committed.
-    var wireIdentifier: String { localIdentifier }
 }
 
 /// PhotoKit's `PHAssetEditOperation`.
@@ -91,15 +94,11 @@ public final class PHAsset: PHObject, @unchecked Sendable {
     public var isFavorite: Bool { asset.isFavorite }
     public var isHidden: Bool { asset.isHidden }
     public var burstIdentifier: String? { asset.burstIdentifier }
-    /// Whether this asset stands for its burst (the library shows one asset per burst unless asked for all).
-    public var representsBurst: Bool { asset.burstIdentifier != nil }
+    /// Whether this asset stands for its burst: its representative, the one the library shows unless asked for all.
+    public var representsBurst: Bool { asset.burstIdentifier != nil && asset.representsBurst != false }
     public var hasAdjustments: Bool { asset.hasAdjustments }
     /// The name of the primary file when it was imported.
     public var originalFilename: String { asset.originalFilename }
-
-    public func canPerform(_ editOperation: PHAssetEditOperation) -> Bool {
-        PHPhotoLibrary.authorizationStatus() == .authorized
-    }
 
     /// The assets of the user's library, without hidden ones unless `options` asks for them.
     public class func fetchAssets(with options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
@@ -112,16 +111,21 @@ public final class PHAsset: PHObject, @unchecked Sendable {
         return PHFetchResult(assets: query, options: options)
     }
 
-    /// The assets of an album (in its order), smart album or moment.
+    /// The assets of an album (in its order), smart album or moment; a transient collection's assets in its order.
     public class func fetchAssets(in assetCollection: PHAssetCollection, options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
+        if let members = assetCollection.transientMembers {
+            return PHFetchResult(fixed: members.compactMap { $0 as? PHAsset })
+        }
         var query = options.assetQuery()
         query.collection = assetCollection.localIdentifier
         return PHFetchResult(assets: query, options: options)
     }
 
+    /// The assets with these identifiers, hidden ones too (as PhotoKit gives them).
     public class func fetchAssets(withLocalIdentifiers identifiers: [String], options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
         var query = options.assetQuery()
         query.ids = identifiers
+        query.includeHidden = true
         return PHFetchResult(assets: query, options: options)
     }
 
@@ -165,11 +169,25 @@ public final class PHAsset: PHObject, @unchecked Sendable {
 /// PhotoKit's `PHCollection`: an asset collection or a collection list.
 public class PHCollection: PHObject, @unchecked Sendable {
     package let collection: AssetCollection
+    /// The members of a transient collection (its assets, or a transient list's collections), which lives only in
+    /// this program; nil for the library's collections.
+    let transientMembers: [PHObject]?
 
     package init(_ collection: AssetCollection) {
         self.collection = collection
+        transientMembers = nil
         super.init(localIdentifier: collection.id)
     }
+
+    /// A collection of `members` that lives only in this program, as PhotoKit's transient collections.
+    init(transient collection: AssetCollection, members: [PHObject]) {
+        self.collection = collection
+        transientMembers = members
+        super.init(localIdentifier: collection.id)
+    }
+
+    /// Whether it lives only in this program.
+    var isTransient: Bool { transientMembers != nil }
 
     /// The right subclass for a collection of the library.
     package static func make(_ collection: AssetCollection) -> PHCollection {
@@ -196,8 +214,11 @@ public class PHCollection: PHObject, @unchecked Sendable {
         return PHFetchResult(collections: query, options: options)
     }
 
-    /// The albums and folders inside a folder, in its order.
+    /// The albums and folders inside a folder, in its order; a transient list's collections in its order.
     public class func fetchCollections(in collectionList: PHCollectionList, options: PHFetchOptions?) -> PHFetchResult<PHCollection> {
+        if let members = collectionList.transientMembers {
+            return PHFetchResult(fixed: members.compactMap { $0 as? PHCollection })
+        }
         var query = options.collectionQuery()
         query.parent = collectionList.localIdentifier
         return PHFetchResult(collections: query, options: options)
@@ -222,11 +243,16 @@ public final class PHAssetCollection: PHCollection, @unchecked Sendable {
     public var approximateLocation: PHLocation? { nil }
     public var localizedLocationNames: [String] { [] }
 
+    /// The collections of `type` and `subtype`. As on Apple's platforms, smart albums of `.any` subtype (and of
+    /// `.albumRegular`, which pickers ask for) are every smart album but Recently Deleted, which PhotoKit keeps private.
     public class func fetchAssetCollections(with type: PHAssetCollectionType, subtype: PHAssetCollectionSubtype,
                                             options: PHFetchOptions?) -> PHFetchResult<PHAssetCollection> {
         var query = options.collectionQuery()
         query.kind = type.kind
-        if subtype != .any {
+        if type == .smartAlbum && (subtype == .any || subtype == .albumRegular) {
+            let hidden = "subtype != '\(CollectionSubtype.smartAlbumRecentlyDeleted.rawValue)'"
+            query.predicate = query.predicate.map { "(\($0)) AND \(hidden)" } ?? hidden
+        } else if subtype != .any {
             // A subtype the library does not keep matches nothing.
             query.subtype = subtype.wireValue ?? .folderRegular
         }
@@ -252,13 +278,6 @@ public final class PHAssetCollection: PHCollection, @unchecked Sendable {
         fetchAssetCollections(with: .moment, subtype: .any, options: options)
     }
 
-    /// A collection of the given assets that lives only in this program, as PhotoKit's transient collections.
-    public class func transientAssetCollection(withAssetFetchResult fetchResult: PHFetchResult<PHAsset>,
-                                               title: String?) -> PHAssetCollection {
-        PHAssetCollection(AssetCollection(id: "transient:" + UUID().uuidString, kind: .album, subtype: .albumRegular,
-                                          title: title ?? "", assetCount: fetchResult.count, startDate: nil,
-                                          endDate: nil, parentId: nil))
-    }
 }
 
 /// PhotoKit's `PHCollectionList`: a folder of albums and folders.

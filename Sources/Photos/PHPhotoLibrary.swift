@@ -1,6 +1,12 @@
 import Foundation
 import PhotoLibrary
 
+/// PhotoKit's `PHPhotoLibraryAvailabilityObserver`: hears that the library went away.
+public protocol PHPhotoLibraryAvailabilityObserver: AnyObject {
+    /// The daemon stopped and did not come back within the reconnect window; `unavailabilityReason` says so.
+    func photoLibraryDidBecomeUnavailable(_ photoLibrary: PHPhotoLibrary)
+}
+
 /// PhotoKit's `PHPhotoLibrary`: the library served by photolibd (found as `PHOTOLIBD_SOCKET`, the config
 /// file or the default socket say), its change transactions and its change observers.
 public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
@@ -10,34 +16,49 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
 
     public class func shared() -> PHPhotoLibrary { sharedLibrary }
 
-    /// What the daemon lets this user do; `.notDetermined` when the daemon cannot be reached.
+    // MARK: Authorization
+
+    /// What the daemon lets this user do, read and write; `.notDetermined` when the daemon cannot be reached.
     public class func authorizationStatus() -> PHAuthorizationStatus {
+        authorizationStatus(for: .readWrite)
+    }
+
+    /// What the daemon lets this user do at `accessLevel`: at `.addOnly`, `.authorized` for a user who may add
+    /// photos (the access policy's read-write and add-only grants).
+    public class func authorizationStatus(for accessLevel: PHAccessLevel) -> PHAuthorizationStatus {
         do {
-            return PHAuthorizationStatus(try LibraryClient.shared.call { library throws(PhotoLibraryError) in
-                try await library.authorizationStatus()
-            })
+            let status = try LibraryClient.shared.call { library throws(PhotoLibraryError) in
+                try await library.authorizationStatus(accessLevel: accessLevel.wireValue)
+            }
+            if accessLevel == .readWrite { LibraryClient.shared.remember(status) }
+            return PHAuthorizationStatus(status)
         } catch {
             PhotosLog.report("the authorization status could not be read", error)
             return .notDetermined
         }
     }
 
-    public class func authorizationStatus(for accessLevel: PHAccessLevel) -> PHAuthorizationStatus {
-        authorizationStatus()
-    }
-
     /// Calls `handler` with the status on a queue of the module's; the daemon's access policy decides, no one is asked.
     public class func requestAuthorization(_ handler: @escaping (PHAuthorizationStatus) -> Void) {
-        let handler = Unchecked(handler)
-        DispatchQueue.global().async { handler.value(authorizationStatus()) }
+        requestAuthorization(for: .readWrite, handler: handler)
     }
 
     public class func requestAuthorization(for accessLevel: PHAccessLevel,
                                            handler: @escaping (PHAuthorizationStatus) -> Void) {
-        requestAuthorization(handler)
+        let handler = Unchecked(handler)
+        DispatchQueue.global().async { handler.value(authorizationStatus(for: accessLevel)) }
     }
 
-    /// Starts calling `observer` with every committed transaction. The library holds it until it is unregistered.
+    public class func requestAuthorization(for accessLevel: PHAccessLevel) async -> PHAuthorizationStatus {
+        await withCheckedContinuation { answered in
+            requestAuthorization(for: accessLevel) { answered.resume(returning: $0) }
+        }
+    }
+
+    // MARK: Observers
+
+    /// Starts calling `observer` with every committed transaction. The library holds it weakly, as PhotoKit does: an
+    /// observer released without unregistering is dropped.
     public func register(_ observer: PHPhotoLibraryChangeObserver) {
         ChangeStream.shared.register(observer)
     }
@@ -46,8 +67,22 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         ChangeStream.shared.unregister(observer)
     }
 
+    /// Starts telling `observer` when the library becomes unavailable; held weakly.
+    public func register(_ observer: PHPhotoLibraryAvailabilityObserver) {
+        ChangeStream.shared.register(availabilityObserver: observer)
+    }
+
+    public func unregisterAvailabilityObserver(_ observer: PHPhotoLibraryAvailabilityObserver) {
+        ChangeStream.shared.unregister(availabilityObserver: observer)
+    }
+
+    /// Why the library is unavailable (the daemon gone and not back within the reconnect window); nil while it is.
+    public var unavailabilityReason: Error? { ChangeStream.shared.unavailabilityReason }
+
+    // MARK: Changes
+
     /// Runs `changeBlock` on a queue of the module's, commits the change requests it made as one transaction,
-    /// then calls `completionHandler` there with the outcome.
+    /// then calls `completionHandler` there with the outcome (a `PHPhotosError` when refused).
     public func performChanges(_ changeBlock: @escaping () -> Void, completionHandler: ((Bool, Error?) -> Void)? = nil) {
         let work = Unchecked((changeBlock, completionHandler))
         ChangeBlock.queue.async {
@@ -61,71 +96,54 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         }
     }
 
+    /// As `performChanges(_:completionHandler:)`, returning once the transaction is committed.
+    ///
+    /// - Throws: `PHPhotosError` with the daemon's reason when the transaction is refused.
+    public func performChanges(_ changeBlock: @escaping () -> Void) async throws {
+        let block = Unchecked(changeBlock)
+        try await withCheckedThrowingContinuation { (committed: CheckedContinuation<Void, any Error>) in
+            performChanges(block.value) { success, error in
+                if success { committed.resume() } else { committed.resume(throwing: error ?? PHPhotosError(.internalError, reason: "")) }
+            }
+        }
+    }
+
     /// Runs `changeBlock` on the calling thread and commits its change requests as one transaction.
     ///
-    /// - Throws: `PhotoLibraryError` with the daemon's reason when the transaction is refused.
+    /// - Throws: `PHPhotosError` with the daemon's reason when the transaction is refused.
     public func performChangesAndWait(_ changeBlock: () -> Void) throws {
         try withoutActuallyEscaping(changeBlock) { try ChangeBlock.run($0) }
     }
+
+    // MARK: Persistent changes
+
+    /// The token of the library's state now, to fetch the changes after it later (and in a later run: it is
+    /// `NSSecureCoding`).
+    public var currentChangeToken: PHPersistentChangeToken {
+        let token = try? LibraryClient.shared.call { library throws(PhotoLibraryError) in
+            try await library.fetchCollections(matching: CollectionQuery(limit: 0), pageSize: 0).token
+        }
+        return PHPersistentChangeToken(token ?? "")
+    }
+
+    /// The transactions committed after `token`, in order.
+    ///
+    /// - Throws: `PHPhotosError.persistentChangeTokenExpired` when the history no longer reaches back to `token`
+    ///   (or it is another library's): fetch again.
+    public func fetchPersistentChanges(since token: PHPersistentChangeToken) throws -> PHPersistentChangeFetchResult {
+        do {
+            return try PHPersistentChangeFetchResult(changes: PersistentChanges.fetch(since: token.token))
+        } catch {
+            throw PHPhotosError(error)
+        }
+    }
 }
 
-/// The change requests of the change block running on this thread, in the order they were made.
-final class ChangeBlock: @unchecked Sendable {
-    /// Where `performChanges` runs its blocks, one at a time.
-    static let queue = DispatchQueue(label: "photos.performChanges")
-    private static let threadKey = "io.photolibd.Photos.changeBlock"
-
-    private(set) var requests: [ChangeRequest] = []
-    private var placeholders: [PHObjectPlaceholder] = []
-
-    /// The block running on this thread; nil outside of a change block.
-    static var current: ChangeBlock? {
-        Thread.current.threadDictionary[threadKey] as? ChangeBlock
-    }
-
-    /// The block on this thread. Outside of one, a change request does nothing, and says so on standard error
-    /// (PhotoKit raises an exception).
-    static func required(for request: String) -> ChangeBlock? {
-        guard let block = current else {
-            PhotosLog.report("\(request) was ignored", PhotoLibraryError(
-                code: .invalidChange, message: "change requests can only be made inside performChanges or performChangesAndWait"))
-            return nil
-        }
-        return block
-    }
-
-    /// Runs `body` as this thread's change block and commits what it asked for.
-    static func run(_ body: () -> Void) throws {
-        let block = ChangeBlock()
-        let thread = Thread.current
-        guard thread.threadDictionary[threadKey] == nil else {
-            throw PhotoLibraryError(code: .invalidChange, message: "a change block cannot run inside another change block")
-        }
-        thread.threadDictionary[threadKey] = block
-        body()
-        thread.threadDictionary[threadKey] = nil
-        try block.commit()
-    }
-
-    func append(_ request: ChangeRequest) {
-        requests.append(request)
-    }
-
-    /// A new placeholder for an object this block creates.
-    func makePlaceholder(_ kind: String) -> PHObjectPlaceholder {
-        let placeholder = PHObjectPlaceholder(placeholder: "@\(kind)\(placeholders.count + 1)")
-        placeholders.append(placeholder)
-        return placeholder
-    }
-
-    private func commit() throws {
-        guard !requests.isEmpty else { return }
-        let requests = requests
-        let result = try LibraryClient.shared.call(idempotent: false) { library throws(PhotoLibraryError) in
-            try await library.performChanges(requests)
-        }
-        for placeholder in placeholders {
-            if let id = result.created[placeholder.placeholder] { placeholder.commit(as: id) }
+extension PHAccessLevel {
+    var wireValue: AccessLevel {
+        switch self {
+        case .addOnly: .addOnly
+        case .readWrite: .readWrite
         }
     }
 }

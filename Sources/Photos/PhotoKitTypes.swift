@@ -67,10 +67,20 @@ public struct PHAssetMediaSubtype: OptionSet, Sendable, Hashable {
     public static let videoTimelapse = PHAssetMediaSubtype(rawValue: 1 << 18)
     public static let videoCinematic = PHAssetMediaSubtype(rawValue: 1 << 21)
 
-    /// The library's subtypes, which have PhotoKit's bits.
+    /// The library's subtypes, which have PhotoKit's bits (its own, animated and self-portrait, left out).
     init(_ subtypes: MediaSubtypes) {
-        self.init(rawValue: UInt(subtypes.rawValue))
+        self.init(rawValue: UInt(subtypes.subtracting(.libraryOwn).rawValue))
     }
+}
+
+/// PhotoKit's `PHAssetSourceType`, with Apple's bits.
+public struct PHAssetSourceType: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+
+    public static let typeUserLibrary = PHAssetSourceType(rawValue: 1 << 0)
+    public static let typeCloudShared = PHAssetSourceType(rawValue: 1 << 1)
+    public static let typeiTunesSynced = PHAssetSourceType(rawValue: 1 << 2)
 }
 
 /// PhotoKit's `PHAssetCollectionType`.
@@ -127,6 +137,12 @@ public enum PHAssetCollectionSubtype: Int, Sendable {
         case .smartAlbumBursts: self = .smartAlbumBursts
         case .smartAlbumRecentlyDeleted: self = .smartAlbumRecentlyDeleted
         case .smartAlbumRAW: self = .smartAlbumRAW
+        case .smartAlbumSelfPortraits: self = .smartAlbumSelfPortraits
+        case .smartAlbumSlomoVideos: self = .smartAlbumSlomoVideos
+        case .smartAlbumTimelapses: self = .smartAlbumTimelapses
+        case .smartAlbumAnimated: self = .smartAlbumAnimated
+        case .smartAlbumDepthEffect: self = .smartAlbumDepthEffect
+        case .smartAlbumLongExposures: self = .smartAlbumLongExposures
         case .moment, .folderRegular: self = .any
         }
     }

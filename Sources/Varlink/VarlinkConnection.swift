@@ -48,9 +48,9 @@ public final class VarlinkConnection: Sendable {
 
     /// How long `connect` keeps trying while the server's queue of connections not yet accepted is full: a Unix
     /// socket refuses at once (EAGAIN) then, where a TCP one would wait, so a burst of clients would fail.
-    static let fullQueuePatience = Duration.seconds(5)
+    static let fullQueuePatience = Duration.seconds(10)
 
-    /// Connects to the service listening on `socketPath`, waiting up to five seconds while its queue of new
+    /// Connects to the service listening on `socketPath`, waiting up to ten seconds while its queue of new
     /// connections is full.
     ///
     /// - Parameters:
@@ -132,6 +132,9 @@ public final class VarlinkConnection: Sendable {
         }
         return AsyncThrowingStream { try await replies.next() }
     }
+
+    /// Whether the connection is still open: false once either side closed it (the server stopped, say).
+    public var isOpen: Bool { channel.isActive }
 
     /// Closes the connection; a call or stream in progress fails with `VarlinkConnectionError.closed`.
     public func close() async {

@@ -26,7 +26,7 @@ public final class VarlinkRawConnection: @unchecked Sendable {
         Glibc.close(descriptor)
     }
 
-    /// Connects to the service listening on `socketPath`, trying again for up to five seconds while its queue of
+    /// Connects to the service listening on `socketPath`, trying again for up to ten seconds while its queue of
     /// new connections is full (as ``VarlinkConnection`` does).
     public static func connect(socketPath: String, maximumMessageSize: Int = 16 << 20) throws(VarlinkConnectionError)
         -> VarlinkRawConnection
@@ -142,6 +142,14 @@ public final class VarlinkRawConnection: @unchecked Sendable {
 
     /// Whether ``shutDown()`` was called.
     public var wasShutDown: Bool { isShutDown.load(ordering: .relaxed) }
+
+    /// Whether an idle connection can still carry a call: not shut down, nothing unread, and the server has not hung
+    /// up (a restarted server closed its end; an idle connection has nothing to read otherwise).
+    public var isUsable: Bool {
+        guard !wasShutDown, pending.isEmpty else { return false }
+        var poll = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return Glibc.poll(&poll, 1, 0) == 0
+    }
 
     private func receive(into buffer: UnsafeMutableRawBufferPointer) throws(VarlinkConnectionError) -> Int {
         while true {

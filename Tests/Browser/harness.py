@@ -27,11 +27,14 @@ def make_photo(path, index, date, shape=None):
     return path
 
 
-def make_video(path, seconds=6, taken="2024-05-16T10:30:00Z"):
-    """A short H.264 MP4 with a moving test pattern and a tone, for the player."""
+def make_video(path, seconds=6, taken="2024-05-16T10:30:00Z", codec="libx264", faststart=True):
+    """A short MP4 with a moving test pattern and a tone, for the player: H.264, or HEVC with codec="libx265" (which
+    Chromium does not decode); without `faststart` its index comes last."""
+    video = ["-c:v", codec] + (["-tag:v", "hvc1", "-x265-params", "log-level=error"] if codec == "libx265" else [])
     subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=size=640x360:rate=25:duration={seconds}",
-                    "-f", "lavfi", "-i", f"sine=frequency=440:duration={seconds}", "-c:v", "libx264", "-pix_fmt", "yuv420p",
-                    "-c:a", "aac", "-shortest", "-movflags", "+faststart", "-metadata", f"creation_time={taken}", path], check=True)
+                    "-f", "lavfi", "-i", f"sine=frequency=440:duration={seconds}", *video, "-pix_fmt", "yuv420p",
+                    "-c:a", "aac", "-shortest", *(["-movflags", "+faststart"] if faststart else []),
+                    "-metadata", f"creation_time={taken}", path], check=True)
     return path
 
 
@@ -71,10 +74,20 @@ class Gallery:
             self.daemon.terminate()
             self.daemon.wait(30)
 
-    def start_web(self, listen="127.0.0.1:0"):
+    def start_web(self, listen="127.0.0.1:0", uid=None):
+        """Starts photolib-web beside the daemon, as user `uid` when given (which takes root: setpriv), with a runtime
+        folder and a cache of that user's own."""
         log = open(os.path.join(self.directory, "web.log"), "ab")
-        self.web = subprocess.Popen([os.path.join(PRODUCTS, "photolib-web"), "--listen", listen, "--socket", self.socket],
-                                    stdout=subprocess.PIPE, stderr=log, env=self.environment, text=True)
+        command = [os.path.join(PRODUCTS, "photolib-web"), "--listen", listen, "--socket", self.socket]
+        environment = self.environment
+        if uid is not None:
+            home = os.path.join(self.directory, f"user-{uid}")
+            for folder in ("runtime", "cache"):
+                os.makedirs(os.path.join(home, folder), mode=0o700)
+                os.chown(os.path.join(home, folder), uid, uid)
+            environment = dict(self.environment, XDG_RUNTIME_DIR=os.path.join(home, "runtime"), XDG_CACHE_HOME=os.path.join(home, "cache"))
+            command = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", *command]
+        self.web = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, env=environment, text=True)
         self.url = self.web.stdout.readline().strip()
         if not self.url.startswith("http://"):
             raise RuntimeError("photolib-web printed no address:\n" + self.log("web.log"))

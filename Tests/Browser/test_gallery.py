@@ -9,83 +9,11 @@ import time
 import urllib.error
 import urllib.request
 
-import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
 
-from harness import ROOT, Gallery, make_photo, make_video
-
-WAIT = 20
-
-
-@pytest.fixture(scope="module")
-def gallery():
-    gallery = Gallery()
-    photos = os.path.join(gallery.directory, "photos")
-    os.makedirs(photos)
-    paths = [make_photo(f"{photos}/IMG_{index:03}.jpg", index, f"2024:05:{10 + index // 6:02}:{9 + index % 6}:15:00")
-             for index in range(30)]
-    paths.append(make_video(f"{photos}/clip.mp4"))
-    gallery.start_daemon()
-    gallery.import_files(paths)
-    gallery.start_web()
-    gallery.photos = photos
-    yield gallery
-    gallery.close()
-
-
-@pytest.fixture(scope="module")
-def browser(gallery):
-    options = webdriver.ChromeOptions()
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1400,900", "--force-device-scale-factor=1", "--autoplay-policy=no-user-gesture-required"]:
-        options.add_argument(argument)
-    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    driver = webdriver.Chrome(options=options, service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")))
-    driver.get(gallery.url)
-    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-asset-id] img"))
-    yield driver
-    driver.quit()
-
-
-def wait_for(driver, condition, timeout=WAIT, message=""):
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(condition, message)
-
-
-def assets(gallery, *arguments):
-    output = gallery.photolib("assets", "--json", *arguments).stdout
-    decoder = json.JSONDecoder()
-    found, position = [], 0
-    while position < len(output):
-        while position < len(output) and output[position].isspace():
-            position += 1
-        if position >= len(output):
-            break
-        value, position = decoder.raw_decode(output, position)
-        found.extend(value if isinstance(value, list) else [value])
-    return found
-
-
-def tile_ids(driver, photos_only=False):
-    return driver.execute_script("""
-        return [...document.querySelectorAll('[data-asset-id]')]
-            .filter(e => !arguments[0] || e.querySelector('img').alt.startsWith('Photo')).map(e => e.dataset.assetId)""", photos_only)
-
-
-def sidebar_count(driver, title):
-    return driver.execute_script("""
-        const button = [...document.querySelectorAll('#collections button')].find(b => b.firstChild.textContent === arguments[0]);
-        return button ? button.querySelector('.count').textContent : null""", title)
-
-
-def close_viewer(driver):
-    if driver.execute_script("return document.querySelector('#viewer').open"):
-        driver.find_element(By.CSS_SELECTOR, "#viewer").send_keys(Keys.ESCAPE)
-        wait_for(driver, lambda d: not d.execute_script("return document.querySelector('#viewer').open"))
-
+from harness import ROOT, make_photo
+from page import assets, close_viewer, open_viewer, sidebar_count, tile_ids, wait_for
 
 def test_the_grid_shows_every_photo_newest_first_with_the_test_hooks(gallery, browser):
     library = assets(gallery)
@@ -141,8 +69,7 @@ def test_a_dropped_photo_appears_and_a_trashed_one_leaves_without_a_reload(galle
 
 def test_the_viewer_opens_steps_with_the_arrow_keys_and_sets_a_favorite(gallery, browser):
     first, second = tile_ids(browser, photos_only=True)[:2]
-    browser.find_element(By.CSS_SELECTOR, f'[data-asset-id="{first}"]').click()
-    wait_for(browser, lambda d: d.execute_script("return document.querySelector('#viewer').open"), message="the viewer opens")
+    open_viewer(browser, first)
     stage_image = lambda d: d.execute_script("const i = document.querySelector('#viewer .stage img'); return i && i.complete && i.naturalWidth > 0 ? i.src : null")
     assert first in wait_for(browser, stage_image, message="the photo in the viewer")
     browser.find_element(By.CSS_SELECTOR, "#viewer").send_keys(Keys.ARROW_RIGHT)
@@ -165,8 +92,8 @@ def test_an_album_made_from_the_page_holds_the_selected_photos(gallery, browser)
         browser.execute_script("document.querySelector(`[data-asset-id='${arguments[0]}'] .pick`).click()", asset_id)
     wait_for(browser, lambda d: "2 selected" in d.find_element(By.CSS_SELECTOR, "#selection-bar").text)
     browser.find_element(By.CSS_SELECTOR, "#new-album").click()
-    browser.find_element(By.CSS_SELECTOR, "#new-album-dialog input").send_keys("Made in the browser")
-    browser.find_element(By.CSS_SELECTOR, '#new-album-dialog button[value="create"]').click()
+    browser.find_element(By.CSS_SELECTOR, "#new-collection-dialog input").send_keys("Made in the browser")
+    browser.find_element(By.CSS_SELECTOR, '#new-collection-dialog button[value="create"]').click()
     wait_for(browser, lambda d: sidebar_count(d, "Made in the browser") == "2", message="the album in the sidebar")
     album = browser.find_element(By.XPATH, "//li[@data-collection-id][.//span[text()='Made in the browser']]")
     album_id = album.get_attribute("data-collection-id")

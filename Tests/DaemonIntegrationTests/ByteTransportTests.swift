@@ -75,6 +75,19 @@ struct ByteTransportTests {
         }
     }
 
+    @Test func anEditsRenderedFileCanBeSentInsteadOfNamed() async throws {
+        let library = try await PopulatedDaemon.make(photoCount: 1)
+        let rendered = try ImageFixtures.image(at: library.photos.file("rendered.jpg"), width: 40, height: 30)
+        let transfers = library.client.transfers
+        let upload = try await transfers.onThread { () throws(PhotoLibraryError) in try transfers.upload(contentsOf: rendered) }
+        let adjustment = Adjustment(formatIdentifier: "org.example.app", formatVersion: "1", data: "")
+        _ = try await library.client.performChanges([ChangeRequest(op: "editAsset", target: library.assetIds[0],
+                                                                   adjustment: adjustment, upload: upload)])
+        let edited = try #require(try await library.client.fetchAssets(matching: AssetQuery(ids: library.assetIds)).assets.first)
+        #expect(edited.hasAdjustments && edited.pixelWidth == 40 && edited.pixelHeight == 30)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: library.daemon.libraryPath + "/uploads") == [])
+    }
+
     @Test func anUploadThatIsNotMediaFailsTheChangeAndChangesNothing() async throws {
         let library = try await PopulatedDaemon.make(photoCount: 0)
         let transfers = library.client.transfers

@@ -151,7 +151,7 @@ struct CollectionTests {
             matching: AssetQuery(includeHidden: true, includeTrashed: true, includeAllBurstAssets: true), includeResources: true).assets
         let oracle = SmartAlbumOracle(assets: everything)
         let smartAlbums = try await library.collections(CollectionQuery(kind: .smartAlbum))
-        #expect(smartAlbums.count == 11)
+        #expect(smartAlbums.count == 17)
         for album in smartAlbums {
             let members = everything.filter { oracle.holds(album.subtype, $0) }
             #expect(album.assetCount == members.count, "\(album.subtype)")
@@ -311,6 +311,11 @@ private struct SmartAlbumOracle {
         case .smartAlbumRecentlyDeleted: return asset.isTrashed
         case .smartAlbumRAW:
             return shown && (asset.resources ?? []).contains { $0.type == .alternatePhoto || $0.mimeType.hasPrefix("image/x-") }
+        case .smartAlbumSelfPortraits: return shown && asset.mediaSubtypes.contains(.photoSelfPortrait)
+        case .smartAlbumSlomoVideos: return shown && asset.mediaType == .video && asset.mediaSubtypes.contains(.videoHighFrameRate)
+        case .smartAlbumTimelapses: return shown && asset.mediaType == .video && asset.mediaSubtypes.contains(.videoTimelapse)
+        case .smartAlbumAnimated: return shown && asset.mediaType == .image && asset.mediaSubtypes.contains(.photoAnimated)
+        case .smartAlbumDepthEffect: return shown && asset.mediaType == .image && asset.mediaSubtypes.contains(.photoDepthEffect)
         default: return false
         }
     }

@@ -32,6 +32,10 @@ struct SmartAlbumTests {
         add("burst1", created: "2024-03-01T12:00:01+00:00") { $0.burstIdentifier = "B" }
         add("burst2", created: "2024-03-01T12:00:02+00:00") { $0.burstIdentifier = "B" }
         add("burst3", created: "2024-03-01T12:00:03+00:00") { $0.burstIdentifier = "B" }
+        add("selfie") { $0.camera.lensModel = "iPhone 12 front camera 2.71mm f/2.2" }
+        add("slomo") { $0.mediaType = .video; $0.mediaSubtypes = .videoHighFrameRate }
+        add("animated") { $0.mediaSubtypes = .photoAnimated }
+        add("portrait") { $0.mediaSubtypes = .photoDepthEffect }
         add("favorite", created: "2024-05-05T05:05:05+05:00")
         add("hidden")
         add("trashed")
@@ -65,10 +69,13 @@ struct SmartAlbumTests {
     @Test func everySmartAlbumCountsExactlyWhatItShows() async throws {
         let (database, ids) = try await Self.makeLibrary()
         let shown: Set = ["plain", "undated", "video", "wideVideo", "screenshot", "live", "panoramaByShape",
-                          "panoramaBySubtype", "nearlyPanorama", "rawPair", "dng", "burst1", "favorite"]
+                          "panoramaBySubtype", "nearlyPanorama", "rawPair", "dng", "burst1", "favorite", "selfie", "slomo",
+                          "animated", "portrait"]
         var expected: [CollectionSubtype: Set<String>] = [
             .smartAlbumUserLibrary: shown, .smartAlbumRecentlyAdded: shown, .smartAlbumFavorites: ["favorite"],
-            .smartAlbumVideos: ["video", "wideVideo"], .smartAlbumAllHidden: ["hidden"],
+            .smartAlbumVideos: ["video", "wideVideo", "slomo"], .smartAlbumAllHidden: ["hidden"],
+            .smartAlbumSelfPortraits: ["selfie"], .smartAlbumSlomoVideos: ["slomo"], .smartAlbumAnimated: ["animated"],
+            .smartAlbumDepthEffect: ["portrait"],
             .smartAlbumPanoramas: ["panoramaByShape", "panoramaBySubtype"], .smartAlbumScreenshots: ["screenshot"],
             .smartAlbumLivePhotos: ["live"], .smartAlbumBursts: ["burst1"], .smartAlbumRecentlyDeleted: ["trashed"],
             .smartAlbumRAW: ["rawPair", "dng"],
@@ -91,8 +98,21 @@ struct SmartAlbumTests {
         expected[.smartAlbumRAW] = ["dng"]
         try await Self.expectSmartAlbums(database, ids, expected)
 
+        // The lens decides a selfie, whoever writes it (the camera-data backfill, for one).
+        _ = try await database.performChanges([.deleteAssets(ids: [ids["animated"]!], permanently: false)])
+        try await database.writer.writeUnrecorded { db in
+            try db.execute(sql: "UPDATE asset SET lensModel = 'iPhone 15 back camera' WHERE id = ?", arguments: [ids["selfie"]!])
+            try db.execute(sql: "UPDATE asset SET lensModel = 'Pixel 8 front camera' WHERE id = ?", arguments: [ids["plain"]!])
+        }
+        expected[.smartAlbumSelfPortraits] = ["plain"]
+        expected[.smartAlbumAnimated] = []
+        expected[.smartAlbumRecentlyDeleted]!.insert("animated")
+        expected[.smartAlbumUserLibrary]!.remove("animated")
+        expected[.smartAlbumRecentlyAdded]!.remove("animated")
+        try await Self.expectSmartAlbums(database, ids, expected)
+
         _ = try await database.performChanges([.deleteAssets(ids: [ids["burst1"]!, ids["dng"]!], permanently: true)])
-        expected[.smartAlbumRecentlyDeleted] = ["rawPair"]
+        expected[.smartAlbumRecentlyDeleted] = ["rawPair", "animated"]
         expected[.smartAlbumRAW] = []
         expected[.smartAlbumUserLibrary]!.remove("dng")
         expected[.smartAlbumRecentlyAdded]!.remove("dng")

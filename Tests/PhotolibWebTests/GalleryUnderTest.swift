@@ -46,6 +46,17 @@ struct GalleryUnderTest {
                                 assetIds: Array(imported.prefix(photos)), videoId: video ? imported.last : nil)
     }
 
+    /// Imports more files (copied in) and returns their assets' ids, in order.
+    func importing(_ paths: [String]) async throws -> [String] {
+        let library = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
+        let imported = try await library.importFiles(paths, mode: .copy).files
+        await library.close()
+        return try imported.map { file in
+            guard let id = file.assetId else { throw DaemonError("\(file.path) was not imported: \(file.error ?? "?")") }
+            return id
+        }
+    }
+
     /// Runs `test` against the gallery listening on a port of its own (the test client's requests say `Host:
     /// localhost`), with the change feed running.
     func test(_ test: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import PhotoLibrary
+import TestSupport
 @testable import PhotolibWeb
 import Testing
 
@@ -75,6 +76,50 @@ struct RouteTests {
             #expect(beyond.status == .rangeNotSatisfiable)
             #expect(beyond.headers[.contentRange] == "bytes */\(size)")
         }
+    }
+
+    @Test func aLargeOriginalIsStreamedWholeAndInRangesWithTheFilesBytes() async throws {
+        let gallery = try await GalleryUnderTest.start(photos: 0)
+        // Noise does not compress: a JPEG of several megabytes, past what is read in one go.
+        let path = gallery.daemon.directory + "/noise.jpg"
+        try runTool("/usr/bin/vips", ["gaussnoise", path + "[Q=95]", "2400", "1800"])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(bytes.count > 2 * DaemonFiles.wholeReadLimit)
+        let id = try #require(try await gallery.importing([path]).first)
+        try await gallery.test { client in
+            let whole = try await client.execute(uri: "/original/\(id)", method: .get, headers: gallery.signedIn)
+            #expect(whole.status == .ok)
+            #expect(whole.headers[.contentLength] == String(bytes.count))
+            #expect(Data(buffer: whole.body) == bytes)
+            var headers = gallery.signedIn
+            headers[.range] = "bytes=1000000-"
+            let tail = try await client.execute(uri: "/original/\(id)", method: .get, headers: headers)
+            #expect(tail.status == .partialContent)
+            #expect(Data(buffer: tail.body) == bytes.dropFirst(1_000_000))
+        }
+    }
+
+    @Test func anAlbumGoesIntoAFolderAndOutAgain() async throws {
+        let gallery = try await GalleryUnderTest.start(photos: 0)
+        let library = try await PhotoLibrary.connect(socketPath: gallery.daemon.socketPath)
+        var changes = PhotoLibrary.ChangeBuilder()
+        let album = changes.createAlbum(title: "Summer")
+        let folder = changes.createFolder(title: "Trips")
+        let created = try await library.performChanges(changes).created
+        let (albumId, folderId) = (try #require(created[album]), try #require(created[folder]))
+        try await gallery.test { client in
+            for move in [#"{"action": "moveToFolder", "collections": ["\#(albumId)"], "folder": "\#(folderId)"}"#,
+                         #"{"action": "moveToFolder", "collections": ["\#(albumId)"], "folder": null, "from": "\#(folderId)"}"#] {
+                let response = try await AnnotationRouteTests.change(move, ids: [], gallery: gallery, client: client)
+                #expect(response.status == .ok, "\(String(buffer: response.body))")
+                let parent = try await library.fetchCollections(matching: CollectionQuery(ids: [albumId])).collections.first?.parentId
+                #expect(parent == (move.contains("null") ? nil : folderId))
+            }
+            let nowhere = try await AnnotationRouteTests.change(#"{"action": "moveToFolder", "collections": ["\#(albumId)"]}"#,
+                                                                ids: [], gallery: gallery, client: client)
+            #expect(nowhere.status == .badRequest)
+        }
+        await library.close()
     }
 
     @Test(arguments: ["/page/..%2f..%2fPackage.swift", "/page/../Package.swift", "/page/%2e%2e/etc/passwd",

@@ -169,7 +169,7 @@ private final class Received: @unchecked Sendable {
 }
 
 /// Waits for an AssetsLibrary call that answers through blocks.
-private func callback<Value: Sendable>(_ call: (@escaping @Sendable (Result<Value, any Error>) -> Void) -> Void) async throws -> Value {
+func callback<Value: Sendable>(_ call: (@escaping @Sendable (Result<Value, any Error>) -> Void) -> Void) async throws -> Value {
     try await withCheckedThrowingContinuation { continuation in
         call { continuation.resume(with: $0) }
     }

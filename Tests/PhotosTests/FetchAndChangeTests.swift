@@ -111,7 +111,7 @@ extension PhotosModuleTests {
         let unknown = PHAsset.fetchAssets(withLocalIdentifiers: ["no-such-asset"], options: nil)
         #expect(unknown.count == 0)
         let missingFile = URL(fileURLWithPath: "/nonexistent/photo.jpg")
-        #expect(throws: PhotoLibraryError.self) {
+        #expect(throws: PHPhotosError.self) {
             try library.performChangesAndWait {
                 _ = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: missingFile)
             }
@@ -125,8 +125,8 @@ extension PhotosModuleTests {
                 PHAssetCollectionChangeRequest.deleteAssetCollections([favorites])
             }
             Issue.record("deleting a smart album was accepted")
-        } catch let error as PhotoLibraryError {
-            #expect(error.code == .invalidChange, "\(error)")
+        } catch let error as PHPhotosError {
+            #expect(error.code == .changeNotSupported && error.errorCode == 3300, "\(error)")
         }
         // All or nothing: the favorite of the refused block did not commit.
         #expect(PHAsset.fetchAssets(withLocalIdentifiers: [asset.localIdentifier], options: nil).firstObject?.isFavorite == false)
@@ -142,7 +142,7 @@ extension PhotosModuleTests {
             PHAssetChangeRequest.deleteAssets([staleAsset("missing-id")] as NSArray)
         }, completionHandler: { success, error in failed.set(success, error) })
         #expect(try await eventually { failed.isSet })
-        #expect(failed.success == false && (failed.error as? PhotoLibraryError)?.code == .notFound)
+        #expect(failed.success == false && (failed.error as? PHPhotosError)?.code == .identifierNotFound)
 
         // A change request outside a change block does nothing and does not crash.
         PHAssetChangeRequest(for: asset).isHidden = true

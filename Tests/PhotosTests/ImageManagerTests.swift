@@ -96,7 +96,7 @@ extension PhotosModuleTests {
         PHImageManager.default().requestImage(for: staleAsset("no-such-asset"), targetSize: CGSize(width: 10, height: 10),
                                               contentMode: .aspectFit, options: options) { failed.add($0, $1) }
         #expect(failed.all.count == 1 && failed.all[0].image == nil)
-        #expect((failed.all[0].info[PHImageErrorKey] as? PhotoLibraryError)?.code == .notFound)
+        #expect((failed.all[0].info[PHImageErrorKey] as? PHPhotosError)?.code == .identifierNotFound)
     }
 }
 

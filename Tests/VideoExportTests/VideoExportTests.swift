@@ -78,43 +78,48 @@ struct VideoExportTests {
         let input = try VideoFixtures.clip(at: directory.file("in.mp4"), width: 1920, height: 1080, seconds: 20)
         let export = VideoExport(input: input, output: directory.file("out.mp4"), preset: .highestQuality, fileType: .mp4,
                                  sourceSize: (1920, 1080), duration: 20)
-        let started = ProgressSignal()
+        // ffmpeg is looked up and the export cancelled from the first progress report, while ffmpeg is surely running:
+        // looked up later, a fast machine may have finished the export already.
+        let running = RunningTool()
         let outcome = Task.detached { () -> VideoExportError? in
             do {
-                try export.run { _ in started.signal() }
+                try export.run { _ in
+                    guard !running.isRecorded else { return }
+                    running.record(try? childProcesses(named: "ffmpeg", writingInto: directory.path).first)
+                    export.cancel()
+                }
                 return nil
             } catch {
                 return error as? VideoExportError
             }
         }
-        try await started.wait()
-        let ffmpeg = try #require(childProcesses(named: "ffmpeg").first)
-        export.cancel()
         #expect(await outcome.value == .cancelled)
+        let ffmpeg = try #require(running.pid)
         #expect(kill(ffmpeg, 0) != 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["in.mp4"])
     }
-
-    /// The processes of this test process named `name`.
-    private func childProcesses(named name: String) throws -> [pid_t] {
-        let me = getpid()
-        return try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap { pid_t($0) }.filter { pid in
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return false }
-            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-            return stat.contains("(\(name))") && fields.count > 1 && pid_t(fields[1]) == me
-        }
-    }
 }
 
-/// Set once from any thread; waited for by a test.
-final class ProgressSignal: @unchecked Sendable {
+/// The ffmpeg process an export ran, recorded from its progress handler.
+final class RunningTool: @unchecked Sendable {
     private let lock = NSLock()
-    private var isSet = false
+    private var recorded: pid_t??
 
-    func signal() { lock.withLock { isSet = true } }
+    var isRecorded: Bool { lock.withLock { recorded != nil } }
+    var pid: pid_t? { lock.withLock { recorded ?? nil } }
 
-    func wait() async throws {
-        try #require(try await eventually { lock.withLock { isSet } })
+    func record(_ pid: pid_t?) { lock.withLock { recorded = .some(pid) } }
+}
+
+/// The processes of this test process named `name` whose arguments name a file in `folder` (tests run side by side).
+private func childProcesses(named name: String, writingInto folder: String) throws -> [pid_t] {
+    let me = getpid()
+    return try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap { pid_t($0) }.filter { pid in
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+        guard stat.contains("(\(name))"), fields.count > 1, pid_t(fields[1]) == me,
+              let arguments = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+        return String(decoding: arguments, as: UTF8.self).contains(folder + "/")
     }
 }

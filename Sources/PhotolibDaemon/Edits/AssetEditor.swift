@@ -26,16 +26,16 @@ struct AssetEditor: Sendable {
     let rawReader: RawImageReader
     let metadataReader: ImageMetadataReader
 
-    /// Puts the edit of `target` in the store: the file at `renderedPath`, which `caller` must be able to read, or
-    /// the daemon's rendering of a basic adjustment when it is nil.
+    /// Puts the edit of `target` in the store: the file at `renderedPath`, which `caller` must be able to read (unless
+    /// it is the caller's upload, kept by the daemon), or the daemon's rendering of a basic adjustment when it is nil.
     ///
     /// - Throws: `ImportFailure` saying why the edit cannot be made; `LibraryError.notFound` for an unknown asset.
     func prepare(target: String, renderedPath: String?, adjustment: Adjustment,
-                 caller: PeerCredentials?) async throws -> PreparedEdit {
+                 caller: PeerCredentials?, isCallersUpload: Bool = false) async throws -> PreparedEdit {
         // An asset created in the same call has no id yet; its edit file is named afresh.
         let name = target.hasPrefix("@") ? UUID().uuidString.lowercased() : target
         if let renderedPath {
-            guard CallerFileAccess.canRead(renderedPath, peer: caller) else {
+            guard isCallersUpload || CallerFileAccess.canRead(renderedPath, peer: caller) else {
                 throw ImportFailure.failed("the calling user cannot read the rendered file \(renderedPath)")
             }
             return try await threadPool.runIfActive { [self] in

@@ -134,9 +134,18 @@ struct LibraryInterface: VarlinkInterface {
                         heldBytes += file.contents?.count ?? 0
                         if heldBytes > RenditionUpkeep.heldByteLimit { file.contents = nil }
                         prepared[index] = file
-                    case .editAsset(let target, let renderedPath, let adjustment):
+                    case .editAsset(let target, let renderedPath, let adjustment, nil):
                         edits[index] = try await editor.prepare(target: target, renderedPath: renderedPath,
                                                                 adjustment: adjustment, caller: context.peer)
+                    case .editAsset(let target, _, let adjustment, let upload?):
+                        // The caller's own bytes, kept by the daemon: no check of the caller's access to a path.
+                        guard let taken = uploads.take(upload, owner: context.peer?.uid) else {
+                            throw ImportFailure.failed("upload '\(upload)' is unknown, not complete, another user's, or used already")
+                        }
+                        takenUploads.append(taken.path)
+                        edits[index] = try await editor.prepare(target: target, renderedPath: taken.path,
+                                                                adjustment: adjustment, caller: context.peer,
+                                                                isCallersUpload: true)
                     default:
                         continue
                     }

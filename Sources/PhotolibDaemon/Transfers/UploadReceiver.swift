@@ -21,7 +21,14 @@ struct UploadReceiver: Sendable {
             throw VarlinkError.invalidParameter("filename")
         }
         let (id, descriptor) = try begin(parameters, owner: context.peer?.uid)
-        defer { close(descriptor) }
+        // Closed before the answer: a change the client sends next takes the file, and the importer refuses a file
+        // that any process (this one included) still holds open for writing.
+        var isOpen = true
+        func closeFile() {
+            if isOpen { close(descriptor) }
+            isOpen = false
+        }
+        defer { closeFile() }
         input.expect(parameters.size)
         try await replies.send(UploadReply(uploadId: id))
 
@@ -46,9 +53,11 @@ struct UploadReceiver: Sendable {
             }
             await write()
         } catch {
+            closeFile()
             uploads.abandon(id)
             throw error
         }
+        closeFile()
         if let failure {
             uploads.abandon(id)
             try await replies.sendAfterRawBytes(failure)

@@ -6,6 +6,8 @@ import Synchronization
 /// stopped) is dropped and made again at its next use.
 final class LibraryConnections: Sendable {
     let socketPath: String?
+    /// The bytes of the files the daemon names, whether or not this process may open them.
+    let files: DaemonFiles
     private let slots: Slots
     private let count: Int
     private let next = Atomic<Int>(0)
@@ -13,6 +15,7 @@ final class LibraryConnections: Sendable {
     init(socketPath: String?, count: Int = 4) {
         self.socketPath = socketPath
         self.count = count
+        files = DaemonFiles(transfers: FileTransfers(socketPath: PhotoLibrary.socketPath(socketPath)))
         slots = Slots(count: count)
     }
 
@@ -33,6 +36,22 @@ final class LibraryConnections: Sendable {
             } catch {
                 throw error.gallery
             }
+        }
+    }
+
+    /// Runs `body` with a connection of its own, closed afterwards: for a call that holds its connection for long
+    /// (a video's export), which would hold up the pages' calls behind it on a shared one.
+    func withOwnLibrary<Result: Sendable>(
+        _ body: (PhotoLibrary) async throws -> Result
+    ) async throws -> Result {
+        let library = try await PhotoLibrary.connect(socketPath: socketPath, answerWithin: .seconds(10))
+        do {
+            let result = try await body(library)
+            await library.close()
+            return result
+        } catch {
+            await library.close()
+            throw error
         }
     }
 

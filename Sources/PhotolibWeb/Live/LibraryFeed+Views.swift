@@ -65,7 +65,7 @@ extension LibraryFeed {
             return open
         }
         // Just started, or the daemon just came back: the stream's snapshot is usually a moment away.
-        let patience = ContinuousClock.now + .seconds(3)
+        let patience = ContinuousClock.now + .seconds(10)
         while !daemonUp, ContinuousClock.now < patience {
             try? await Task.sleep(for: .milliseconds(50))
         }
@@ -108,14 +108,20 @@ extension LibraryFeed {
         views[spec.key] = OpenView(spec: spec, query: query, view: view)
     }
 
-    /// Drops the views that no page has used for `idleViewLifetime` (never the timeline).
+    /// Drops the views that no page has used for `idleViewLifetime` (never the timeline), and the tiles of assets no
+    /// view holds any more (gone from the library, or only in the views dropped).
     func dropIdleViews() async {
         let now = ContinuousClock.now
         let idle = views.filter { key, open in
             key != ViewSpec.timeline.key && open.pages.isEmpty && now - open.lastUsed > Self.idleViewLifetime
         }.map(\.key)
-        guard !idle.isEmpty else { return }
         for key in idle { views[key] = nil }
+        // Not while a view is being built: its tiles are fetched before it is one of `views`.
+        if daemonUp, openingTasks.isEmpty {
+            let held = views.values.reduce(into: Set<String>()) { held, open in held.formUnion(open.view.ids) }
+            if tiles.count > held.count { tiles = tiles.filter { held.contains($0.key) } }
+        }
+        guard !idle.isEmpty else { return }
         guard let observerId else { return }
         _ = try? await connections.withLibrary { library throws(PhotoLibraryError) in
             try await library.updateObservation(observerId, removing: idle)

@@ -3,45 +3,31 @@ import HTTPTypes
 import Hummingbird
 import PhotoLibrary
 
-/// The pictures and files the page shows:
+/// The pictures and files the page shows, read through the daemon's file transfers (`DaemonFiles`):
 /// - `GET /image/ID/VERSION/SIZE`: the asset upright, fitted in SIZE×SIZE (256, 512, 1024, 2048) or `full`, from the
 ///   daemon's cache. VERSION changes with the pixels, so the answer is immutable and validated by its `ETag`.
 /// - `GET /original/ID`: the asset's file, unchanged, with `Range` (206, 416); `?download=1` to save it.
-/// - `GET /video/ID`: the video to play, with `Range` so that the player can seek.
 struct MediaRoutes<Context: RequestContext>: Sendable {
     static var sizes: Set<String> { ["256", "512", "1024", "2048", "full"] }
 
     let connections: LibraryConnections
-    let videos: VideoSource
-    let fileIO = FileIO()
 
     func add(to router: Router<Context>) {
         router.get("/image/:id/:version/:size") { request, context in try await image(request, context: context) }
         router.head("/image/:id/:version/:size") { request, context in try await image(request, context: context) }
         router.get("/original/:id") { request, context in
-            let id = try assetId(context)
+            let id = try AssetIdentifier.parameter(of: context)
             let data = try await connections.withLibrary { library throws(PhotoLibraryError) in
                 try await library.requestImageData(for: id)
             }
             let file = MediaFile(path: data.path, mimeType: data.mimeType, fileSize: Int64(data.fileSize), filename: data.originalFilename)
-            return try await send(file, request: request, context: context,
-                                  download: request.uri.queryParameters["download"] != nil)
+            return try await FileResponse.make(file, request: request, files: connections.files,
+                                               download: request.uri.queryParameters["download"] != nil)
         }
-        router.get("/video/:id") { request, context in
-            let file = try await videos.playableFile(for: try assetId(context))
-            return try await send(file, request: request, context: context, download: false)
-        }
-    }
-
-    private func assetId(_ context: Context) throws(GalleryError) -> String {
-        guard let id = context.parameters.get("id"), AssetIdentifier.isWellFormed(id) else {
-            throw .notFound("no asset has this id")
-        }
-        return id
     }
 
     private func image(_ request: Request, context: Context) async throws -> Response {
-        let id = try assetId(context)
+        let id = try AssetIdentifier.parameter(of: context)
         guard let version = context.parameters.get("version"), version.count <= 32,
               let size = context.parameters.get("size"), Self.sizes.contains(size)
         else { throw GalleryError.notFound("no such image size") }
@@ -55,35 +41,10 @@ struct MediaRoutes<Context: RequestContext>: Sendable {
         let image = try await connections.withLibrary { library throws(PhotoLibraryError) in
             try await library.requestImage(for: id, options: options)
         }
+        let bytes = try await connections.files.read(image.path)
         headers[.contentType] = image.mimeType
-        let body = try await fileIO.loadFile(path: image.path, context: context)
-        if let length = body.contentLength { headers[.contentLength] = String(length) }
-        return Response(status: .ok, headers: headers, body: request.method == .head ? ResponseBody() : body)
-    }
-
-    /// Sends a file whole, or the part its `Range` header asks for.
-    private func send(_ file: MediaFile, request: Request, context: Context, download: Bool) async throws -> Response {
-        var headers: HTTPFields = [
-            .contentType: file.mimeType, .acceptRanges: "bytes", .cacheControl: "private, max-age=3600",
-            .contentDisposition: "\(download ? "attachment" : "inline"); filename*=UTF-8''\(Self.percentEncoded(file.filename))",
-        ]
-        switch ByteRange(header: request.headers[.range], fileSize: file.fileSize) {
-        case .unsatisfiable:
-            throw GalleryError.rangeNotSatisfiable(fileSize: file.fileSize)
-        case .part(let range):
-            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(file.fileSize)"
-            headers[.contentLength] = String(range.count)
-            let body = try await fileIO.loadFile(path: file.path, range: Int(range.lowerBound)...Int(range.upperBound), context: context)
-            return Response(status: .partialContent, headers: headers, body: body)
-        case .whole:
-            headers[.contentLength] = String(file.fileSize)
-            let body = file.fileSize == 0 ? ResponseBody() : try await fileIO.loadFile(path: file.path, context: context)
-            return Response(status: .ok, headers: headers, body: body)
-        }
-    }
-
-    private static func percentEncoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? "file"
+        headers[.contentLength] = String(bytes.readableBytes)
+        return Response(status: .ok, headers: headers, body: request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: bytes))
     }
 }
 
@@ -95,5 +56,11 @@ enum AssetIdentifier {
             (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
                 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "-")
         }
+    }
+
+    /// The route's `:id`, when it has the shape of an id.
+    static func parameter(of context: some RequestContext) throws(GalleryError) -> String {
+        guard let id = context.parameters.get("id"), isWellFormed(id) else { throw .notFound("no asset has this id") }
+        return id
     }
 }

@@ -1,5 +1,6 @@
-// The viewer's info panel: a list of sections, each drawn from the asset's info (`GET /api/assets/ID`).
-// Another part of the page (ratings, keywords, captions) adds a section by pushing onto `infoSections`.
+// The viewer's info panel: a list of sections, each drawn from the asset's info (`GET /api/assets/ID`), the first
+// one editable (annotations.js).
+import { annotationEditor } from './annotations.js';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' });
 
@@ -33,6 +34,10 @@ function bytes(count) {
 
 export const infoSections = [
   {
+    title: 'Description',
+    render: (info, { onError }) => annotationEditor(info, onError),
+  },
+  {
     title: 'Dates',
     render: ({ asset }) => rows([
       ['Taken', localDate(asset.creationDate)], ['Added', localDate(asset.addedDate)], ['Modified', localDate(asset.modificationDate)],
@@ -58,6 +63,7 @@ export const infoSections = [
     title: 'Files',
     render: ({ asset }) => rows([
       ['Size', `${asset.pixelWidth} × ${asset.pixelHeight}`], ['Edited', asset.hasAdjustments ? 'yes' : null],
+      ['Sidecar', asset.sidecar?.path],
       ...(asset.resources ?? [{ originalFilename: asset.originalFilename, fileSize: asset.fileSize, mimeType: '' }])
         .map((resource) => [resource.type ?? 'File', `${resource.originalFilename} — ${resource.mimeType} ${bytes(resource.fileSize)}`]),
     ]),
@@ -68,15 +74,23 @@ export const infoSections = [
   },
 ];
 
-/** Draws every section that has something to say about this asset. */
-export function renderInfo(panel, info) {
+/** Draws every section that has something to say about this asset; the control that had the focus keeps it, and a
+ *  field being typed in keeps what was typed (the panel is drawn again whenever the asset changes). */
+export function renderInfo(panel, info, context) {
+  const focused = panel.contains(document.activeElement) ? document.activeElement : null;
+  const typed = focused && 'defaultValue' in focused && focused.value !== focused.defaultValue ? focused.value : null;
   const parts = [];
   for (const section of infoSections) {
-    const body = section.render(info);
+    const body = section.render(info, context);
     if (!body) continue;
     const heading = document.createElement('h3');
     heading.textContent = section.title;
     parts.push(heading, body);
   }
   panel.replaceChildren(...parts);
+  const key = focused?.dataset.key;
+  const again = key && [...panel.querySelectorAll('[data-key]')].find((element) => element.dataset.key === key);
+  if (!again) return;
+  if (typed != null) again.value = typed;
+  again.focus();
 }

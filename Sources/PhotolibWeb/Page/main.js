@@ -7,6 +7,7 @@ import { Viewer } from './viewer.js';
 import { LiveStream } from './live.js';
 import { Uploads } from './upload.js';
 import { Selection } from './selection.js';
+import { Folders } from './folders.js';
 
 const $ = (selector) => document.querySelector(selector);
 const status = $('#status');
@@ -48,10 +49,15 @@ const viewer = new Viewer($('#viewer'), {
 });
 selection = new Selection($('#selection-bar'), { timeline, albums: () => sidebar.albums, onError: showError, currentView: () => state.view });
 new Uploads($('#uploads'), $('#drop-zone'));
+const folders = new Folders($('#collections'), $('#album-folder'), { sidebar, onError: showError });
 
 const live = new LiveStream({
   onSections: (event) => { timeline.applyEvent(event); if (viewer.isOpen) viewer.refresh(); },
-  onCollections: (collections) => { sidebar.update(collections); $('#view-title').textContent = sidebar.titleOf(state.view); },
+  onCollections: (collections) => {
+    sidebar.update(collections);
+    folders.render();
+    $('#view-title').textContent = sidebar.titleOf(state.view);
+  },
   // The view's index again, and a new stream from its token (the old one may not have been following a view).
   onReset: () => timeline.reload().then(() => live.follow(state.view, timeline.token)).catch((error) => showError(error.message)),
   onDaemon: (up) => { state.daemonUp = up; showStatus(); },
@@ -65,6 +71,7 @@ async function openView(view) {
     state.view = view;
     selection.clear();
     sidebar.select(view);
+    folders.render(view);
     $('#view-title').textContent = sidebar.titleOf(view);
     history.replaceState(null, '', `#view=${view}`);
     live.follow(view, index.token);
@@ -76,22 +83,50 @@ async function openView(view) {
   }
 }
 
-$('#search').addEventListener('submit', (event) => {
+/** The search form's terms: what was typed is a predicate when it has an operator or a quote (`rating >= 4`,
+ *  `ANY keywords == 'cat'`), else words found in keywords, titles, captions and file names. */
+function searchTerms(form) {
+  const query = form.get('query')?.trim();
+  const terms = { from: form.get('from'), to: form.get('to') };
+  if (query) terms[/[=<>!'"]/.test(query) ? 'predicate' : 'text'] = query;
+  return Object.fromEntries(Object.entries(terms).filter(([, value]) => value));
+}
+
+const searchForm = $('#search');
+searchForm.addEventListener('submit', (event) => {
   event.preventDefault();
-  const form = new FormData(event.target);
-  const terms = Object.fromEntries(['predicate', 'from', 'to'].map((name) => [name, form.get(name)?.trim()]).filter(([, value]) => value));
+  const terms = searchTerms(new FormData(searchForm));
   openView(Object.keys(terms).length ? searchView(terms) : 'timeline');
 });
+// A keyword chip of the viewer asks for the photos that have it.
+document.addEventListener('gallery-search', (event) => {
+  if (viewer.isOpen) viewer.dialog.close();
+  searchForm.elements.query.value = event.detail;
+  searchForm.requestSubmit();
+});
 
-const albumDialog = $('#new-album-dialog');
-$('#new-album').addEventListener('click', () => { albumDialog.querySelector('input').value = ''; albumDialog.showModal(); });
-albumDialog.addEventListener('close', async () => {
-  if (albumDialog.returnValue !== 'create') return;
-  const title = albumDialog.querySelector('input').value.trim();
+// One dialog names a new album (the selected photos go into it) or a new folder.
+const collectionDialog = $('#new-collection-dialog');
+for (const kind of ['album', 'folder']) {
+  $(`#new-${kind}`).addEventListener('click', () => {
+    collectionDialog.dataset.kind = kind;
+    collectionDialog.querySelector('h2').textContent = `New ${kind}`;
+    for (const hint of collectionDialog.querySelectorAll('.hint')) hint.hidden = hint.dataset.for !== kind;
+    collectionDialog.querySelector('input').value = '';
+    collectionDialog.showModal();
+  });
+}
+collectionDialog.addEventListener('close', async () => {
+  if (collectionDialog.returnValue !== 'create') return;
+  const title = collectionDialog.querySelector('input').value.trim();
   if (!title) return;
   try {
-    await change({ action: 'createAlbum', title, ids: [...selection.ids] });
-    selection.clear();
+    if (collectionDialog.dataset.kind === 'folder') {
+      await change({ action: 'createFolder', title });
+    } else {
+      await change({ action: 'createAlbum', title, ids: [...selection.ids] });
+      selection.clear();
+    }
   } catch (error) {
     showError(error.message);
   }

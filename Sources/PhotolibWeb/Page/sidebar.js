@@ -75,6 +75,8 @@ export class Sidebar {
   item(collection, depth) {
     const item = document.createElement('li');
     if (collection.id) item.dataset.collectionId = collection.id;
+    // Albums and folders can be dragged onto a folder (folders.js).
+    if (collection.kind === 'album' || collection.kind === 'folder') item.draggable = true;
     item.style.setProperty('--depth', depth);
     if (collection.kind === 'folder') {
       item.className = 'folder';

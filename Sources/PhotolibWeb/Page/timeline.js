@@ -9,6 +9,9 @@ const GAP = 4;
 const HEADER = 44;
 /** Sections and rows this many screens above and below the viewport are kept ready. */
 const AHEAD = 1;
+/** Sections farther than this many screens away let go of their tiles (keeping their height), so that the page's
+ *  memory stays flat however far it is scrolled. */
+const KEPT = 10;
 
 export class Timeline {
   constructor(scroller, canvas, { onOpen, onToggleSelect, isSelected, onIndexChange }) {
@@ -93,13 +96,22 @@ export class Timeline {
   }
 
   makeSection(key, count) {
-    return { key, count, tiles: null, layout: null, height: 0, top: 0, element: null, rows: new Map() };
+    return { key, count, tiles: null, layout: null, height: 0, knownHeight: null, top: 0, element: null, rows: new Map() };
   }
 
+  /** Drops the section's tiles, which changed: they are loaded again when it nears the viewport. */
   unload(section) {
     section.tiles = null;
     section.layout = null;
+    section.knownHeight = null;
     this.clearRows(section);
+  }
+
+  /** Drops the tiles of a section far from the viewport, keeping the height they were laid out at. */
+  forget(section) {
+    section.knownHeight = section.layout.height;
+    section.tiles = null;
+    section.layout = null;
   }
 
   setTiles(section, tiles) {
@@ -123,8 +135,7 @@ export class Timeline {
     this.tops = new Array(this.sections.length);
     for (let index = 0; index < this.sections.length; index++) {
       const section = this.sections[index];
-      const body = section.layout ? section.layout.height
-        : estimateHeight(section.count, this.width, this.rowHeight, GAP);
+      const body = section.layout?.height ?? section.knownHeight ?? estimateHeight(section.count, this.width, this.rowHeight, GAP);
       section.height = this.headerHeight + body + GAP * 4;
       section.top = top;
       this.tops[index] = top;
@@ -151,7 +162,10 @@ export class Timeline {
     if (!width || width === this.width) return;
     const anchor = this.anchor();
     this.width = width;
-    for (const section of this.sections) if (section.tiles) this.setTiles(section, section.tiles);
+    for (const section of this.sections) {
+      section.knownHeight = null;
+      if (section.tiles) this.setTiles(section, section.tiles);
+    }
     this.relayout(anchor);
     this.update();
   }
@@ -183,6 +197,8 @@ export class Timeline {
         section.element.remove();
         section.element = null;
       }
+      const far = section.top + section.height < from - screen * KEPT || section.top > to + screen * KEPT;
+      if (far && section.layout && !this.loading.has(section.key)) this.forget(section);
     }
     if (missing.length) this.load(missing);
   }

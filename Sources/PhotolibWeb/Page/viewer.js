@@ -3,6 +3,7 @@
 import { assetInfo, change, imageURL } from './api.js';
 import { renderInfo } from './info.js';
 import { Cropper } from './crop.js';
+import { VideoPlayer } from './video.js';
 
 export class Viewer {
   constructor(dialog, { timeline, albums, onError, onClose }) {
@@ -15,7 +16,7 @@ export class Viewer {
     this.panel = dialog.querySelector('.info');
     this.message = dialog.querySelector('.viewer-message');
     this.tile = null;
-    this.info = null;
+    this.player = null;
     this.zoom = 1;
     this.cropper = new Cropper(this.stage, (rect) => this.act({ action: 'edit', crop: rect }));
     dialog.addEventListener('click', (event) => {
@@ -23,7 +24,7 @@ export class Viewer {
       if (control && !control.disabled) this.perform(control.dataset.action, control);
     });
     dialog.addEventListener('keydown', (event) => this.key(event));
-    dialog.addEventListener('close', () => { this.stage.replaceChildren(); this.tile = null; this.onClose?.(); });
+    dialog.addEventListener('close', () => { this.stopVideo(); this.stage.replaceChildren(); this.tile = null; this.onClose?.(); });
     this.stage.addEventListener('dblclick', () => this.setZoom(this.zoom === 1 ? 2 : 1));
   }
 
@@ -54,15 +55,9 @@ export class Viewer {
   draw() {
     const tile = this.tile;
     this.message.hidden = true;
+    this.stopVideo();
     if (tile.type === 'video') {
-      const video = document.createElement('video');
-      video.controls = true;
-      video.preload = 'metadata';
-      video.poster = imageURL(tile, 1024);
-      video.src = `/video/${tile.id}`;
-      video.addEventListener('error', () => this.say(
-        'This video cannot be played in the browser (its format, such as HEVC or ProRes, is not one the browser decodes). Download the original to watch it.'));
-      this.stage.replaceChildren(video);
+      this.player = new VideoPlayer(tile, this.stage, (text) => this.say(text));
     } else {
       const image = document.createElement('img');
       image.alt = this.timeline.canvas.querySelector(`[data-asset-id="${CSS.escape(tile.id)}"] img`)?.alt ?? 'Photo';
@@ -96,10 +91,15 @@ export class Viewer {
     const id = this.tile.id;
     try {
       const info = await assetInfo(id);
-      if (this.tile?.id === id) renderInfo(this.panel, info);
+      if (this.tile?.id === id) renderInfo(this.panel, info, { onError: this.onError });
     } catch (error) {
       this.panel.textContent = error.message;
     }
+  }
+
+  stopVideo() {
+    this.player?.close();
+    this.player = null;
   }
 
   say(text) {

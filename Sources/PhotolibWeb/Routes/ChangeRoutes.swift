@@ -4,10 +4,13 @@ import PhotoLibrary
 
 /// `POST /api/changes`: what the page's controls do, each one `PerformChanges` call (one change event).
 ///
-/// The body is `{action, ids?, album?, title?, value?, rotate?, crop?}`:
-/// `favorite`/`hide` (with `value`), `trash`, `restore`, `addToAlbum` (`album`), `removeFromAlbum` (`album`),
-/// `createAlbum` (`title`, the `ids` added), `edit` (one id; `rotate` in degrees clockwise and/or `crop` on the photo
-/// as shown), `revert`. The answer is `{token, created?}`.
+/// The body is `{action, ids?, album?, title?, value?, rotate?, crop?, rating?, addKeywords?, removeKeywords?,
+/// caption?, collections?, folder?, from?}`: `favorite`/`hide` (with `value`), `trash`, `restore`, `addToAlbum` (`album`), `removeFromAlbum`
+/// (`album`), `createAlbum` (`title`, the `ids` added), `edit` (one id; `rotate` in degrees clockwise and/or `crop` on
+/// the photo as shown), `revert`; the annotations of contract §14: `rate` (`rating`, −1…5), `tag` (`addKeywords`,
+/// `removeKeywords`), `setTitle` (one id, `title`), `setCaption` (one id, `caption`), empty text clearing them; for
+/// the sidebar, `createFolder` (`title`) and `moveToFolder` (`collections` into `folder`, or out of `from` to the top
+/// level when `folder` is null). The answer is `{token, created?}`.
 struct ChangeRoutes<Context: RequestContext>: Sendable {
     let connections: LibraryConnections
 
@@ -19,6 +22,13 @@ struct ChangeRoutes<Context: RequestContext>: Sendable {
         var value: Bool?
         var rotate: Int?
         var crop: NormalizedRect?
+        var rating: Int?
+        var addKeywords: [String]?
+        var removeKeywords: [String]?
+        var caption: String?
+        var collections: [String]?
+        var folder: String?
+        var from: String?
     }
 
     func add(to router: Router<Context>) {
@@ -48,19 +58,39 @@ struct ChangeRoutes<Context: RequestContext>: Sendable {
         case "addToAlbum": changes.addAssets(try nonEmpty(ids), to: try album(action))
         case "removeFromAlbum": changes.removeAssets(try nonEmpty(ids), from: try album(action))
         case "createAlbum":
-            guard let title = action.title?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty, title.count <= 500
-            else { throw .badRequest("an album needs a title") }
-            let placeholder = changes.createAlbum(title: title)
+            let placeholder = changes.createAlbum(title: try collectionTitle(action))
             if !ids.isEmpty { changes.addAssets(ids, to: placeholder) }
+        case "createFolder":
+            _ = changes.createFolder(title: try collectionTitle(action))
+        case "moveToFolder":
+            let moved = action.collections ?? []
+            guard !moved.isEmpty, moved.allSatisfy(AssetIdentifier.isWellFormed) else { throw .badRequest("no albums given") }
+            if let folder = action.folder {
+                changes.addChildCollections(moved, to: try wellFormed(folder))
+            } else if let from = action.from {
+                changes.removeChildCollections(moved, from: try wellFormed(from))
+            } else {
+                throw .badRequest("no folder given")
+            }
         case "edit":
-            guard ids.count == 1, let id = ids.first else { throw .badRequest("an edit is of one photo") }
+            let id = try single(ids, "an edit is of one photo")
             if let crop = action.crop, !crop.isInsideUnitSquare { throw .badRequest("the crop is not inside the photo") }
             guard (action.rotate ?? 0) % 90 == 0 else { throw .badRequest("photos turn by quarter turns") }
             let current = try await currentEdit(of: id)
             changes.editAsset(id, basic: EditComposition.compose(current, turning: action.rotate ?? 0, cropping: action.crop))
+        case "rate":
+            guard let rating = action.rating else { throw .badRequest("a rating needs its stars") }
+            changes.setRating(rating, for: try nonEmpty(ids))
+        case "tag":
+            let added = action.addKeywords ?? [], removed = action.removeKeywords ?? []
+            guard !added.isEmpty || !removed.isEmpty else { throw .badRequest("no keywords to add or remove") }
+            changes.updateKeywords(of: try nonEmpty(ids), adding: added, removing: removed)
+        case "setTitle":
+            changes.setTitle(action.title?.nilIfBlank, for: try single(ids, "a title is of one photo"))
+        case "setCaption":
+            changes.setCaption(action.caption?.nilIfBlank, for: try single(ids, "a caption is of one photo"))
         case "revert":
-            guard ids.count == 1 else { throw .badRequest("a revert is of one photo") }
-            changes.revertAsset(ids[0])
+            changes.revertAsset(try single(ids, "a revert is of one photo"))
         default: throw .badRequest("unknown action \(action.action)")
         }
         let built = changes
@@ -86,8 +116,24 @@ struct ChangeRoutes<Context: RequestContext>: Sendable {
         return ids
     }
 
+    private func single(_ ids: [String], _ refusal: String) throws(GalleryError) -> String {
+        guard ids.count == 1 else { throw .badRequest(refusal) }
+        return ids[0]
+    }
+
     private func album(_ action: Action) throws(GalleryError) -> String {
-        guard let album = action.album, AssetIdentifier.isWellFormed(album) else { throw .badRequest("no album given") }
-        return album
+        guard let album = action.album else { throw .badRequest("no album given") }
+        return try wellFormed(album)
+    }
+
+    private func wellFormed(_ collection: String) throws(GalleryError) -> String {
+        guard AssetIdentifier.isWellFormed(collection) else { throw .badRequest("malformed collection id") }
+        return collection
+    }
+
+    private func collectionTitle(_ action: Action) throws(GalleryError) -> String {
+        guard let title = action.title?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty, title.count <= 500
+        else { throw .badRequest("an album or folder needs a title") }
+        return title
     }
 }

@@ -35,6 +35,9 @@ struct PageRoutes<Context: RequestContext>: Sendable {
             "live.js": PageFile(PackageResources.live_js, javaScript),
             "upload.js": PageFile(PackageResources.upload_js, javaScript),
             "selection.js": PageFile(PackageResources.selection_js, javaScript),
+            "video.js": PageFile(PackageResources.video_js, javaScript),
+            "annotations.js": PageFile(PackageResources.annotations_js, javaScript),
+            "folders.js": PageFile(PackageResources.folders_js, javaScript),
         ]
     }
 

@@ -4,13 +4,13 @@ import PhotoLibrary
 import Synchronization
 
 /// `POST /api/uploads?name=FILENAME`: one file dropped on the page, its bytes as the body (the page sends one
-/// request per file and shows each one's progress). The file is staged in a folder of its own under `stagingRoot`
-/// (private to the user) and handed to the daemon's `ImportFiles`, which moves it into the library or says why not;
-/// the staging folder is removed either way, so nothing is left half-imported. The answer is `{status, assetId?,
-/// error?}` with the daemon's status: `imported`, `duplicate`, `unsupported`, `failed`.
+/// request per file and shows each one's progress). The bytes reach the daemon through its socket (`Import.Upload`),
+/// never as a path, since the daemon may not read this process's files (the system service, contract §11); then one
+/// `createAsset` change makes the asset, or refuses the file with the daemon's reason, and nothing is half-imported.
 ///
-/// The PhotoKit work's byte upload replaces the staging for a daemon that cannot read the user's files (the system
-/// service); this route keeps its shape.
+/// The body waits in a file of a folder private to this process (`stagingRoot`) until it is sent: an upload's size
+/// is said before its bytes. The answer is `{status, assetId?, error?}`: `imported`, `duplicate` (the library had
+/// those bytes already: the asset that has them), `unsupported` or `failed`.
 struct UploadRoutes<Context: RequestContext>: Sendable {
     /// The largest file accepted.
     static var maximumSize: Int64 { 16 << 30 }
@@ -44,14 +44,7 @@ struct UploadRoutes<Context: RequestContext>: Sendable {
                 return buffer
             }
             try await fileIO.writeFile(contents: limited, path: path, context: context)
-            let result = try await connections.withLibrary(retry: false) { library throws(PhotoLibraryError) in
-                try await library.importFiles([path], mode: .move)
-            }
-            let file = result.files.first
-            // The staging folder is the gallery's business: the page is told of the file by its own name.
-            let reason = file?.error?.replacingOccurrences(of: path, with: name)
-            let outcome = Outcome(status: file?.status.rawValue ?? "failed", assetId: file?.assetId,
-                                  error: reason ?? (file == nil ? "the daemon did not say what became of the file" : nil))
+            let outcome = await importFile(at: path, named: name)
             let body = try JSONEncoder().encode(outcome)
             let status: HTTPResponse.Status = ["imported", "duplicate"].contains(outcome.status) ? .ok : .unprocessableContent
             return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
@@ -59,7 +52,33 @@ struct UploadRoutes<Context: RequestContext>: Sendable {
         }
     }
 
-    /// The file's own name without any folder, as the import records it (`..`, slashes and control characters
+    /// Sends the file to the daemon and asks for an asset made of it, with an id chosen here: an answer with another
+    /// id names the asset that had the same bytes already.
+    private func importFile(at path: String, named name: String) async -> Outcome {
+        let transfers = connections.files.transfers
+        let chosenId = UUID().uuidString.lowercased()
+        do {
+            let upload = try await transfers.onThread { () throws(PhotoLibraryError) in
+                try transfers.upload(contentsOf: path, filename: name)
+            }
+            var changes = PhotoLibrary.ChangeBuilder()
+            let placeholder = changes.createAsset(from: [NewAssetFile(upload: upload, originalFilename: name)], id: chosenId)
+            let built = changes
+            let result = try await connections.withLibrary(retry: false) { library throws(PhotoLibraryError) in
+                try await library.performChanges(built)
+            }
+            let assetId = result.created[placeholder]
+            return Outcome(status: assetId == chosenId ? "imported" : "duplicate", assetId: assetId)
+        } catch let error as PhotoLibraryError {
+            return Outcome(status: error.code == .invalidChange ? "unsupported" : "failed", error: error.message)
+        } catch let error as GalleryError {
+            return Outcome(status: "failed", error: error.message)
+        } catch {
+            return Outcome(status: "failed", error: "\(error)")
+        }
+    }
+
+    /// The file's own name without any folder, as the library records it (`..`, slashes and control characters
     /// cannot reach the staging folder's parent).
     static func safeFilename(_ name: String) -> String {
         let last = name.split(separator: "/").last.map(String.init) ?? ""

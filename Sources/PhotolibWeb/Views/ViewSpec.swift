@@ -5,12 +5,13 @@ import PhotoLibrary
 ///
 /// - `timeline`: the library (neither hidden nor trashed), newest first, by day.
 /// - `collection-ID`: an album in its own order; a smart album or moment newest first, by day.
-/// - `search-TEXT`: TEXT is base64url of `{"predicate"?, "from"?, "to"?}` (dates `YYYY-MM-DD`, `to` included).
+/// - `search-TERMS`: TERMS is base64url of `{"predicate"?, "text"?, "from"?, "to"?}` (dates `YYYY-MM-DD`, `to`
+///   included; `text` is found in keywords, titles, captions and file names, whatever the case).
 struct ViewSpec: Sendable, Hashable {
     enum Subject: Sendable, Hashable {
         case timeline
         case collection(String)
-        case search(predicate: String?, from: String?, to: String?)
+        case search(predicate: String?, text: String?, from: String?, to: String?)
     }
 
     let key: String
@@ -30,7 +31,8 @@ struct ViewSpec: Sendable, Hashable {
             subject = .collection(id)
         } else if key.hasPrefix("search-"), let data = Data(base64URL: String(key.dropFirst("search-".count))),
                   let search = try? JSONDecoder().decode(SearchTerms.self, from: data) {
-            subject = .search(predicate: search.predicate?.nilIfBlank, from: search.from?.nilIfBlank, to: search.to?.nilIfBlank)
+            subject = .search(predicate: search.predicate?.nilIfBlank, text: search.text?.nilIfBlank,
+                              from: search.from?.nilIfBlank, to: search.to?.nilIfBlank)
         } else {
             return nil
         }
@@ -43,6 +45,7 @@ struct ViewSpec: Sendable, Hashable {
 
     private struct SearchTerms: Decodable {
         var predicate: String?
+        var text: String?
         var from: String?
         var to: String?
     }
@@ -68,13 +71,21 @@ struct ViewSpec: Sendable, Hashable {
                 query.includeHidden = true
             }
             return (query, .day)
-        case .search(let predicate, let from, let to):
+        case .search(let predicate, let text, let from, let to):
             var clauses: [String] = []
             if let predicate { clauses.append("(\(predicate))") }
+            if let text { clauses.append(Self.textClause(text)) }
             if let from { clauses.append("creationDate >= \(try Self.dateLiteral(from, endOfDay: false))") }
             if let to { clauses.append("creationDate <= \(try Self.dateLiteral(to, endOfDay: true))") }
             return (AssetQuery(predicate: clauses.isEmpty ? nil : clauses.joined(separator: " AND "), sort: Self.newestFirst), .day)
         }
+    }
+
+    /// The assets whose keywords, title, caption or file name hold `text`, whatever its case.
+    static func textClause(_ text: String) -> String {
+        let literal = "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+        return "(ANY keywords CONTAINS[c] \(literal) OR title CONTAINS[c] \(literal) OR caption CONTAINS[c] \(literal)"
+            + " OR originalFilename CONTAINS[c] \(literal))"
     }
 
     /// A `YYYY-MM-DD` day as the predicate's date literal at its start or end (UTC).

@@ -1,0 +1,41 @@
+import Foundation
+import PhotoLibrary
+
+/// PhotoKit's availability observers: told once per outage that the daemon went away for longer than the reconnect
+/// window. Held weakly, as change observers are.
+extension ChangeStream {
+    func register(availabilityObserver observer: any PHPhotoLibraryAvailabilityObserver) {
+        lock.withLock {
+            availabilityObservers.removeAll { $0.value == nil }
+            availabilityObservers.append(WeakAvailabilityObserver(value: observer))
+        }
+        openOrRetry()
+    }
+
+    func unregister(availabilityObserver observer: any PHPhotoLibraryAvailabilityObserver) {
+        lock.withLock { availabilityObservers.removeAll { $0.value == nil || $0.value === observer } }
+    }
+
+    /// Why the library is unavailable; nil while the daemon answers (or has been away less than the window).
+    var unavailabilityReason: PHPhotosError? { lock.withLock { unavailability } }
+
+    /// Tells each availability observer, once per outage, that the library is unavailable.
+    func reportUnavailable() {
+        let observers: [any PHPhotoLibraryAvailabilityObserver]? = lock.withLock {
+            guard unavailability == nil else { return nil }
+            unavailability = PHPhotosError(.libraryVolumeOffline, reason: "photolibd stopped and did not answer again "
+                + "within \(Self.reconnectWindow.components.seconds) s; the library comes back when it does")
+            return availabilityObservers.compactMap(\.value)
+        }
+        guard let observers else { return }
+        let notified = Unchecked(observers)
+        delivery.async {
+            for observer in notified.value { observer.photoLibraryDidBecomeUnavailable(PHPhotoLibrary.shared()) }
+        }
+    }
+}
+
+/// An availability observer, held weakly.
+struct WeakAvailabilityObserver {
+    weak var value: (any PHPhotoLibraryAvailabilityObserver)?
+}

@@ -1,0 +1,35 @@
+import Foundation
+import PhotoLibrary
+
+/// What kind of asset a `PHAsset` is to a picker: where it comes from, how it plays, what may be done to it.
+extension PHAsset {
+    /// Where the asset comes from: the user's library, for every asset here.
+    public var sourceType: PHAssetSourceType { .typeUserLibrary }
+
+    /// How the asset is shown: a still, an animated image, a Live Photo, a video.
+    public var playbackStyle: PHAsset.PlaybackStyle {
+        switch mediaType {
+        case .image where mediaSubtypes.contains(.photoLive): .livePhoto
+        case .image where asset.mediaSubtypes.contains(.photoAnimated): .imageAnimated
+        case .image: .image
+        case .video: .video
+        case .audio, .unknown: .unsupported
+        }
+    }
+
+    /// PhotoKit's `PHAsset.PlaybackStyle`, with Apple's raw values.
+    public enum PlaybackStyle: Int, Sendable {
+        case unsupported = 0
+        case image = 1
+        case imageAnimated = 2
+        case livePhoto = 3
+        case video = 4
+        case videoLooping = 5
+    }
+
+    /// Whether this user may make the change: any change needs a read-write grant; content edits are for photos.
+    public func canPerform(_ editOperation: PHAssetEditOperation) -> Bool {
+        guard PHPhotoLibrary.authorizationStatus() == .authorized else { return false }
+        return editOperation != .content || mediaType == .image
+    }
+}
