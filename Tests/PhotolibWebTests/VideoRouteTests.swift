@@ -22,36 +22,38 @@ struct VideoRouteTests {
             // the daemon's ffmpeg may not report its first progress that soon.
             let patient = TestClient(host: "localhost", port: try #require(client.port), configuration: .init(timeout: .seconds(120)))
             patient.connect()
-            let conversion = try await patient.execute(.init("/api/videos/\(id)/conversion", method: .get, authority: "localhost",
-                                                             headers: gallery.signedIn))
-            try await patient.shutdown()
+            func get(_ uri: String, _ headers: HTTPFields = gallery.signedIn) async throws -> (TestClient.Response, ByteBuffer) {
+                let response = try await patient.execute(.init(uri, method: .get, authority: "localhost", headers: headers))
+                return (response, response.body ?? ByteBuffer())
+            }
+            let (conversion, progress) = try await get("/api/videos/\(id)/conversion")
             #expect(conversion.status == .ok)
             #expect(conversion.headers[.contentType] == "application/x-ndjson")
-            let lines = try Self.lines(conversion.body ?? ByteBuffer())
+            let lines = try Self.lines(progress)
             #expect(lines.last?["ready"] as? String == "/video/\(id)/converted", "\(lines)")
             #expect(lines.dropLast().allSatisfy { ($0["progress"] as? Double).map((0...1).contains) == true }, "\(lines)")
 
-            let whole = try await client.execute(uri: "/video/\(id)/converted", method: .get, headers: gallery.signedIn)
+            let (whole, video) = try await get("/video/\(id)/converted")
             #expect(whole.status == .ok)
             #expect(whole.headers[.contentType] == "video/mp4")
             #expect(whole.headers[.acceptRanges] == "bytes")
             let path = received.file("converted.mp4")
-            try Data(buffer: whole.body).write(to: URL(fileURLWithPath: path))
+            try Data(buffer: video).write(to: URL(fileURLWithPath: path))
             let probe = try VideoFixtures.probe(path)
             #expect(probe.videoCodec == "h264" && probe.audioCodec == "aac")
             #expect(abs(probe.duration - 2) < 0.5)
 
             var headers = gallery.signedIn
             headers[.range] = "bytes=1000-1999"
-            let part = try await client.execute(uri: "/video/\(id)/converted", method: .get, headers: headers)
+            let (part, bytes) = try await get("/video/\(id)/converted", headers)
             #expect(part.status == .partialContent)
-            #expect(part.headers[.contentRange] == "bytes 1000-1999/\(whole.body.readableBytes)")
-            #expect(Array(part.body.readableBytesView) == Array(whole.body.readableBytesView.dropFirst(1000).prefix(1000)))
+            #expect(part.headers[.contentRange] == "bytes 1000-1999/\(video.readableBytes)")
+            #expect(Array(bytes.readableBytesView) == Array(video.readableBytesView.dropFirst(1000).prefix(1000)))
 
             // Asked again, the export kept by the daemon is ready at once: one reply, no progress.
-            let again = try Self.lines(try await client.execute(uri: "/api/videos/\(id)/conversion", method: .get,
-                                                                headers: gallery.signedIn).body)
+            let again = try Self.lines(try await get("/api/videos/\(id)/conversion").1)
             #expect(again.count == 1 && again.first?["ready"] != nil, "\(again)")
+            try await patient.shutdown()
         }
     }
 
