@@ -81,7 +81,10 @@ struct PredicateSQL {
             let inList = "(\(list)\(notNull))"
             return includesNil ? "(\(column) IS NULL OR \(inList))" : inList
         case .matches(let pattern, let options):
-            return "(\(folded(column, options)) GLOB \(bind(.text(pattern.glob)))\(notNull))"
+            // Texts too short to match are skipped before GLOB: a long pattern against a shorter text costs their product.
+            let longEnough = pattern.minimumLength == 0 ? ""
+                : "length(\(folded(column, options))) >= \(bind(.integer(Int64(pattern.minimumLength)))) AND "
+            return "(\(longEnough)\(folded(column, options)) GLOB \(bind(.text(pattern.glob)))\(notNull))"
         case .masked(let mask, let operation, let value):
             return "((\(column) & \(bind(.integer(mask)))) \(operation.rawValue) \(bind(.integer(value))))"
         case .anyElement:

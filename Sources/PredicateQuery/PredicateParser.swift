@@ -16,6 +16,7 @@ struct PredicateParser {
     private var index = 0
     private var depth = 0
     private var valueCount = 0
+    private var comparisonCount = 0
 
     /// Words that are never keys.
     private static let reservedWords: Set<String> = [
@@ -67,6 +68,7 @@ struct PredicateParser {
             guard accept(.closeParenthesis) else { throw unexpected(expecting: "')'") }
             return inner
         }
+        try countComparison(at: start)
         if accept(word: "TRUEPREDICATE") { return .constant(true) }
         if accept(word: "FALSEPREDICATE") { return .constant(false) }
         return try parseComparison()
@@ -385,7 +387,11 @@ struct PredicateParser {
             case .contains: pattern = .containing(text)
             default: pattern = WildcardPattern(like: text)
             }
-            return .test(KeyTest(key: key, condition: .matches(pattern.folded(options), options)))
+            let folded = pattern.folded(options)
+            guard folded.minimumLength <= PredicateLimits.maximumPatternLength else {
+                throw PredicateError("pattern longer than \(PredicateLimits.maximumPatternLength) characters", at: valuePosition)
+            }
+            return .test(KeyTest(key: key, condition: .matches(folded, options)))
         }
     }
 
@@ -449,6 +455,13 @@ struct PredicateParser {
         valueCount += count
         guard valueCount <= PredicateLimits.maximumValueCount else {
             throw PredicateError("more than \(PredicateLimits.maximumValueCount) values", at: position)
+        }
+    }
+
+    private mutating func countComparison(at position: Int) throws(PredicateError) {
+        comparisonCount += 1
+        guard comparisonCount <= PredicateLimits.maximumComparisonCount else {
+            throw PredicateError("more than \(PredicateLimits.maximumComparisonCount) comparisons", at: position)
         }
     }
 

@@ -7,11 +7,20 @@ public struct WildcardPattern: Sendable, Hashable {
         case anyRun
     }
 
-    public var elements: [Element]
+    /// The elements, a run of `*` kept as one (they match the same text, and a hostile pattern of 100,000 `*`
+    /// would otherwise cost as much to match).
+    public private(set) var elements: [Element]
 
     public init(elements: [Element]) {
-        self.elements = elements
+        self.elements = []
+        self.elements.reserveCapacity(elements.count)
+        for element in elements where element != .anyRun || self.elements.last != .anyRun {
+            self.elements.append(element)
+        }
     }
+
+    /// The fewest characters a matching text has: one for each literal and each `?`.
+    public var minimumLength: Int { elements.count(where: { $0 != .anyRun }) }
 
     /// NSPredicate's LIKE: `*` and `?` are wildcards, a backslash makes the next character literal.
     public init(like pattern: String) {
@@ -88,6 +97,8 @@ public struct WildcardPattern: Sendable, Hashable {
     /// Whether the whole of `text` matches (greedy with backtracking to the last `*`, linear in practice).
     public func matches(_ text: String) -> Bool {
         let scalars = Array(text.unicodeScalars)
+        // A long pattern against a shorter text would otherwise cost their product to refuse.
+        guard scalars.count >= minimumLength else { return false }
         var patternIndex = 0, textIndex = 0
         var lastRun: (pattern: Int, text: Int)?
         while textIndex < scalars.count {

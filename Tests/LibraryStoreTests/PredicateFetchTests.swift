@@ -134,6 +134,24 @@ struct PredicateFetchTests {
         }
     }
 
+    /// Hostile predicates that once reached SQLite as patterns it refused ("LIKE or GLOB pattern too complex").
+    @Test func hostilePatternsGetResultsOrInvalidPredicateNamingTheLimit() async throws {
+        let (database, all) = try await Self.makeLibrary()
+        #expect(try await ids(database, "originalFilename LIKE '" + String(repeating: "*", count: 100_000) + "'").count == all.count)
+        #expect(try await ids(database, "originalFilename CONTAINS[cd] '" + String(repeating: "\u{e9}", count: 1_000) + "'").isEmpty)
+        for (operation, length) in [("CONTAINS", 999_000), ("BEGINSWITH", 300_000)] {
+            let predicate = "originalFilename \(operation) '" + String(repeating: "x", count: length) + "'"
+            await #expect(throws: LibraryError.invalidPredicate(
+                reason: "pattern longer than 1000 characters at position \(operation.count + 18)")) {
+                try await ids(database, predicate)
+            }
+        }
+        let conjunction = (0..<20_000).map { "pixelWidth > \($0)" }.joined(separator: " AND ")
+        await #expect(throws: LibraryError.invalidPredicate(reason: "more than 1000 comparisons at position 20890")) {
+            try await ids(database, conjunction)
+        }
+    }
+
     @Test func refusalsNameThePositionAndWriteNothing() async throws {
         let (database, _) = try await Self.makeLibrary()
         await #expect(throws: LibraryError.invalidPredicate(reason: "pixelWidth needs a number at position 13")) {

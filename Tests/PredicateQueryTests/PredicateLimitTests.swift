@@ -61,6 +61,36 @@ struct PredicateLimitTests {
         #expect(error(of: text) == PredicateError("predicate longer than 1000000 characters", at: 1_000_000))
     }
 
+    @Test func twentyThousandComparisonsAreRefusedNamingTheLimit() throws {
+        func conjunction(_ count: Int) -> String { (0..<count).map { "pixelWidth > \($0)" }.joined(separator: " AND ") }
+        _ = try QueryPredicate(parsing: conjunction(1_000), schema: .assets)
+        #expect(error(of: conjunction(20_000)) == PredicateError("more than 1000 comparisons", at: 20_890))
+        let constants = Array(repeating: "TRUEPREDICATE", count: 1_001).joined(separator: " OR ")
+        #expect(error(of: constants)?.problem == "more than 1000 comparisons")
+    }
+
+    @Test(arguments: [("CONTAINS", 999_000), ("BEGINSWITH", 300_000), ("ENDSWITH", 1_001), ("LIKE", 5_000)])
+    func overlongPatternsAreRefusedNamingTheLimit(_ operation: String, _ length: Int) {
+        let text = "originalFilename \(operation) '" + String(repeating: "x", count: length) + "'"
+        #expect(error(of: text) == PredicateError("pattern longer than 1000 characters", at: operation.count + 18))
+    }
+
+    @Test func aLikeOfOneHundredThousandStarsIsOneStar() throws {
+        let text = "originalFilename LIKE '" + String(repeating: "*", count: 100_000) + "'"
+        guard case .test(let test) = try QueryPredicate(parsing: text, schema: .assets),
+              case .matches(let pattern, _) = test.condition else {
+            Issue.record("not a pattern test")
+            return
+        }
+        #expect(pattern.elements == [.anyRun])
+        #expect(pattern.matches("IMG_0001.JPG"))
+    }
+
+    @Test func patternsUpToTheLimitAreFine() throws {
+        let pattern = String(repeating: "?*", count: 500)
+        _ = try QueryPredicate(parsing: "originalFilename LIKE '\(pattern)'", schema: .assets)
+    }
+
     @Test func arbitraryBytesNeverCrashTheParser() {
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("()!&|=<>{}[],'\"\\ *?.-0123456789abcdexyzANDORNOTINmediaTypepixelWidth\u{e9}\u{1F600}")
