@@ -144,7 +144,7 @@ final class TestInterface: VarlinkInterface {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("varlink-\(UUID().uuidString)").path
         // Whole periods of 251 bytes, so that every chunk continues the pattern.
         let chunk = Data((0..<251 * 4096).map { UInt8($0 % 251) })
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? file.close() }
         var written = 0
