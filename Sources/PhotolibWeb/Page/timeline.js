@@ -144,17 +144,20 @@ export class Timeline {
     }
     this.total = top;
     this.canvas.style.height = `${top}px`;
-    if (anchor) {
+    if (anchor?.atTop) {
+      this.scroller.scrollTop = 0;
+    } else if (anchor) {
       const section = this.sections.find((candidate) => candidate.key === anchor.key);
       if (section) this.scroller.scrollTop = section.top + Math.min(anchor.offset, section.height);
     }
   }
 
-  /** The section at the top of the screen and how far into it the screen starts. */
+  /** The section at the top of the screen and how far into it the screen starts. A screen at the very top stays
+   *  there (`atTop`), so that photos added above come into sight; anywhere else what is on screen stays put. */
   anchor() {
     if (!this.sections.length) return null;
     const section = this.sections[lastAtOrBefore(this.tops, this.scroller.scrollTop)];
-    return { key: section.key, offset: this.scroller.scrollTop - section.top };
+    return { key: section.key, offset: this.scroller.scrollTop - section.top, atTop: this.scroller.scrollTop <= 0 };
   }
 
   resize() {
@@ -189,7 +192,7 @@ export class Timeline {
       if (section.top > to) break;
       wanted.add(section);
       if (!section.tiles && !this.loading.has(section.key)) missing.push(section.key);
-      this.drawSection(section, from, to);
+      this.drawSection(section, from, to, screen);
     }
     for (const section of this.sections) {
       if (section.element && !wanted.has(section)) {
@@ -229,7 +232,8 @@ export class Timeline {
     section.element.style.height = `${section.height}px`;
   }
 
-  drawSection(section, from, to) {
+  /** Draws the rows of `section` between `from` and `to`; the pictures of those on the `screen` come first. */
+  drawSection(section, from, to, screen) {
     if (!section.element) {
       const element = document.createElement('section');
       element.className = 'day';
@@ -252,10 +256,12 @@ export class Timeline {
       const inSight = origin + row.top + row.height >= from && origin + row.top <= to;
       const drawn = section.rows.get(rowIndex);
       if (inSight && !drawn) {
+        const top = this.scroller.scrollTop;
+        const onScreen = origin + row.top + row.height >= top && origin + row.top <= top + screen;
         section.rows.set(rowIndex, row.items.map((item) => {
           const tile = section.tiles[item.index];
           const element = makeTile(tile, { left: item.left, top: this.headerHeight + row.top, width: item.width, height: row.height },
-            section.key, this.isSelected?.(tile.id));
+            section.key, this.isSelected?.(tile.id), onScreen);
           section.element.append(element);
           return element;
         }));
