@@ -80,7 +80,7 @@ class Observer(threading.Thread):
 
 def make_grid_thumbnails(socket_path, database, connections=3):
     """Asks the daemon for every asset's grid thumbnail (256) once, over a few connections; returns the seconds taken."""
-    ids = [row[0] for row in sqlite3.connect(database).execute("SELECT id FROM asset ORDER BY creationDate DESC")]
+    ids = [row[0] for row in sqlite3.connect(database).execute("SELECT id FROM asset ORDER BY creationTime DESC")]
     started = time.time()
 
     def ask(chunk):
@@ -155,7 +155,7 @@ def main():
 
         # Without grid thumbnails (a fresh work directory only): the first navigation and jumps make them on demand.
         renditions = os.path.join(work, "cache", "renditions")
-        fresh = not os.path.isdir(renditions) or not any(os.scandir(renditions))
+        fresh = not any(files for _, _, files in os.walk(renditions))
         browser.get(url)
         first = browser.execute_async_script(filled)
         months = sorted({key[:7] for key in browser.execute_script("return window.gallery.timeline.sections.map(s => s.key)")})
