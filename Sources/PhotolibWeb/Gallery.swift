@@ -67,7 +67,8 @@ public enum Gallery {
         onRunning: @escaping @Sendable (_ port: Int?) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let connections = LibraryConnections(socketPath: configuration.socketPath)
-        let feed = LibraryFeed(connections: connections, logger: logger)
+        let recentThumbnails = RecentThumbnails()
+        let feed = LibraryFeed(connections: connections, recentThumbnails: recentThumbnails, logger: logger)
         let bound = BoundPort()
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: AccessMiddleware(token: configuration.token, allowedHosts: { configuration.allowedHosts(boundPort: bound.port) }))
@@ -76,7 +77,7 @@ public enum Gallery {
         AssetRoutes(connections: connections).add(to: router)
         ChangeRoutes(connections: connections).add(to: router)
         UploadRoutes(connections: connections, stagingRoot: configuration.stagingRoot).add(to: router)
-        MediaRoutes(connections: connections).add(to: router)
+        MediaRoutes(connections: connections, recentThumbnails: recentThumbnails).add(to: router)
         VideoRoutes(videos: VideoSource(connections: connections), files: connections.files).add(to: router)
         let address: BindAddress = switch configuration.listen {
         case .tcp(let host, let port): .hostname(host, port: port)
