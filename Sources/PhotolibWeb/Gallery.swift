@@ -69,9 +69,9 @@ public enum Gallery {
         let connections = LibraryConnections(socketPath: configuration.socketPath)
         let recentThumbnails = RecentThumbnails()
         let feed = LibraryFeed(connections: connections, recentThumbnails: recentThumbnails, logger: logger)
-        let bound = BoundPort()
+        let allowedHosts = AllowedHosts(configuration)
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: AccessMiddleware(token: configuration.token, allowedHosts: { configuration.allowedHosts(boundPort: bound.port) }))
+        router.add(middleware: AccessMiddleware(token: configuration.token, allowedHosts: allowedHosts))
         PageRoutes().add(to: router)
         ViewRoutes(feed: feed).add(to: router)
         AssetRoutes(connections: connections).add(to: router)
@@ -90,7 +90,7 @@ public enum Gallery {
             services: [FeedService(feed: feed, connections: connections)],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port
-                bound.set(port ?? 0)
+                allowedHosts.bound(to: port)
                 await onRunning(port)
             },
             logger: logger
