@@ -113,7 +113,6 @@ extension Schema {
         }
     }
 
-    /// One statement adding `delta` to every bucket that `row` counts in, for each (row, delta).
     /// The triggers that keep `asset_tally` counting every bucket of this version as assets come, go and change.
     static var tallyTriggers: String {
         """
@@ -131,6 +130,7 @@ extension Schema {
         """
     }
 
+    /// One statement adding `delta` to every bucket that `row` counts in, for each (row, delta).
     static func tallyUpdate(_ rows: [(row: String, delta: Int)]) -> String {
         let contributions = rows.flatMap { row, delta in
             TallyBucket.all.map { bucket in
