@@ -185,6 +185,7 @@ export class Timeline {
     const screen = this.scroller.clientHeight;
     const from = this.scroller.scrollTop - screen * AHEAD;
     const to = this.scroller.scrollTop + screen * (1 + AHEAD);
+    const onScreen = { from: this.scroller.scrollTop, to: this.scroller.scrollTop + screen };
     const wanted = new Set();
     const missing = [];
     for (let index = lastAtOrBefore(this.tops, Math.max(0, from)); index < this.sections.length; index++) {
@@ -192,7 +193,7 @@ export class Timeline {
       if (section.top > to) break;
       wanted.add(section);
       if (!section.tiles && !this.loading.has(section.key)) missing.push(section.key);
-      this.drawSection(section, from, to, screen);
+      this.drawSection(section, { from, to }, onScreen);
     }
     for (const section of this.sections) {
       if (section.element && !wanted.has(section)) {
@@ -232,8 +233,8 @@ export class Timeline {
     section.element.style.height = `${section.height}px`;
   }
 
-  /** Draws the rows of `section` between `from` and `to`; the pictures of those on the `screen` come first. */
-  drawSection(section, from, to, screen) {
+  /** Draws the rows of `section` within `sight` ({from, to}); the pictures of those within `screen` come first. */
+  drawSection(section, sight, screen) {
     if (!section.element) {
       const element = document.createElement('section');
       element.className = 'day';
@@ -252,12 +253,12 @@ export class Timeline {
     section.element.classList.toggle('loading', !section.layout);
     if (!section.layout) return;
     const origin = section.top + this.headerHeight;
+    const within = (row, range) => origin + row.top + row.height >= range.from && origin + row.top <= range.to;
     section.layout.rows.forEach((row, rowIndex) => {
-      const inSight = origin + row.top + row.height >= from && origin + row.top <= to;
+      const inSight = within(row, sight);
       const drawn = section.rows.get(rowIndex);
       if (inSight && !drawn) {
-        const top = this.scroller.scrollTop;
-        const onScreen = origin + row.top + row.height >= top && origin + row.top <= top + screen;
+        const onScreen = within(row, screen);
         section.rows.set(rowIndex, row.items.map((item) => {
           const tile = section.tiles[item.index];
           const element = makeTile(tile, { left: item.left, top: this.headerHeight + row.top, width: item.width, height: row.height },
