@@ -3,6 +3,10 @@
 
 #include <vips/vips.h>
 
+/* libvips' switch for the Orc code it generates at run time, exported but declared in vips/vector.h, which
+ * vips.h leaves out. */
+void vips_vector_set_enabled(gboolean enabled);
+
 /* Fixed-arity wrappers for what Swift cannot call directly: variadic functions and function-like macros. */
 
 /* VIPS_INIT: vips_init plus the check that the headers match the linked library. */

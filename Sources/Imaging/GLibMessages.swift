@@ -11,12 +11,19 @@ public enum GLibMessages {
     /// Receives each message: its level, its domain ("VIPS", "GLib", ...) and its text.
     public typealias Handler = @Sendable (_ level: Level, _ domain: String, _ message: String) -> Void
 
-    private static let handler = Mutex<Handler?>(nil)
+    /// The handler in a class of its own: a closure kept in the lock itself came back from each read wrapped in
+    /// one more reabstraction thunk, so that every message cost more than the one before.
+    private final class Route: Sendable {
+        let handler: Handler
+        init(_ handler: @escaping Handler) { self.handler = handler }
+    }
+
+    private static let route = Mutex<Route?>(nil)
 
     /// Sends every later GLib message to `handler`. GLib takes one writer per process: call this once, early.
     public static func route(to handler: @escaping Handler) {
-        let first = Self.handler.withLock { current in
-            defer { current = handler }
+        let first = route.withLock { current in
+            defer { current = Route(handler) }
             return current == nil
         }
         if first { g_log_set_writer_func(write, nil, nil) }
@@ -36,7 +43,7 @@ public enum GLibMessages {
             default: break
             }
         }
-        GLibMessages.handler.withLock { $0 }?(level(of: flags), domain, message)
+        GLibMessages.route.withLock { $0 }?.handler(level(of: flags), domain, message)
         return G_LOG_WRITER_HANDLED
     }
 

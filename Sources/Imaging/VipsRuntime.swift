@@ -6,9 +6,10 @@ public enum VipsRuntime {
     /// Starts libvips once per process; later calls return the first outcome. Thread-safe.
     ///
     /// Disables the operation cache (in libvips 8.14 it is keyed by file name, so a file rewritten
-    /// in place would come back stale) and blocks the loaders libvips marks untrusted
-    /// (ImageMagick, PDF, SVG, JPEG 2000, JPEG XL, FITS...). The concurrency stays libvips' default
-    /// until ``setThreadsPerImage(_:)`` changes it.
+    /// in place would come back stale) and the Orc code libvips generates at run time for each resize (Debian 12's
+    /// liborc 0.4.33 crashed the daemon with SIGSEGV after some 20,000 renders on two threads), and blocks the
+    /// loaders libvips marks untrusted (ImageMagick, PDF, SVG, JPEG 2000, JPEG XL, FITS...). The concurrency stays
+    /// libvips' default until ``setThreadsPerImage(_:)`` changes it.
     public static func start() throws(ImagingError) {
         try outcome.get()
     }
@@ -25,6 +26,7 @@ public enum VipsRuntime {
             return .failure(.libraryUnavailable(takeErrorMessage()))
         }
         vips_cache_set_max(0)
+        vips_vector_set_enabled(0)
         vips_block_untrusted_set(1)
         return .success(())
     }()

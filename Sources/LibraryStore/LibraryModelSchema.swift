@@ -102,17 +102,7 @@ extension Schema {
             CREATE TRIGGER moment_disappears AFTER DELETE ON asset_tally WHEN OLD.subtype = 'moment' BEGIN
               DELETE FROM collection WHERE id = \(Moments.idSQL(day: "OLD.day"));
             END;
-            CREATE TRIGGER asset_tally_after_insert AFTER INSERT ON asset BEGIN
-              \(tallyUpdate([("NEW", 1)]))
-            END;
-            CREATE TRIGGER asset_tally_after_delete AFTER DELETE ON asset BEGIN
-              \(tallyUpdate([("OLD", -1)]))
-            END;
-            CREATE TRIGGER asset_tally_after_update AFTER UPDATE OF mediaType, mediaSubtypes, pixelWidth, pixelHeight,
-              creationTime, creationOffset, addedTime, isFavorite, isHidden, trashedTime, burstIdentifier, isRAW,
-              collapsesIntoBurst ON asset BEGIN
-              \(tallyUpdate([("OLD", -1), ("NEW", 1)]))
-            END;
+            \(tallyTriggers)
             """)
         for bucket in TallyBucket.all {
             try db.execute(sql: """
@@ -121,6 +111,23 @@ extension Schema {
                 WHERE \(bucket.terms("asset").joined(separator: " AND ")) GROUP BY 2
                 """)
         }
+    }
+
+    /// The triggers that keep `asset_tally` counting every bucket of this version as assets come, go and change.
+    static var tallyTriggers: String {
+        """
+        CREATE TRIGGER asset_tally_after_insert AFTER INSERT ON asset BEGIN
+          \(tallyUpdate([("NEW", 1)]))
+        END;
+        CREATE TRIGGER asset_tally_after_delete AFTER DELETE ON asset BEGIN
+          \(tallyUpdate([("OLD", -1)]))
+        END;
+        CREATE TRIGGER asset_tally_after_update AFTER UPDATE OF mediaType, mediaSubtypes, pixelWidth, pixelHeight,
+          creationTime, creationOffset, addedTime, isFavorite, isHidden, trashedTime, burstIdentifier, isRAW,
+          collapsesIntoBurst ON asset BEGIN
+          \(tallyUpdate([("OLD", -1), ("NEW", 1)]))
+        END;
+        """
     }
 
     /// One statement adding `delta` to every bucket that `row` counts in, for each (row, delta).

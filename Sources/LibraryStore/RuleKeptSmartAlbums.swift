@@ -31,17 +31,7 @@ extension Schema {
                 DROP TRIGGER IF EXISTS asset_tally_after_delete;
                 DROP TRIGGER IF EXISTS asset_tally_after_update;
                 DELETE FROM asset_tally WHERE subtype IN (\(added.map { "'\($0.rawValue)'" }.joined(separator: ", ")));
-                CREATE TRIGGER asset_tally_after_insert AFTER INSERT ON asset BEGIN
-                  \(tallyUpdate([("NEW", 1)]))
-                END;
-                CREATE TRIGGER asset_tally_after_delete AFTER DELETE ON asset BEGIN
-                  \(tallyUpdate([("OLD", -1)]))
-                END;
-                CREATE TRIGGER asset_tally_after_update AFTER UPDATE OF mediaType, mediaSubtypes, pixelWidth, pixelHeight,
-                  creationTime, creationOffset, addedTime, isFavorite, isHidden, trashedTime, burstIdentifier, isRAW,
-                  collapsesIntoBurst ON asset BEGIN
-                  \(tallyUpdate([("OLD", -1), ("NEW", 1)]))
-                END;
+                \(tallyTriggers)
                 """)
             for bucket in TallyBucket.all where added.contains(bucket.subtype) {
                 try db.execute(sql: """

@@ -18,6 +18,9 @@ public struct MediaInfo: Sendable, Hashable {
     public var duration: Double
     /// Frames per second of the video stream; nil for audio or when unknown.
     public var frameRate: Double?
+    /// Frames per second the camera captured, when the file says so (Android's `com.android.capture.fps`): above
+    /// `frameRate` in a slow-motion recording, below it in a time-lapse.
+    public var captureFrameRate: Double?
     /// When the recording was made, from the container's tags.
     public var creationDate: Timestamp?
     /// Whether `creationDate`'s offset is the recording's own (QuickTime's creationdate) rather than UTC.
@@ -26,6 +29,19 @@ public struct MediaInfo: Sendable, Hashable {
     public var location: Location?
     /// The recording device's make and model, from the container's tags.
     public var camera = CameraData()
+
+    /// Whether playback is slower than life: a high frame rate kept in the file (an iPhone's 240 fps) or frames
+    /// captured faster than they play (an Android slow-motion clip stored at 30 fps).
+    public var isSlowMotion: Bool {
+        guard kind == .video, let frameRate else { return false }
+        return frameRate >= 100 || (captureFrameRate ?? 0) > frameRate * 1.5
+    }
+
+    /// Whether playback is faster than life: frames captured more slowly than they play.
+    public var isTimeLapse: Bool {
+        guard kind == .video, let frameRate, let captureFrameRate, captureFrameRate > 0 else { return false }
+        return captureFrameRate * 1.5 < frameRate
+    }
 
     public init(kind: Kind, formatName: String, pixelWidth: Int = 0, pixelHeight: Int = 0, duration: Double,
                 frameRate: Double? = nil, creationDate: Timestamp? = nil, creationDateHasLocalOffset: Bool = false,

@@ -47,6 +47,7 @@ struct ProbeOutput: Decodable {
             let (width, height) = (video.width ?? 0, video.height ?? 0)
             (info.pixelWidth, info.pixelHeight) = turnsQuarter ? (height, width) : (width, height)
             info.frameRate = Self.rate(video.avg_frame_rate) ?? Self.rate(video.r_frame_rate)
+            info.captureFrameRate = tags["com.android.capture.fps"].flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil }
         }
         if let local = tags["com.apple.quicktime.creationdate"].flatMap(Self.timestamp) {
             info.creationDate = local

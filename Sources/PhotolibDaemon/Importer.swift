@@ -267,6 +267,14 @@ struct Importer: Sendable {
         return time
     }
 
+    /// The smart albums Apple keeps by rule for videos: slow motion and time-lapse, as the file's frame rates tell.
+    private static func videoSubtypes(of info: MediaInfo) -> MediaSubtypes {
+        var subtypes: MediaSubtypes = []
+        if info.isSlowMotion { subtypes.insert(.videoHighFrameRate) }
+        if info.isTimeLapse { subtypes.insert(.videoTimelapse) }
+        return subtypes
+    }
+
     /// The photo asset a still or RAW file makes, before its content hash and stored path are known.
     private func photoDraft(filename: String, clues: CaptureDate.Clues, mimeType: String, fileSize: Int64, path: String,
                             size: (width: Int, height: Int, orientation: Int), captureTime: ExifDateTime?, gpsTime: Date?,
@@ -338,7 +346,7 @@ struct Importer: Sendable {
             let mimeType = isVideo ? MediaFileKind.videoMimeTypes[fileExtension] : MediaFileKind.audioMimeTypes[fileExtension]
             var draft = AssetDraft(
                 mediaType: isVideo ? .video : .audio,
-                mediaSubtypes: isVideo && (info.frameRate ?? 0) >= 100 ? .videoHighFrameRate : [],
+                mediaSubtypes: isVideo ? Self.videoSubtypes(of: info) : [],
                 pixelWidth: isVideo ? info.pixelWidth : 0, pixelHeight: isVideo ? info.pixelHeight : 0, orientation: 1,
                 creationDate: date, creationDateSource: source, location: info.location, duration: info.duration,
                 contentHash: "",

@@ -67,16 +67,17 @@ public enum Gallery {
         onRunning: @escaping @Sendable (_ port: Int?) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let connections = LibraryConnections(socketPath: configuration.socketPath)
-        let feed = LibraryFeed(connections: connections, logger: logger)
-        let bound = BoundPort()
+        let recentThumbnails = RecentThumbnails()
+        let feed = LibraryFeed(connections: connections, recentThumbnails: recentThumbnails, logger: logger)
+        let allowedHosts = AllowedHosts(configuration)
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: AccessMiddleware(token: configuration.token, allowedHosts: { configuration.allowedHosts(boundPort: bound.port) }))
+        router.add(middleware: AccessMiddleware(token: configuration.token, allowedHosts: allowedHosts))
         PageRoutes().add(to: router)
         ViewRoutes(feed: feed).add(to: router)
         AssetRoutes(connections: connections).add(to: router)
         ChangeRoutes(connections: connections).add(to: router)
         UploadRoutes(connections: connections, stagingRoot: configuration.stagingRoot).add(to: router)
-        MediaRoutes(connections: connections).add(to: router)
+        MediaRoutes(connections: connections, recentThumbnails: recentThumbnails).add(to: router)
         VideoRoutes(videos: VideoSource(connections: connections), files: connections.files).add(to: router)
         let address: BindAddress = switch configuration.listen {
         case .tcp(let host, let port): .hostname(host, port: port)
@@ -89,7 +90,7 @@ public enum Gallery {
             services: [FeedService(feed: feed, connections: connections)],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port
-                bound.set(port ?? 0)
+                allowedHosts.bound(to: port)
                 await onRunning(port)
             },
             logger: logger

@@ -5,7 +5,7 @@ import PhotoLibrary
 struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
-        abstract: "Edit a photo: turn, mirror, crop or brighten it. The original stays as it is.",
+        abstract: "Edit photos: turn, mirror, crop or brighten them (--where: the photos it selects). The originals stay as they are.",
         discussion: """
             The daemon renders the edit (the io.photolibd.basic format) and keeps it beside the original; every \
             client then shows the edit. Each edit replaces the previous one and starts from the original. \
@@ -15,8 +15,7 @@ struct EditCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Argument(help: ArgumentHelp("The photo to edit (its id or the start of it).", valueName: "asset-id"))
-    var asset: String
+    @OptionGroup var selection: AssetSelection
 
     @Option(help: ArgumentHelp("Turn clockwise by 90, 180 or 270 degrees.", valueName: "degrees"))
     var rotate: Int = 0
@@ -43,14 +42,14 @@ struct EditCommand: AsyncParsableCommand {
 
     func run() async throws {
         let library = try await connection.connect()
-        let references = References(library: library)
-        let photo = try await references.asset(asset)
+        let photos = try await selection.resolve(in: library, scope: .includingHidden) { "Edit \($0)?" }
+        let adjustment = BasicAdjustment(rotate: rotate, flipHorizontal: flipHorizontal, crop: try cropRect(), exposure: exposure)
         var changes = PhotoLibrary.ChangeBuilder()
-        changes.editAsset(photo.id, basic: BasicAdjustment(rotate: rotate, flipHorizontal: flipHorizontal, crop: try cropRect(),
-                                                           exposure: exposure))
+        for photo in photos { changes.editAsset(photo.id, basic: adjustment) }
         _ = try await library.performChanges(changes)
-        let edited = try await references.asset(photo.id)
-        Console.print("edited \(edited.summary): now \(edited.pixelWidth)x\(edited.pixelHeight)")
+        for edited in try await References(library: library).assets(photos.map(\.id)) {
+            Console.print("edited \(edited.summary): now \(edited.pixelWidth)x\(edited.pixelHeight)")
+        }
     }
 
     private func cropRect() throws -> NormalizedRect? {

@@ -13,7 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from harness import ROOT, make_photo
-from page import assets, close_viewer, open_viewer, sidebar_count, tile_ids, wait_for
+from page import assets, close_viewer, open_timeline, open_viewer, sidebar_count, tile_ids, wait_for
 
 def test_the_grid_shows_every_photo_newest_first_with_the_test_hooks(gallery, browser):
     library = assets(gallery)
@@ -204,3 +204,28 @@ def test_thousands_of_open_connections_and_a_stalled_client_do_not_stall_the_oth
         for connection in idle:
             connection.close()
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_new_photo_comes_into_sight_at_the_top_and_leaves_the_screen_alone_further_down(gallery, browser):
+    scroller = "document.querySelector('#scroller')"
+    on_screen = f"""const box = {scroller}.getBoundingClientRect();
+        return [...document.querySelectorAll('[data-asset-id]')].filter(e => {{ const r = e.getBoundingClientRect();
+            return r.bottom > box.top && r.top < box.bottom; }}).map(e => e.dataset.assetId)"""
+    open_timeline(browser, gallery)
+    before = set(tile_ids(browser))
+    newest = make_photo(os.path.join(gallery.directory, "NEWEST.jpg"), 41, "2024:07:01:12:00:00", (900, 600))
+    gallery.drop_file(newest)
+    wait_for(browser, lambda d: set(tile_ids(d)) - before, message="the new photo's tile")
+    new_id = (set(tile_ids(browser)) - before).pop()
+    wait_for(browser, lambda d: new_id in d.execute_script(on_screen), message="the new photo in sight at the top")
+    assert browser.execute_script(f"return {scroller}.scrollTop") == 0
+
+    browser.execute_script(f"{scroller}.scrollTop = 600")
+    wait_for(browser, lambda d: d.execute_script(on_screen), message="tiles drawn further down")
+    shown = browser.execute_script(on_screen)
+    newer = make_photo(os.path.join(gallery.directory, "NEWER.jpg"), 42, "2024:07:02:12:00:00", (900, 600))
+    gallery.drop_file(newer)
+    wait_for(browser, lambda d: d.execute_script("return window.gallery.timeline.sections[0].key") == "2024-07-02",
+             message="the newer photo's day in the page")
+    wait_for(browser, lambda d: d.execute_script(on_screen) == shown, message="what was on screen stays put")
+    assert browser.execute_script(f"return {scroller}.scrollTop") > 600

@@ -36,6 +36,19 @@ struct DailyCommandLineTests {
         #expect(try await library.fetchIds(AssetQuery(predicate: "isFavorite == YES")) == ids)
     }
 
+    @Test func editsApplyToEveryPhotoAQuerySelects() async throws {
+        let library = try await PopulatedDaemon.make()
+        let ids = library.assetIds
+        let before = try await asset(library, ids[1])
+        let unconfirmed = try photolib(library, ["edit", "--where", "creationDate >= '2024-02-02T00:00:00Z'", "--rotate", "90"],
+                                       checked: false)
+        #expect(unconfirmed.status != 0 && unconfirmed.errors.contains("add --yes"))
+        _ = try photolib(library, ["edit", "--where", "creationDate >= '2024-02-02T00:00:00Z'", "--rotate", "90", "--yes"])
+        #expect(try await library.fetchIds(AssetQuery(predicate: "hasAdjustments == YES")) == [ids[1], ids[2]])
+        let turned = try await asset(library, ids[1])
+        #expect(turned.pixelWidth == before.pixelHeight && turned.pixelHeight == before.pixelWidth)
+    }
+
     @Test func trashAndRestoreSelectByQueryRestoreLookingInRecentlyDeleted() async throws {
         let library = try await PopulatedDaemon.make()
         let ids = library.assetIds

@@ -87,10 +87,12 @@ enum MediaFixtures {
         }
     }
 
-    /// A one-second movie from ffmpeg at `rate` frames per second.
-    static func movie(at path: String, rate: Int = 30, size: String = "64x48") throws {
+    /// A one-second movie from ffmpeg at `rate` frames per second, saying it was captured at `captureRate` as an
+    /// Android camera does for slow motion and time-lapse.
+    static func movie(at path: String, rate: Int = 30, size: String = "64x48", captureRate: Double? = nil) throws {
+        let capture = captureRate.map { ["-metadata", "com.android.capture.fps=\($0)", "-movflags", "use_metadata_tags"] } ?? []
         try runTool("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=\(size):rate=\(rate):duration=1",
-                                        "-pix_fmt", "yuv420p", path])
+                                        "-pix_fmt", "yuv420p"] + capture + [path])
     }
 
     /// A one-second WAV tone.

@@ -27,6 +27,24 @@ import TestSupport
         #expect(info.location == Location(latitude: 48.8584, longitude: 2.2945, altitude: 35))
     }
 
+    @Test func androidsCaptureRateTellsSlowMotionAndTimeLapseFromPlainVideo() throws {
+        func info(playing rate: String, captured capture: String?) throws -> MediaInfo {
+            let tags = capture.map { #", "tags": {"com.android.capture.fps": "\#($0)"}"# } ?? ""
+            let json = #"{"streams": [{"codec_type": "video", "width": 1920, "height": 1080, "avg_frame_rate": "\#(rate)"}], "#
+                + #""format": {"format_name": "mov,mp4,m4a,3gp,3g2,mj2", "duration": "10"\#(tags)}}"#
+            return try #require(MediaProber.mediaInfo(fromJSON: Data(json.utf8)))
+        }
+        let slowMotion = try info(playing: "30/1", captured: "240.000000")
+        #expect(slowMotion.captureFrameRate == 240 && slowMotion.isSlowMotion && !slowMotion.isTimeLapse)
+        let timeLapse = try info(playing: "30/1", captured: "0.500000")
+        #expect(timeLapse.isTimeLapse && !timeLapse.isSlowMotion)
+        for plain in [try info(playing: "30/1", captured: "30.000000"), try info(playing: "30000/1001", captured: nil),
+                      try info(playing: "30/1", captured: "nan"), try info(playing: "30/1", captured: "fast")] {
+            #expect(!plain.isTimeLapse && !plain.isSlowMotion)
+        }
+        #expect(try info(playing: "240/1", captured: nil).isSlowMotion)
+    }
+
     @Test func coverArtDoesNotMakeASongAVideoAndZeroDatesAreIgnored() throws {
         let json = """
             {"streams": [{"codec_type": "audio"},

@@ -57,6 +57,51 @@ struct RouteTests {
         }
     }
 
+    @Test func aThumbnailServedMomentsAgoIsNotServedOnceItsAssetLeavesTheLibrary() async throws {
+        let gallery = try await GalleryUnderTest.start(photos: 2)
+        try await gallery.test { client in
+            let (gone, kept) = (gallery.assetIds[0], gallery.assetIds[1])
+            for id in [gone, kept] {
+                let first = try await client.execute(uri: "/image/\(id)/o/256", method: .get, headers: gallery.signedIn)
+                #expect(first.status == .ok)
+            }
+            let library = try await PhotoLibrary.connect(socketPath: gallery.daemon.socketPath)
+            var purge = PhotoLibrary.ChangeBuilder()
+            purge.deleteAssets([gone], permanently: true)
+            _ = try await library.performChanges(purge)
+            await library.close()
+            let deadline = ContinuousClock.now + .seconds(10)
+            var status = HTTPResponse.Status.ok
+            while status == .ok, ContinuousClock.now < deadline {
+                status = try await client.execute(uri: "/image/\(gone)/o/256", method: .get, headers: gallery.signedIn).status
+                if status == .ok { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(status == .notFound)
+            let other = try await client.execute(uri: "/image/\(kept)/o/256", method: .get, headers: gallery.signedIn)
+            #expect(other.status == .ok && other.body.readableBytes > 100)
+        }
+    }
+
+    @Test func recentThumbnailsKeepTheNewestWithinTheirBytesAndLifetime() async throws {
+        let thumbnails = RecentThumbnails(byteLimit: 3_000, lifetime: .milliseconds(200))
+        func picture(_ size: Int) -> RecentThumbnails.Thumbnail {
+            RecentThumbnails.Thumbnail(bytes: ByteBuffer(repeating: 1, count: size), mimeType: "image/jpeg")
+        }
+        thumbnails.keep(picture(1_000), for: "a/1/256", assetId: "a")
+        thumbnails.keep(picture(1_000), for: "a/1/512", assetId: "a")
+        thumbnails.keep(picture(1_000), for: "b/1/256", assetId: "b")
+        thumbnails.keep(picture(1_000), for: "c/1/256", assetId: "c")
+        #expect(thumbnails.thumbnail(for: "a/1/256") == nil, "the oldest went to make room")
+        #expect(thumbnails.thumbnail(for: "c/1/256")?.bytes.readableBytes == 1_000)
+        thumbnails.keep(picture(RecentThumbnails.largestKept + 1), for: "d/1/256", assetId: "d")
+        #expect(thumbnails.thumbnail(for: "d/1/256") == nil, "too large to keep")
+        thumbnails.forget(assetIds: ["a", "b"])
+        #expect(thumbnails.thumbnail(for: "a/1/512") == nil && thumbnails.thumbnail(for: "b/1/256") == nil)
+        #expect(thumbnails.thumbnail(for: "c/1/256") != nil)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(thumbnails.thumbnail(for: "c/1/256") == nil, "asked for again after its lifetime")
+    }
+
     @Test func anOriginalIsServedInRangesAndARangeBeyondItAnswers416() async throws {
         let gallery = try await GalleryUnderTest.start(photos: 0, video: true)
         let video = try #require(gallery.videoId)

@@ -2,7 +2,6 @@ import FolderWatch
 import LibraryStore
 import Logging
 import PhotoModel
-import Varlink
 import XMPAnnotations
 
 /// The one way files become assets, whoever asks (a watched folder, `ImportFiles`, a `createAsset` change):

@@ -12,12 +12,13 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     static var hostField: HTTPField.Name { HTTPField.Name("Host")! }
 
     let token: AccessToken
-    /// The `Host` values accepted: nil when listening on a Unix socket behind a proxy, which keeps its own rules.
-    let allowedHosts: @Sendable () -> Set<String>?
+    /// The `Host` values accepted: none checked when listening on a Unix socket behind a proxy, which keeps its own
+    /// rules.
+    let allowedHosts: AllowedHosts
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let host = request.head.authority ?? request.headers[Self.hostField] ?? ""
-        if let allowed = allowedHosts(), !allowed.contains(host.lowercased()) {
+        if let allowed = allowedHosts.current, !allowed.contains(host.lowercased()) {
             throw GalleryError.forbidden("\(host.isEmpty ? "a request without a Host" : host) is not this gallery's address")
         }
         let signedIn = request.cookies[Self.cookieName].map { token.matchesSession($0.value[...]) } ?? false

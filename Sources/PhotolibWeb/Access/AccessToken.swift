@@ -8,16 +8,25 @@ import Glibc
 /// 0600) so that the same address works after a restart, and exchanged for a session cookie.
 public struct AccessToken: Sendable, Hashable {
     public let value: String
+    /// The session cookie's value: derived from the token (so sessions outlive a restart with the same token)
+    /// without giving the token away; worked out once, as every request is checked against it.
+    let sessionValue: String
 
     public init(value: String) {
         self.value = value
+        let key = SymmetricKey(data: Data(value.utf8))
+        sessionValue = Self.hex(HMAC<SHA256>.authenticationCode(for: Data("photolib-web session".utf8), using: key))
     }
 
     /// A new random token: 32 bytes, hex.
     public static func random() -> AccessToken {
         var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return AccessToken(value: bytes.map { String(format: "%02x", $0) }.joined())
+        return AccessToken(value: hex((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }))
+    }
+
+    private static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
     }
 
     /// The token kept at `path`, or a new one written there (its folder made, both private to the user).
@@ -35,14 +44,6 @@ public struct AccessToken: Sendable, Hashable {
         else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
         guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
         return token
-    }
-
-    /// The session cookie's value: derived from the token (so sessions outlive a restart with the same token)
-    /// without giving the token away.
-    var sessionValue: String {
-        let key = SymmetricKey(data: Data(value.utf8))
-        let code = HMAC<SHA256>.authenticationCode(for: Data("photolib-web session".utf8), using: key)
-        return code.map { String(format: "%02x", $0) }.joined()
     }
 
     /// Compares in constant time.

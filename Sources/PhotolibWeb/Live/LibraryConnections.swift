@@ -70,17 +70,19 @@ final class LibraryConnections: Sendable {
             if let open = slots.withLock({ $0[slot] }) {
                 library = open
             } else {
+                let connected: PhotoLibrary
                 do throws(PhotoLibraryError) {
-                    library = try await PhotoLibrary.connect(socketPath: socketPath, answerWithin: .seconds(10))
+                    connected = try await PhotoLibrary.connect(socketPath: socketPath, answerWithin: .seconds(10))
                 } catch {
                     return .failure(error)
                 }
-                let kept = slots.withLock { slots -> PhotoLibrary in
+                // Another call may have filled the slot meanwhile: use its connection, close this one.
+                library = slots.withLock { slots -> PhotoLibrary in
                     if let current = slots[slot] { return current }
-                    slots[slot] = library
-                    return library
+                    slots[slot] = connected
+                    return connected
                 }
-                if kept !== library { await library.close() }
+                if library !== connected { await connected.close() }
             }
             do throws(PhotoLibraryError) {
                 return .success(try await body(library))

@@ -23,6 +23,8 @@ actor LibraryFeed {
     static let collectionsName = "gallery.collections"
 
     let connections: LibraryConnections
+    /// Told of the assets that leave the library, whose thumbnails must not be served any longer.
+    let recentThumbnails: RecentThumbnails
     let logger: Logger
     var views: [String: OpenView] = [:]
     var tiles: TileStore = [:]
@@ -36,8 +38,9 @@ actor LibraryFeed {
     /// Pages of views that are not open yet (the daemon is down): told when it is back.
     var waitingPages: [ObjectIdentifier: PageMailbox] = [:]
 
-    init(connections: LibraryConnections, logger: Logger) {
+    init(connections: LibraryConnections, recentThumbnails: RecentThumbnails, logger: Logger) {
         self.connections = connections
+        self.recentThumbnails = recentThumbnails
         self.logger = logger
     }
 
@@ -73,6 +76,7 @@ actor LibraryFeed {
             try await takeSnapshot(event)
             return
         }
+        recentThumbnails.forget(assetIds: Set(event.objects.filter { $0.kind == .asset && $0.change == .removed }.map(\.id)))
         let results = Dictionary(event.results.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
         for (name, change) in results where opening[name] != nil {
             opening[name]?.append((event.token, change))

@@ -22,7 +22,9 @@ struct DaemonFiles: Sendable {
         let transfers = transfers
         do {
             return try await NIOThreadPool.singleton.runIfActive {
-                ByteBuffer(bytes: try transfers.read(path, offset: offset, length: length))
+                let bytes = try transfers.read(path, offset: offset, length: length)
+                if let length, bytes.count < length { throw Self.shortFile(path, length: length, read: bytes.count) }
+                return ByteBuffer(bytes: bytes)
             }
         } catch let error as PhotoLibraryError {
             throw error.gallery
@@ -32,7 +34,8 @@ struct DaemonFiles: Sendable {
     }
 
     /// A body of the bytes `range` of the file at `path`: read before answering when small, so that a file gone
-    /// missing is an error status rather than a body cut short, else streamed.
+    /// missing (or shorter than the daemon said) is an error status, else streamed, and a file that ends before
+    /// `range` does fails the body (the connection closes) rather than leaving the client waiting for the rest.
     func body(_ path: String, range: ClosedRange<Int64>) async throws(GalleryError) -> ResponseBody {
         let offset = Int(range.lowerBound), length = range.count
         guard length > Self.wholeReadLimit else {
@@ -54,11 +57,14 @@ struct DaemonFiles: Sendable {
         let cancellation = TransferCancellation()
         Thread {
             do {
+                var sent = 0
                 try transfers.stream(path, offset: offset, length: length, cancellation: cancellation) { chunk in
                     delivery.yield(chunk)
+                    sent += chunk.count
                     taken.wait()
                     if cancellation.isCancelled { throw PhotoLibraryError(code: .cancelled, message: "the client went away") }
                 }
+                if sent < length { throw shortFile(path, length: length, read: sent) }
                 delivery.finish()
             } catch {
                 delivery.finish(throwing: error)
@@ -72,5 +78,10 @@ struct DaemonFiles: Sendable {
             try await writer.write(ByteBuffer(bytes: chunk))
             taken.signal()
         }
+    }
+
+    /// The file ended before the bytes the answer promised (its `Content-Length`, from the daemon's record).
+    private static func shortFile(_ path: String, length: Int, read: Int) -> PhotoLibraryError {
+        PhotoLibraryError(code: .daemonError, message: "\(path) ended after \(read) of the \(length) bytes asked for")
     }
 }

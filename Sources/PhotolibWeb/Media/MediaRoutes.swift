@@ -11,6 +11,7 @@ struct MediaRoutes<Context: RequestContext>: Sendable {
     static var sizes: Set<String> { ["256", "512", "1024", "2048", "full"] }
 
     let connections: LibraryConnections
+    let recentThumbnails: RecentThumbnails
 
     func add(to router: Router<Context>) {
         router.get("/image/:id/:version/:size") { request, context in try await image(request, context: context) }
@@ -36,15 +37,23 @@ struct MediaRoutes<Context: RequestContext>: Sendable {
         if request.headers[.ifNoneMatch] == etag {
             return Response(status: .notModified, headers: headers)
         }
-        let side = Int(size)
+        let thumbnail = try await picture(of: id, key: "\(id)/\(version)/\(size)", side: Int(size))
+        headers[.contentType] = thumbnail.mimeType
+        headers[.contentLength] = String(thumbnail.bytes.readableBytes)
+        return Response(status: .ok, headers: headers,
+                        body: request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: thumbnail.bytes))
+    }
+
+    /// The picture from the daemon's cache, or a grid thumbnail a page fetched moments ago.
+    private func picture(of id: String, key: String, side: Int?) async throws(GalleryError) -> RecentThumbnails.Thumbnail {
+        if let kept = recentThumbnails.thumbnail(for: key) { return kept }
         let options = ImageRequestOptions(targetSize: side.map { ImageSize(width: $0, height: $0) }, deliveryMode: .highQuality)
         let image = try await connections.withLibrary { library throws(PhotoLibraryError) in
             try await library.requestImage(for: id, options: options)
         }
-        let bytes = try await connections.files.read(image.path)
-        headers[.contentType] = image.mimeType
-        headers[.contentLength] = String(bytes.readableBytes)
-        return Response(status: .ok, headers: headers, body: request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: bytes))
+        let thumbnail = RecentThumbnails.Thumbnail(bytes: try await connections.files.read(image.path), mimeType: image.mimeType)
+        if let side, side <= 512 { recentThumbnails.keep(thumbnail, for: key, assetId: id) }
+        return thumbnail
     }
 }
 

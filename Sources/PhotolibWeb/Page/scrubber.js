@@ -92,14 +92,19 @@ export function jumpTo(timeline, prefix) {
   return true;
 }
 
-/** Resolves once every tile on screen has its picture decoded (what "filled" means to the benchmark). */
+/** Resolves once every tile on screen has its picture decoded (what "filled" means to the benchmark); the tiles
+ *  drawn ahead of the scrolling, above and below the screen, may still be on their way. */
 export function whenFilled(timeline) {
   return new Promise((resolve) => {
     const check = () => {
       const top = timeline.scroller.scrollTop;
       const bottom = top + timeline.scroller.clientHeight;
       const pending = timeline.sections.some((section) => section.top < bottom && section.top + section.height > top && !section.tiles);
-      const images = [...timeline.canvas.querySelectorAll('.tile img')];
+      const screen = timeline.scroller.getBoundingClientRect();
+      const images = [...timeline.canvas.querySelectorAll('.tile img')].filter((image) => {
+        const box = image.getBoundingClientRect();
+        return box.bottom > screen.top && box.top < screen.bottom;
+      });
       const unfinished = images.some((image) => !image.complete || image.naturalWidth === 0);
       if (!pending && images.length && !unfinished) resolve(); else requestAnimationFrame(check);
     };

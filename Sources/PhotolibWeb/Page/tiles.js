@@ -1,8 +1,9 @@
 // One tile of the grid: the photo's thumbnail at the size its row needs, its badges and its selection button.
 import { imageURL, dayLabel, formatDuration } from './api.js';
 
-/** The tile's element, placed at `box` ({left, top, width, height}) within its section. */
-export function makeTile(tile, box, dayKey, selected) {
+/** The tile's element, placed at `box` ({left, top, width, height}) within its section; the picture of a tile
+ *  `onScreen` is fetched before those drawn ahead of the scrolling. */
+export function makeTile(tile, box, dayKey, selected, onScreen) {
   const link = document.createElement('a');
   link.className = 'tile';
   link.href = `#asset=${tile.id}`;
@@ -13,6 +14,7 @@ export function makeTile(tile, box, dayKey, selected) {
   if (selected) link.classList.add('selected');
   const image = document.createElement('img');
   image.decoding = 'async';
+  if (onScreen) image.fetchPriority = 'high';
   image.draggable = false;
   image.alt = describe(tile, dayKey);
   image.src = imageURL(tile, box.height * (window.devicePixelRatio || 1) > 256 ? 512 : 256);

@@ -144,17 +144,20 @@ export class Timeline {
     }
     this.total = top;
     this.canvas.style.height = `${top}px`;
-    if (anchor) {
+    if (anchor?.atTop) {
+      this.scroller.scrollTop = 0;
+    } else if (anchor) {
       const section = this.sections.find((candidate) => candidate.key === anchor.key);
       if (section) this.scroller.scrollTop = section.top + Math.min(anchor.offset, section.height);
     }
   }
 
-  /** The section at the top of the screen and how far into it the screen starts. */
+  /** The section at the top of the screen and how far into it the screen starts. A screen at the very top stays
+   *  there (`atTop`), so that photos added above come into sight; anywhere else what is on screen stays put. */
   anchor() {
     if (!this.sections.length) return null;
     const section = this.sections[lastAtOrBefore(this.tops, this.scroller.scrollTop)];
-    return { key: section.key, offset: this.scroller.scrollTop - section.top };
+    return { key: section.key, offset: this.scroller.scrollTop - section.top, atTop: this.scroller.scrollTop <= 0 };
   }
 
   resize() {
@@ -182,6 +185,7 @@ export class Timeline {
     const screen = this.scroller.clientHeight;
     const from = this.scroller.scrollTop - screen * AHEAD;
     const to = this.scroller.scrollTop + screen * (1 + AHEAD);
+    const onScreen = { from: this.scroller.scrollTop, to: this.scroller.scrollTop + screen };
     const wanted = new Set();
     const missing = [];
     for (let index = lastAtOrBefore(this.tops, Math.max(0, from)); index < this.sections.length; index++) {
@@ -189,7 +193,7 @@ export class Timeline {
       if (section.top > to) break;
       wanted.add(section);
       if (!section.tiles && !this.loading.has(section.key)) missing.push(section.key);
-      this.drawSection(section, from, to);
+      this.drawSection(section, { from, to }, onScreen);
     }
     for (const section of this.sections) {
       if (section.element && !wanted.has(section)) {
@@ -229,7 +233,8 @@ export class Timeline {
     section.element.style.height = `${section.height}px`;
   }
 
-  drawSection(section, from, to) {
+  /** Draws the rows of `section` within `sight` ({from, to}); the pictures of those within `screen` come first. */
+  drawSection(section, sight, screen) {
     if (!section.element) {
       const element = document.createElement('section');
       element.className = 'day';
@@ -248,14 +253,16 @@ export class Timeline {
     section.element.classList.toggle('loading', !section.layout);
     if (!section.layout) return;
     const origin = section.top + this.headerHeight;
+    const within = (row, range) => origin + row.top + row.height >= range.from && origin + row.top <= range.to;
     section.layout.rows.forEach((row, rowIndex) => {
-      const inSight = origin + row.top + row.height >= from && origin + row.top <= to;
+      const inSight = within(row, sight);
       const drawn = section.rows.get(rowIndex);
       if (inSight && !drawn) {
+        const onScreen = within(row, screen);
         section.rows.set(rowIndex, row.items.map((item) => {
           const tile = section.tiles[item.index];
           const element = makeTile(tile, { left: item.left, top: this.headerHeight + row.top, width: item.width, height: row.height },
-            section.key, this.isSelected?.(tile.id));
+            section.key, this.isSelected?.(tile.id), onScreen);
           section.element.append(element);
           return element;
         }));

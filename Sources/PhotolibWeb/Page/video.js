@@ -17,10 +17,13 @@ export class VideoPlayer {
     this.status.setAttribute('role', 'status');
     this.status.hidden = true;
     this.converted = false;
-    this.video.addEventListener('error', () => {
+    const undecodable = () => {
       if (!this.converted) this.convert();
       else this.say('The browser cannot play this video, even as the library converted it. Download the original to watch it.');
-    });
+    };
+    this.video.addEventListener('error', undecodable);
+    // Chromium plays a video whose picture it cannot decode (HEVC) as its sound alone, without an error.
+    this.video.addEventListener('loadedmetadata', () => { if (this.video.videoWidth === 0) undecodable(); });
     this.video.src = `/video/${tile.id}`;
     stage.replaceChildren(this.video, this.status);
   }
