@@ -10,7 +10,9 @@ The load, all on this machine's own socket, each loop bounded by the run's end:
 - change blocks: every 0.5 s, favorites set and cleared and an album's members replaced;
 - observers: five Observe streams held all run long, read as events come; one more that comes and goes every 10 s;
 - image requests: every 0.25 s a thumbnail of a random asset at a random size (cached or not);
-- fetches: every 0.5 s a predicate fetch.
+- fetches: every 0.5 s a predicate fetch;
+- the gallery: photolib-web on the same daemon, visited and its event streams held (gallery_load.py).
+Both processes are sampled: the daemon's figures and photolib-web's ("web ...").
 
 Usage: soak.py --binary PHOTOLIBD --work DIR --minutes 60 --warm-up 10 --report Benchmarks/RELIABILITY.md
 """
@@ -27,6 +29,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "CrashConsistency"))
 from daemon import Connection, Daemon  # noqa: E402  (the crash harness's client, shared)
+from gallery_load import Gallery, GalleryLoad  # noqa: E402
 
 
 class Latencies:
@@ -56,11 +59,14 @@ def timed(latencies, kind, call):
     return result
 
 
-def process_figures(pid):
+FIGURES = ("rss_mb", "descriptors", "threads")
+
+
+def process_figures(pid, prefix=""):
     with open(f"/proc/{pid}/status") as status:
         fields = dict(line.split(":", 1) for line in status if ":" in line)
-    return {"rss_mb": int(fields["VmRSS"].split()[0]) / 1024, "threads": int(fields["Threads"]),
-            "descriptors": len(os.listdir(f"/proc/{pid}/fd"))}
+    return {prefix + "rss_mb": int(fields["VmRSS"].split()[0]) / 1024, prefix + "threads": int(fields["Threads"]),
+            prefix + "descriptors": len(os.listdir(f"/proc/{pid}/fd"))}
 
 
 class Load:
@@ -70,13 +76,16 @@ class Load:
         self.errors = []
         self.counts = {}
 
+    def count(self, name):
+        self.counts[name] = self.counts.get(name, 0) + 1
+
     def loop(self, name, pause, step):
         connection = self.daemon.connect()
         rng = random.Random(name)
         while time.monotonic() < self.end:
             try:
                 step(connection, rng)
-                self.counts[name] = self.counts.get(name, 0) + 1
+                self.count(name)
             except Exception as error:  # noqa: BLE001  (counted and reported, the load goes on)
                 self.errors.append(f"{name}: {error}")
                 connection.close()
@@ -142,7 +151,7 @@ class Load:
                 while time.monotonic() < until:
                     try:
                         next(replies)
-                        self.counts[name] = self.counts.get(name, 0) + 1
+                        self.count(name)
                     except TimeoutError:
                         continue
             except Exception as error:  # noqa: BLE001
@@ -166,9 +175,11 @@ def plot(samples, warm_up, path):
     figure, axes = plt.subplots(2, 2, figsize=(11, 7), sharex=True)
     for axis, (key, title) in zip(axes.flat[:3], [("rss_mb", "resident memory (MB)"), ("descriptors", "open descriptors"),
                                                    ("threads", "threads")]):
-        axis.plot(minutes, [sample[key] for sample in samples], marker=".")
+        axis.plot(minutes, [sample[key] for sample in samples], marker=".", label="photolibd")
+        axis.plot(minutes, [sample["web " + key] for sample in samples], marker=".", label="photolib-web")
         axis.set_title(title)
         axis.set_ylim(bottom=0)
+        axis.legend(fontsize=8)
     kinds = sorted({kind for sample in samples for kind in sample["p99_ms"]})
     for kind in kinds:
         axes.flat[3].plot(minutes, [sample["p99_ms"].get(kind) for sample in samples], marker=".", label=kind)
@@ -203,31 +214,37 @@ def main():
 
     daemon = Daemon(os.path.abspath(arguments.binary), root, f"{work}/scratch")
     daemon.start()
+    gallery = Gallery(os.path.abspath(arguments.binary), daemon.socket_path, work)
     started = time.monotonic()
     load = Load(daemon, photo, started + arguments.minutes * 60)
+    pages = GalleryLoad(gallery, load)
     threads = [threading.Thread(target=load.loop, args=("drops", 2, load.drop)),
                threading.Thread(target=load.loop, args=("changes", 0.5, load.change)),
                threading.Thread(target=load.loop, args=("images", 0.25, load.image)),
                threading.Thread(target=load.loop, args=("fetches", 0.5, load.fetch)),
                threading.Thread(target=load.observe, args=("observer come and go", 10))]
     threads += [threading.Thread(target=load.observe, args=(f"observer {number}", 1e9)) for number in range(5)]
+    threads += [threading.Thread(target=pages.visits, args=("gallery visits", 2)),
+                threading.Thread(target=pages.events, args=("gallery events come and go", 10))]
+    threads += [threading.Thread(target=pages.events, args=(f"gallery events {number}", 1e9)) for number in range(3)]
     for thread in threads:
         thread.start()
     samples = []
     for minute in range(1, arguments.minutes + 1):
         time.sleep(max(0, started + minute * 60 - time.monotonic()))
         sample = {"minute": minute, **process_figures(daemon.process.pid),
+                  **process_figures(gallery.process.pid, prefix="web "),
                   "p99_ms": {kind: round(value * 1000, 2) for kind, value in load.latencies.take().items()}}
         samples.append(sample)
         print(json.dumps(sample), flush=True)
     for thread in threads:
         thread.join()
-    stop_status = daemon.stop()
-    errors = [line for line in daemon.log().splitlines() if " error " in line or " critical " in line]
+    stop_status = {"photolib-web": gallery.stop(), "photolibd": daemon.stop()}
+    errors = [line for line in (daemon.log() + gallery.log()).splitlines() if " error " in line or " critical " in line]
 
     after = [sample for sample in samples if sample["minute"] > arguments.warm_up]
     checks = []
-    for key in ("rss_mb", "descriptors", "threads"):
+    for key in FIGURES + tuple("web " + figure for figure in FIGURES):
         ok, worst = flat([sample[key] for sample in after])
         checks.append((key, ok, worst, statistics.median(sample[key] for sample in after)))
     for kind in sorted({kind for sample in after for kind in sample["p99_ms"]}):
@@ -257,10 +274,12 @@ def write_report(arguments, samples, checks, errors, load, picture):
         lines.append(f"| {name} | {middle:.1f} | {worst:.1f} % | {'yes' if ok else 'NO'} |")
     lines += ["", f"Error lines in the daemon's log: {len(errors)}. Client errors: {len(load.errors)}.", "",
               f"![soak]({os.path.basename(picture)})", "", "Per minute:", "",
-              "| minute | RSS (MB) | descriptors | threads | p99 ms by call |", "| --- | --- | --- | --- | --- |"]
+              "| minute | RSS (MB) | descriptors | threads | photolib-web: RSS, descriptors, threads | p99 ms by call |",
+              "| --- | --- | --- | --- | --- | --- |"]
     for sample in samples:
         p99 = ", ".join(f"{kind} {value}" for kind, value in sorted(sample["p99_ms"].items()))
-        lines.append(f"| {sample['minute']} | {sample['rss_mb']:.1f} | {sample['descriptors']} | {sample['threads']} | {p99} |")
+        lines.append(f"| {sample['minute']} | {sample['rss_mb']:.1f} | {sample['descriptors']} | {sample['threads']} | "
+                     f"{sample['web rss_mb']:.1f}, {sample['web descriptors']}, {sample['web threads']} | {p99} |")
     # The soak's section of the report, between its markers; the rest of the file is left as it is.
     start, end = "<!-- soak -->", "<!-- /soak -->"
     text = open(arguments.report).read() if os.path.exists(arguments.report) else f"{start}\n{end}\n"

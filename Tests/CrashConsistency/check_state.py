@@ -8,14 +8,17 @@ MARK... are the marks the cut came after. Prints one JSON line {"problems": [...
 It must hold: the daemon starts; the database passes PRAGMA integrity_check and foreign_key_check; every change
 acknowledged before the cut is there (the one in flight may or may not be); every asset has its file, whole; every
 dropped file that was durable is in the library and the drop folder is empty; nothing is left over: no file in the
-store that no asset uses, nothing in incoming/, no copy still waiting for its sync.
+store that no asset uses, nothing in incoming/, no copy still waiting for its sync; a referenced photo's XMP sidecar,
+when there is one or the photo is rated, is whole and says the library's rating.
 """
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
+from xml.etree import ElementTree
 
 from daemon import Daemon, files_under
 
@@ -42,8 +45,10 @@ def read_library(path):
     foreign = database.execute("PRAGMA foreign_key_check").fetchall()
     if foreign:
         problems.append(f"foreign_key_check: {foreign[:5]}")
-    assets = {row[0]: {"hash": row[1], "favorite": bool(row[2]), "trashed": bool(row[3]), "edited": bool(row[4])}
-              for row in database.execute("SELECT id, contentHash, isFavorite, trashedTime IS NOT NULL, hasAdjustments FROM asset")}
+    assets = {row[0]: {"hash": row[1], "favorite": bool(row[2]), "trashed": bool(row[3]), "edited": bool(row[4]),
+                       "rating": row[5]}
+              for row in database.execute("SELECT id, contentHash, isFavorite, trashedTime IS NOT NULL, hasAdjustments, "
+                                          "rating FROM asset")}
     resources = database.execute("SELECT assetId, path, isOwnedByLibrary FROM resource").fetchall()
     edits = database.execute("SELECT assetId, path, fileSize FROM asset_edit").fetchall()
     albums = {}
@@ -76,6 +81,20 @@ def sha256(path):
         return hashlib.sha256(source.read()).hexdigest()
 
 
+def check_sidecar(asset_id, path, rating):
+    """A referenced photo's XMP sidecar, once the daemon has settled: whole, and saying the library's rating."""
+    sidecar = path + ".xmp"
+    if not os.path.exists(sidecar):
+        return [f"asset {asset_id} is rated {rating} but has no sidecar"] if rating else []
+    try:
+        text = ElementTree.tostring(ElementTree.parse(sidecar).getroot(), encoding="unicode")
+    except ElementTree.ParseError as error:
+        return [f"asset {asset_id}'s sidecar is not whole: {error}"]
+    written = re.search(r'Rating="?(-?\d+)|Rating>(-?\d+)<', text)
+    found = int(next(group for group in written.groups() if group)) if written else 0
+    return [] if found == rating else [f"asset {asset_id} is rated {rating}; its sidecar says {found}"]
+
+
 def check_files(root, assets, resources, edits, unsynced):
     problems = []
     used = set()
@@ -89,6 +108,8 @@ def check_files(root, assets, resources, edits, unsynced):
         used.add(path)
         if not os.path.isfile(path) or os.path.getsize(path) != size:
             problems.append(f"asset {asset_id}'s edit {path} is missing or not whole")
+    for asset_id, path, owned in resources:
+        problems += check_sidecar(asset_id, path, assets[asset_id]["rating"]) if not owned else []
     for path in files_under(f"{root}/library/originals") + files_under(f"{root}/library/edits"):
         if path not in used:
             problems.append(f"orphan in the store: {path}")

@@ -128,6 +128,12 @@ def record(binary, root, scratch, hashes, recorder):
                                        paths=[f"{root}/photos/reference-{n}.jpg" for n in (1, 2)]))[-1]
         recorder.acknowledged(imported_facts(reply, hashes, assets))
 
+        # A rating and a keyword on a referenced photo: written back to an XMP sidecar beside it (issue 31).
+        rated = assets["reference-1.jpg"]
+        connection.call("io.photolibd.Library.PerformChanges", changes=[
+            {"op": "updateAsset", "target": rated, "rating": 4, "addKeywords": ["harbour"]}])
+        recorder.acknowledged([asset_fact(rated, rating=4)])
+
         first, second, third = assets["copy-1.jpg"], assets["copy-2.jpg"], assets["copy-3.jpg"]
         reply = connection.call("io.photolibd.Library.PerformChanges", changes=[
             {"op": "createAlbum", "title": "Trip", "placeholder": "@trip"},

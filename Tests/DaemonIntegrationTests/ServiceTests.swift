@@ -11,19 +11,8 @@ import Varlink
 struct ServiceTests {
     @Test func socketActivationAnswersTheFirstCallAndLeavesTheSocketToSystemd() async throws {
         let activated = try DaemonProcess()
-        // systemd-socket-activate listens on the socket the config names and starts the daemon at the first connection;
-        // it passes on only the environment it is told to. It also closes every descriptor but the socket, the one
-        // Foundation watches a child's exit through among them, so a small Python parent stays in between and
-        // passes SIGTERM on (with the signals unblocked that the test process's spawning thread may block).
-        let parent = """
-            import signal, subprocess, sys
-            child = subprocess.Popen(sys.argv[1:])
-            signal.signal(signal.SIGTERM, lambda *_: child.terminate())
-            signal.pthread_sigmask(signal.SIG_SETMASK, [])
-            sys.exit(child.wait())
-            """
-        activated.launcher = ["/usr/bin/python3", "-c", parent, "/usr/bin/systemd-socket-activate",
-                              "--listen=" + activated.socketPath, "--setenv=NOTIFY_SOCKET"]
+        // systemd-socket-activate listens on the socket the config names and starts the daemon at the first connection.
+        activated.launcher = DaemonProcess.socketActivationLauncher(socketPath: activated.socketPath, passing: ["NOTIFY_SOCKET"])
         try FileManager.default.createDirectory(atPath: (activated.socketPath as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true)
         let notify = try NotifySocket(path: activated.directory + "/notify")

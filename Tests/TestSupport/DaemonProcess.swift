@@ -25,6 +25,24 @@ public final class DaemonProcess: @unchecked Sendable {
         return directory.path
     }()
 
+    /// A launcher that starts the daemon as systemd does a socket-activated service: Debian's
+    /// `systemd-socket-activate` listens on `socketPath` and hands the socket over (passing on from the environment
+    /// only the variables in `passing`). It closes every descriptor but the socket, the one Foundation watches a child's
+    /// exit through among them, after which Foundation's one monitor thread blocks in `wait4` until the daemon exits,
+    /// and every other `Process` of the test run waits behind it. So a small Python parent stays in between and passes
+    /// SIGTERM on (with the signals unblocked that the test process's spawning thread may block).
+    public static func socketActivationLauncher(socketPath: String, passing variables: [String] = []) -> [String] {
+        let parent = """
+            import signal, subprocess, sys
+            child = subprocess.Popen(sys.argv[1:])
+            signal.signal(signal.SIGTERM, lambda *_: child.terminate())
+            signal.pthread_sigmask(signal.SIG_SETMASK, [])
+            sys.exit(child.wait())
+            """
+        return ["/usr/bin/python3", "-c", parent, "/usr/bin/systemd-socket-activate", "--listen=" + socketPath]
+            + variables.map { "--setenv=" + $0 }
+    }
+
     public init(extraConfig: String = "", launcher: [String] = []) throws {
         self.launcher = launcher
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("photolibd-it-\(UUID().uuidString)").path

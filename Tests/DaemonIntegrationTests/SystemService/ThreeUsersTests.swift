@@ -48,7 +48,7 @@ struct ThreeUsersTests {
         let runtime = (daemon.socketPath as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         chmod(daemon.directory, 0o755)
-        daemon.launcher = ["/usr/bin/systemd-socket-activate", "--listen=\(daemon.socketPath)"]
+        daemon.launcher = DaemonProcess.socketActivationLauncher(socketPath: daemon.socketPath)
         try await daemon.start()
         chmod(daemon.socketPath, 0o666)
 
