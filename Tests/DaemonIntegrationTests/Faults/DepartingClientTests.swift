@@ -21,7 +21,9 @@ struct DepartingClientTests {
         let replies = connection.stream(ImportMethod.importFiles.qualifiedName,
                                         parameters: ImportFilesParameters(paths: paths, mode: .copy),
                                         returning: ImportFilesReply.self)
-        for try await reply in replies where reply.processed >= 33 { break }
+        // Gone as soon as the first file is done (Ctrl-C early in `photolib import`). A later point would be a race
+        // on a loaded machine: the replies the client has not read yet can already tell of every file.
+        for try await reply in replies where reply.processed >= 1 { break }
         await connection.close()
 
         let library = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
@@ -34,7 +36,7 @@ struct DepartingClientTests {
         #expect(status.failed == 0)
         #expect(status.lastError == nil)
         let assets = try await library.fetchAssets(includeResources: true).assets
-        #expect((33..<100).contains(assets.count), "the rest of the import was cancelled")
+        #expect((1..<100).contains(assets.count), "the rest of the import was cancelled")
         #expect(status.imported == assets.count)
         for asset in assets {
             let path = try #require(asset.resources?.first?.path)
