@@ -3,6 +3,8 @@
 
 const char *backing;
 char eio_text[256];
+char hold_text[256];
+pthread_cond_t released = PTHREAD_COND_INITIALIZER;
 int read_only;
 pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static FILE *log_file;
@@ -54,6 +56,10 @@ int control(const char *path) {
     else if (strcmp(name, "readonly-on") == 0) read_only = 1;
     else if (strcmp(name, "readonly-off") == 0) read_only = 0;
     else if (strncmp(name, "eio-", 4) == 0) snprintf(eio_text, sizeof eio_text, "%s", name + 4);
+    else if (strcmp(name, "hold-off") == 0) {
+        hold_text[0] = 0;
+        pthread_cond_broadcast(&released);
+    } else if (strncmp(name, "hold-", 5) == 0) snprintf(hold_text, sizeof hold_text, "%s", name + 5);
     pthread_mutex_unlock(&lock);
     return 1;
 }

@@ -9,6 +9,8 @@
 //   .faultfs-mark-NAME   records the mark NAME (a test's "acknowledged" point) in the log
 //   .faultfs-eio-TEXT    from now on, reads of files whose path contains TEXT fail with EIO
 //   .faultfs-eio-off     reads work again
+//   .faultfs-hold-TEXT   from now on, reads of files whose path contains TEXT wait (a disk that stopped answering)
+//   .faultfs-hold-off    the waiting reads go on, and reads no longer wait
 //   .faultfs-readonly-on, .faultfs-readonly-off   changes fail with EROFS, or work again
 //
 // The log: one line per operation, paths percent-encoded; written bytes go to FILE.data, at the offset the line
@@ -191,6 +193,7 @@ static int fs_open(const char *path, struct fuse_file_info *fi) {
 
 static int fs_read(const char *path, char *buffer, size_t size, off_t offset, struct fuse_file_info *fi) {
     pthread_mutex_lock(&lock);
+    while (hold_text[0] && path && strstr(path, hold_text)) pthread_cond_wait(&released, &lock);
     int fails = eio_text[0] && path && strstr(path, eio_text);
     pthread_mutex_unlock(&lock);
     if (fails) return -EIO;

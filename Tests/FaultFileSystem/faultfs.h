@@ -19,6 +19,8 @@
 
 extern const char *backing;
 extern char eio_text[256];
+extern char hold_text[256];
+extern pthread_cond_t released;
 extern int read_only;
 extern pthread_mutex_t lock;
 

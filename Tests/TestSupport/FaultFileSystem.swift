@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 
 /// A folder served through faultfs (`Tests/FaultFileSystem/`), a FUSE file system whose faults a test turns on and
-/// off: reads that fail with EIO, every change refused with EROFS (as when the kernel turns a failing disk read-only),
+/// off: reads that fail with EIO or wait, every change refused with EROFS (as when the kernel turns a failing disk read-only),
 /// and the whole disk gone (unplugged: every call fails) and back. The files live in a folder of their own, kept
 /// while the disk is away. Unmounted when released. Needs root and /dev/fuse: check ``canMount`` first.
 public final class FaultFileSystem: @unchecked Sendable {
@@ -32,6 +32,13 @@ public final class FaultFileSystem: @unchecked Sendable {
     /// From now on, reads of files whose path contains `text` fail with EIO; nil: reads work again.
     public func failReads(ofPathsContaining text: String?) {
         control(text.map { "eio-\($0)" } ?? "eio-off")
+    }
+
+    /// From now on, reads of files whose path contains `text` (no slash: it is looked up as a name) wait, as on a
+    /// disk that stopped answering; nil: the waiting reads go on, and reads no longer wait.
+    public func holdReads(ofPathsContaining text: String?) {
+        precondition(text?.contains("/") != true, "a control name cannot hold a slash")
+        control(text.map { "hold-\($0)" } ?? "hold-off")
     }
 
     /// Refuses every change with EROFS, files already open included, or takes changes again.

@@ -35,7 +35,9 @@ struct SourceFaultTests {
         let disk = try FaultFileSystem(at: folder.file("drop"))
         let library = try await WatchedLibrary.start(sources: [(disk.path, "move")])
         let count = 60
-        // Half a megabyte each, so that the import is under way when the disk goes.
+        // The reads of 11 of the files (photo-5, photo-50 to 59) wait, as on a disk that stopped answering, so that the
+        // import is under way when the disk goes, however fast or slowly the machine runs.
+        disk.holdReads(ofPathsContaining: "photo-5")
         for index in 0..<count {
             try (MediaFixtures.jpegVariant(index) + Data(count: 512 << 10)).write(to: URL(fileURLWithPath: disk.path + "/photo-\(index).jpg"))
         }
