@@ -30,6 +30,8 @@ let package = Package(
     targets: [
         // JSON read from and written into bytes directly, for the messages too large for Foundation's coders.
         .target(name: "CompactJSON"),
+        // Bytes written as lowercase hex: digests, tokens, content hashes.
+        .target(name: "HexEncoding"),
 
         // Pure value types of the library: assets, collections, queries, changes, tokens.
         .target(name: "PhotoModel", dependencies: ["CompactJSON"]),
@@ -122,6 +124,7 @@ let package = Package(
         .target(
             name: "ThumbnailCache",
             dependencies: [
+                "HexEncoding",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -144,7 +147,7 @@ let package = Package(
             dependencies: [
                 "CompactJSON", "PhotoModel", "PhotolibProtocol", "LibraryStore", "Varlink", "Imaging", "PhotolibConfig", "FolderWatch",
                 "MediaProbe", "VideoExport", "XMPAnnotations",
-                "ThumbnailCache", "CMalloc",
+                "ThumbnailCache", "CMalloc", "HexEncoding",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -171,8 +174,9 @@ let package = Package(
         // Apple's AssetsLibrary API (ALAssetsLibrary, ALAssetsGroup, ALAsset, …) over `Photos`.
         .target(name: "AssetsLibrary", dependencies: ["Photos", "PhotoLibrary", "Imaging"]),
 
-        .executableTarget(
-            name: "photolibd",
+        // The programs' command lines, each a library so that one binary can run them all (`photolibd`, below).
+        .target(
+            name: "DaemonCLI",
             dependencies: [
                 "PhotolibDaemon", "PhotolibConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -180,16 +184,22 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // The helper photolibd reads RAW files through (kept running between files), so that a decoder crash cannot
-        // take the daemon down.
-        .executableTarget(name: "photolibd-raw", dependencies: ["Imaging", "ToolProcess", "CMalloc"]),
-        .executableTarget(
-            name: "photolib",
+        .target(
+            name: "PhotolibCLI",
             dependencies: [
                 "PhotoLibrary", "PredicateQuery", "Imaging", "PhotolibLocations",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The helper photolibd reads RAW files through (kept running between files), so that a decoder crash cannot
+        // take the daemon down.
+        .target(name: "RawHelper", dependencies: ["Imaging", "ToolProcess", "CMalloc"]),
+
+        // The daemon, and in the Debian package every program: installed once, linked as photolib, photolib-web and
+        // photolibd-raw, it runs the one it is called as (the Swift runtime it carries then ships once).
+        .executableTarget(name: "photolibd", dependencies: ["DaemonCLI", "PhotolibCLI", "GalleryCLI", "RawHelper"]),
+        .executableTarget(name: "photolibd-raw", dependencies: ["RawHelper"]),
+        .executableTarget(name: "photolib", dependencies: ["PhotolibCLI"]),
 
         // The gallery in a browser: an HTTP server (Hummingbird) on the PhotoLibrary client module, the page's own
         // JSON API, live updates from one Observe stream fanned out to the pages, and the page itself (HTML, CSS and
@@ -197,7 +207,7 @@ let package = Package(
         .target(
             name: "PhotolibWeb",
             dependencies: [
-                "PhotoLibrary", "PhotolibLocations", "CompactJSON",
+                "PhotoLibrary", "PhotolibLocations", "CompactJSON", "HexEncoding",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -227,14 +237,15 @@ let package = Package(
                 .embedInCode("Page/folders.js"),
             ]
         ),
-        .executableTarget(
-            name: "photolib-web",
+        .target(
+            name: "GalleryCLI",
             dependencies: [
                 "PhotolibWeb", "PhotolibLocations",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .executableTarget(name: "photolib-web", dependencies: ["GalleryCLI"]),
 
         // Helpers shared by tests and benchmarks: running tools, temporary directories, image fixtures, sockets.
         .target(name: "TestSupport", dependencies: ["Varlink"], path: "Tests/TestSupport"),

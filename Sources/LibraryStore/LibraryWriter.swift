@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import PhotoModel
-import Synchronization
 
 /// The library's database pool, kept private so that every change of the library's objects reaches the change
 /// log: besides reads, the only ways to write are `recordChange`, which records and publishes what changed, and
@@ -114,37 +113,5 @@ struct LibraryWriter: Sendable {
     /// Returns once the writer has run an empty step: proof that writes are not stuck.
     func answersWrites() async throws {
         try await pool.writeWithoutTransaction { _ in }
-    }
-}
-
-/// Publishes a recorded change once its transaction commits: advances the observed results and wakes the
-/// observers, in commit order. One observer for the writer's whole life (see `LibraryWriter.init`).
-private final class CommitPublisher: TransactionObserver, Sendable {
-    private let feed: ChangeFeed
-    private let observedResults: ObservedResults
-    /// The change the writer's current transaction recorded, if any.
-    private let pending = Mutex<CommittedChange?>(nil)
-
-    init(feed: ChangeFeed, observedResults: ObservedResults) {
-        self.feed = feed
-        self.observedResults = observedResults
-    }
-
-    func publishOnCommit(_ committed: CommittedChange) {
-        pending.withLock { $0 = committed }
-    }
-
-    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
-
-    func databaseDidChange(with event: DatabaseEvent) {}
-
-    func databaseDidCommit(_ db: Database) {
-        guard let committed = pending.withLock({ $0.take() }) else { return }
-        observedResults.advance(past: committed, db: db)
-        feed.publish(committed)
-    }
-
-    func databaseDidRollback(_ db: Database) {
-        pending.withLock { $0 = nil }
     }
 }

@@ -47,10 +47,10 @@ struct ConfigurationFile {
 
     /// The file's absolute path.
     let path: String
-    private let root: TOMLTable
-    private let locator: KeyLocator
-    private let directory: String
-    private let home: String
+    let root: TOMLTable
+    let locator: KeyLocator
+    let directory: String
+    let home: String
 
     /// Reads and parses the file at `path`, which may be relative to the current directory.
     init(path: String, home: String) throws(ConfigurationError) {
@@ -239,96 +239,11 @@ struct ConfigurationFile {
         let recursive = try bool(at: SettingKey(section, "recursive"), in: table) ?? true
         return SourceConfiguration(path: sourcePath, mode: mode, recursive: recursive)
     }
-
-    // MARK: Typed values
-
-    private func checkKeys(of table: TOMLTable, in section: SettingKey.Table, known: [String]) throws(ConfigurationError) {
-        for key in table.keys.sorted() where !known.contains(key) {
-            let unknown = SettingKey(section, key)
-            throw .unknownKey(file: path, key: unknown.dotted, line: locator.line(of: unknown), knownKeys: known)
-        }
-    }
-
-    private func table(at key: SettingKey, in table: TOMLTable) throws(ConfigurationError) -> TOMLTable? {
-        guard let value = table[key.key] else { return nil }
-        guard let subtable = value.table else {
-            throw wrongType(at: key, expected: "a table ([\(key.key)])", found: value.type)
-        }
-        return subtable
-    }
-
-    private func string(at key: SettingKey, in table: TOMLTable) throws(ConfigurationError) -> String? {
-        guard let value = table[key.key] else { return nil }
-        guard let string = value.string else { throw wrongType(at: key, expected: "a string", found: value.type) }
-        return string
-    }
-
-    private func integer(at key: SettingKey, in table: TOMLTable) throws(ConfigurationError) -> Int? {
-        guard let value = table[key.key] else { return nil }
-        guard let integer = value.int else { throw wrongType(at: key, expected: "an integer", found: value.type) }
-        return integer
-    }
-
-    private func bool(at key: SettingKey, in table: TOMLTable) throws(ConfigurationError) -> Bool? {
-        guard let value = table[key.key] else { return nil }
-        guard let bool = value.bool else {
-            throw wrongType(at: key, expected: "a boolean (true or false)", found: value.type)
-        }
-        return bool
-    }
-
-    /// A path setting: a non-empty string, with `~` expanded and made absolute against the file's directory.
-    private func path(at key: SettingKey, in table: TOMLTable) throws(ConfigurationError) -> String? {
-        guard let raw = try string(at: key, in: table) else { return nil }
-        guard !raw.isEmpty else { throw invalidValue(at: key, "is empty; give a path or remove the key") }
-        return Path.resolve(raw, relativeTo: directory, home: home)
-    }
-
-    private func wrongType(at key: SettingKey, expected: String, found: TOMLType) -> ConfigurationError {
-        .wrongType(
-            file: path, key: key.dotted, line: locator.line(of: key), expected: expected, found: found.withArticle)
-    }
-
-    private func invalidValue(at key: SettingKey, _ reason: String) -> ConfigurationError {
-        .invalidValue(file: path, key: key.dotted, line: locator.line(of: key), reason: reason)
-    }
-
-    // MARK: Reading
-
-    /// The file's contents as UTF-8 text.
-    private static func readText(_ path: String) throws(ConfigurationError) -> String {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { throw .fileNotFound(file: path) }
-            throw .unreadableFile(file: path, reason: String(cString: strerror(code)))
-        }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { break }
-            if count < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                throw .unreadableFile(file: path, reason: String(cString: strerror(code)))
-            }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw .unreadableFile(file: path, reason: "the file is not UTF-8 text")
-        }
-        guard !text.contains("\0") else {
-            throw .unreadableFile(file: path, reason: "the file contains a NUL byte")
-        }
-        return text
-    }
 }
 
 extension TOMLType {
     /// The type's name with an article, for messages: "a string", "an integer".
-    fileprivate var withArticle: String {
+    var withArticle: String {
         switch self {
         case .table: "a table"
         case .array: "an array"

@@ -2,7 +2,6 @@ import Glibc
 import PhotolibConfig
 import PhotolibProtocol
 import Synchronization
-import Varlink
 
 /// What a caller may do with the library.
 enum CallerAccess: Sendable, Hashable {
@@ -38,7 +37,7 @@ enum CallerAccess: Sendable, Hashable {
     }
 }
 
-/// Decides a caller's access from its peer credentials and the access policy, which a reload may replace.
+/// Decides a caller's access from its user id and the access policy, which a reload may replace.
 final class Authorization: Sendable {
     private let policy: Mutex<AccessPolicy>
     let daemonUID: UInt32
@@ -54,12 +53,12 @@ final class Authorization: Sendable {
     }
 
     /// The daemon's own user and root may do everything; listed users as the policy says; others nothing.
-    func access(of peer: PeerCredentials?) -> CallerAccess {
-        guard let peer else { return .notDetermined }
+    func access(of caller: Caller?) -> CallerAccess {
+        guard let caller else { return .notDetermined }
         let policy = self.policy.withLock { $0 }
-        if peer.uid == 0 || peer.uid == daemonUID || policy.readWriteUsers.contains(peer.uid) { return .readWrite }
-        if policy.readOnlyUsers.contains(peer.uid) { return .readOnly }
-        if policy.addOnlyUsers.contains(peer.uid) { return .addOnly }
+        if caller.uid == 0 || caller.uid == daemonUID || policy.readWriteUsers.contains(caller.uid) { return .readWrite }
+        if policy.readOnlyUsers.contains(caller.uid) { return .readOnly }
+        if policy.addOnlyUsers.contains(caller.uid) { return .addOnly }
         return .denied
     }
 }

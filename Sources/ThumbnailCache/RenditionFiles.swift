@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Glibc
+import HexEncoding
 
 /// The rendition files below `<cache>/renditions`: where each lives, how it is written and checked.
 ///
@@ -17,7 +18,7 @@ struct RenditionFiles: Sendable {
 
     /// The file of `key` below the root: a two-character shard directory, then a hash of the key.
     func relativePath(of key: RenditionKey, fileExtension: String) -> String {
-        let digest = SHA256.hash(data: Data((key.assetId + "\u{0}" + key.variant).utf8)).hexString
+        let digest = SHA256.hash(data: Data((key.assetId + "\u{0}" + key.variant).utf8)).lowercaseHex
         return "\(digest.prefix(2))/\(digest.dropFirst(2).prefix(30)).\(fileExtension)"
     }
 
@@ -27,7 +28,7 @@ struct RenditionFiles: Sendable {
 
     /// The lowercase hex SHA-256 of `bytes`.
     static func checksum(of bytes: some DataProtocol) -> String {
-        SHA256.hash(data: bytes).hexString
+        SHA256.hash(data: bytes).lowercaseHex
     }
 
     /// Writes `bytes` to a temporary file, then renames it to `relativePath`, replacing any file there.
@@ -107,12 +108,3 @@ struct RenditionFiles: Sendable {
     }
 }
 
-extension Digest {
-    /// The digest as lowercase hex.
-    var hexString: String {
-        map { byte in
-            let digits = Array("0123456789abcdef".utf8)
-            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
-        }.joined()
-    }
-}

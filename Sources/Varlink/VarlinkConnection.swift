@@ -54,6 +54,8 @@ public final class VarlinkConnection: Sendable {
     /// connections is full.
     ///
     /// - Parameters:
+    ///   - socketPath: The server's socket file.
+    ///   - eventLoopGroup: The event loops the connection runs on.
     ///   - maximumMessageSize: The largest reply accepted, in bytes; a longer one closes the connection.
     ///     Replies may carry whole results (the ids of a million assets are about 40 MB), hence the default 1 GiB.
     public static func connect(
@@ -144,18 +146,18 @@ public final class VarlinkConnection: Sendable {
     }
 
     /// Sends `streamCall` and waits until it is written.
-    fileprivate func open(streamCall message: ByteBuffer) async throws {
+    func open(streamCall message: ByteBuffer) async throws {
         try await request { .call(PendingCall(message: message, replies: .stream(opened: $0))) }
     }
 
     /// The next reply of the open stream.
-    fileprivate func nextStreamReply() async throws -> ByteBuffer {
+    func nextStreamReply() async throws -> ByteBuffer {
         try await request { .nextStreamReply($0) }
     }
 
     /// Ends the open stream, letting the next call go out; `closingConnection` when the stream did not
     /// get to its last reply, which would otherwise be taken for the next call's.
-    fileprivate func endStream(closingConnection: Bool) {
+    func endStream(closingConnection: Bool) {
         if closingConnection {
             channel.close(promise: nil)
         }
@@ -246,85 +248,3 @@ public final class VarlinkConnection: Sendable {
 }
 
 /// What a caller asks of the exchange task.
-private enum ConnectionRequest: Sendable {
-    /// Send a call.
-    case call(PendingCall)
-    /// Read the open stream's next reply.
-    case nextStreamReply(CheckedContinuation<ByteBuffer, any Error>)
-    /// The open stream got its last reply or was given up.
-    case streamEnded
-}
-
-/// A call waiting to be sent, and who waits for what comes back.
-private struct PendingCall: Sendable {
-    enum Replies: Sendable {
-        /// Waits for the one reply.
-        case single(CheckedContinuation<ByteBuffer, any Error>)
-        /// Waits until the call is sent, then asks for each reply.
-        case stream(opened: CheckedContinuation<Void, any Error>)
-
-        func fail(_ error: any Error) {
-            switch self {
-            case .single(let reply): reply.resume(throwing: error)
-            case .stream(let opened): opened.resume(throwing: error)
-            }
-        }
-    }
-
-    let message: ByteBuffer
-    let replies: Replies
-}
-
-/// The client side of one `more` call: sends it on the first pull, then reads its replies one at a time.
-private actor ReplyStream<Reply: Decodable & Sendable> {
-    private enum State {
-        case unsent(ByteBuffer)
-        case streaming
-        case finished
-    }
-
-    private var state: State
-    private let connection: VarlinkConnection
-
-    init(call: ByteBuffer, connection: VarlinkConnection) {
-        self.state = .unsent(call)
-        self.connection = connection
-    }
-
-    deinit {
-        if case .streaming = state {
-            connection.endStream(closingConnection: true)
-        }
-    }
-
-    func next() async throws -> Reply? {
-        switch state {
-        case .finished:
-            return nil
-        case .unsent(let call):
-            state = .finished
-            try await connection.open(streamCall: call)
-            state = .streaming
-        case .streaming:
-            break
-        }
-        let reply: IncomingReply<Reply>
-        do {
-            reply = try IncomingReply(frame: try await connection.nextStreamReply())
-        } catch {
-            end(closingConnection: true)
-            throw error
-        }
-        if case .failure = reply.outcome {
-            end(closingConnection: false)
-        } else if !reply.continues {
-            end(closingConnection: false)
-        }
-        return try reply.outcome.get()
-    }
-
-    private func end(closingConnection: Bool) {
-        state = .finished
-        connection.endStream(closingConnection: closingConnection)
-    }
-}

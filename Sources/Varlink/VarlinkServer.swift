@@ -32,11 +32,16 @@ public struct VarlinkServer: Sendable {
     private let logger: Logger
 
     /// - Parameters:
+    ///   - socketPath: The socket file to bind (and remove when the server stops).
+    ///   - info: What `org.varlink.service.GetInfo` answers.
     ///   - interfaces: The interfaces to serve; the last one wins if two have the same name.
     ///   - socketPermissions: The socket file's mode; connecting needs write permission.
     ///   - maximumMessageSize: The largest call message accepted, in bytes; a client that sends a longer one is
     ///     disconnected.
     ///   - listeningDescriptor: A listening socket to serve instead of binding `socketPath`.
+    ///   - drainDeadline: How long stopping lets calls in progress run before they are cancelled.
+    ///   - eventLoopGroup: The event loops connections are served on.
+    ///   - logger: Where the server logs.
     ///   - onConnectionClosed: Called each time a client's connection closes.
     public init(
         socketPath: String,

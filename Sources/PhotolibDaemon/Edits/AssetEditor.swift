@@ -5,7 +5,6 @@ import LibraryStore
 import Logging
 import NIOPosix
 import PhotoModel
-import Varlink
 
 /// An edit's rendered file copied into the store, ready to commit.
 struct PreparedEdit: Sendable {
@@ -31,11 +30,11 @@ struct AssetEditor: Sendable {
     ///
     /// - Throws: `ImportFailure` saying why the edit cannot be made; `LibraryError.notFound` for an unknown asset.
     func prepare(target: String, renderedPath: String?, adjustment: Adjustment,
-                 caller: PeerCredentials?, isCallersUpload: Bool = false) async throws -> PreparedEdit {
+                 caller: Caller?, isCallersUpload: Bool = false) async throws -> PreparedEdit {
         // An asset created in the same call has no id yet; its edit file is named afresh.
         let name = target.hasPrefix("@") ? UUID().uuidString.lowercased() : target
         if let renderedPath {
-            guard isCallersUpload || CallerFileAccess.canRead(renderedPath, peer: caller) else {
+            guard isCallersUpload || CallerFileAccess.canRead(renderedPath, caller: caller) else {
                 throw ImportFailure.failed("the calling user cannot read the rendered file \(renderedPath)")
             }
             return try await threadPool.runIfActive { [self] in

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Glibc
+import HexEncoding
 import Imaging
 
 /// Writes thumbnails by the freedesktop.org Thumbnail Managing Standard, so that file managers show the
@@ -72,7 +73,7 @@ struct FreedesktopThumbnails: Sendable {
 
     /// The standard's file name of the thumbnails of `uri`: the MD5 of the URI in hex, `.png`.
     private static func thumbnailName(ofURI uri: String) -> String {
-        Insecure.MD5.hash(data: Data(uri.utf8)).map { String(format: "%02x", $0) }.joined() + ".png"
+        Insecure.MD5.hash(data: Data(uri.utf8)).lowercaseHex + ".png"
     }
 
     /// The `file://` URI of an absolute path, escaped as RFC 2396 asks (and GLib's `g_filename_to_uri` does).

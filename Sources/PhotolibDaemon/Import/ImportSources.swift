@@ -6,7 +6,6 @@ import NIOPosix
 import PhotolibConfig
 import PhotolibProtocol
 import ServiceLifecycle
-import Varlink
 
 /// Why a source cannot be added or removed.
 struct SourceError: Error, CustomStringConvertible {
@@ -15,17 +14,6 @@ struct SourceError: Error, CustomStringConvertible {
     var path: String
     var reason: String
     var description: String { "\(path): \(reason)" }
-
-    /// The `io.photolibd.Import` error for it.
-    var varlinkError: VarlinkError {
-        switch kind {
-        case .invalid:
-            VarlinkError(PhotolibErrorName.invalidSource.qualified(in: .importer),
-                         parameters: ["path": .string(path), "reason": .string(reason)])
-        case .notFound:
-            VarlinkError(PhotolibErrorName.notFound.qualified(in: .importer), parameters: ["id": .string(path)])
-        }
-    }
 }
 
 /// The import sources (the config file's and those added at run time), each followed by a `SourceWatcher`,

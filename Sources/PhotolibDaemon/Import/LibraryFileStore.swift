@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Glibc
+import HexEncoding
 import PhotoModel
 
 /// The library's own files: `originals/YYYY/MM/NAME`, names kept and made unique, and `edits/XX/ASSET-ID.EXT`.
@@ -118,7 +119,7 @@ struct LibraryFileStore: Sendable {
                 hasher.update(bufferPointer: chunk)
                 try Self.write(chunk, to: output)
             }
-            guard Self.hex(hasher.finalize()) == hash else { return false }
+            guard hasher.finalize().lowercaseHex == hash else { return false }
             var info = stat()
             if fstat(input, &info) == 0 { _ = futimens(output, [info.st_atim, info.st_mtim]) }
             guard fsync(output) == 0 else { throw .system("cannot sync the copy") }
@@ -177,7 +178,7 @@ struct LibraryFileStore: Sendable {
             storedPath = try link(temporary, into: directory, named: name, recordingIn: target)
         }
         isStaged = true
-        return StagedFile(temporaryPath: temporary, targetPath: target, storedPath: storedPath!, hash: Self.hex(hasher.finalize()))
+        return StagedFile(temporaryPath: temporary, targetPath: target, storedPath: storedPath!, hash: hasher.finalize().lowercaseHex)
     }
 
     /// After the commit: drop the temporary names, and the stored copy too unless the library now uses it.
@@ -208,7 +209,7 @@ struct LibraryFileStore: Sendable {
 
     /// SHA-256 of `bytes`, lowercase hex.
     static func hash(_ bytes: UnsafeRawBufferPointer) -> String {
-        hex(SHA256.hash(data: bytes))
+        SHA256.hash(data: bytes).lowercaseHex
     }
 
     /// SHA-256 of the content of the file at `path`, lowercase hex.
@@ -223,7 +224,7 @@ struct LibraryFileStore: Sendable {
     static func hash(descriptor: Int32) throws(ImportFailure) -> String {
         var hasher = SHA256()
         try readChunks(descriptor) { hasher.update(bufferPointer: $0) }
-        return hex(hasher.finalize())
+        return hasher.finalize().lowercaseHex
     }
 
     /// Links `temporary` to the first free variant of `name` ("name (1).jpg"…), recording each attempt in `target` first.
@@ -275,17 +276,6 @@ struct LibraryFileStore: Sendable {
             guard result > 0 else { throw .system("cannot write to the library") }
             written += result
         }
-    }
-
-    private static func hex(_ digest: SHA256.Digest) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(64)
-        for byte in digest {
-            bytes.append(digits[Int(byte >> 4)])
-            bytes.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func readChunks(_ descriptor: Int32,

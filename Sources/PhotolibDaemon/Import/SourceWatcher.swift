@@ -46,17 +46,17 @@ typealias ReferencedFilesLeft = @Sendable (_ paths: [String], _ movedAssetIds: [
 /// and waits for its folder to come back when it goes.
 final class SourceWatcher: Sendable {
     let source: SourceConfiguration
-    private let queue: IngestQueue
+    let queue: IngestQueue
     let database: LibraryDatabase
-    private let threadPool: NIOThreadPool
-    private let excluded: Set<String>
-    private let filesLeft: ReferencedFilesLeft
+    let threadPool: NIOThreadPool
+    let excluded: Set<String>
+    let filesLeft: ReferencedFilesLeft
     /// Follows the XMP sidecars beside the source's files.
     let sidecars: SidecarKeeper
-    private let logger: Logger
-    private let activityState = Mutex(SourceActivity.starting)
+    let logger: Logger
+    let activityState = Mutex(SourceActivity.starting)
     /// Names already reported as unreadable, so polls do not report them again.
-    private let reportedNames = Mutex(Set<String>())
+    let reportedNames = Mutex(Set<String>())
 
     /// The shortest pause between scans of a polled source, and the pause between checks for a missing folder.
     static let pollInterval: Duration = .seconds(2)
@@ -117,13 +117,13 @@ final class SourceWatcher: Sendable {
         }
     }
 
-    private func setActivity(_ activity: SourceActivity) {
+    func setActivity(_ activity: SourceActivity) {
         activityState.withLock { $0 = activity }
     }
 
     /// Marks the source offline (once) and says why: its assets first, so that whoever sees the source offline
     /// finds them offline too.
-    private func goOffline(_ reason: String, _ wasOffline: Bool) async throws -> Bool {
+    func goOffline(_ reason: String, _ wasOffline: Bool) async throws -> Bool {
         if !wasOffline {
             logger.warning("source offline", metadata: ["reason": "\(reason)"])
             if source.mode == .reference { try await database.setOffline(true, sourceRoot: source.path) }
@@ -133,7 +133,7 @@ final class SourceWatcher: Sendable {
     }
 
     /// Scans the source every few seconds instead of watching it, then returns so that watching is tried again.
-    private func poll(reason: String) async {
+    func poll(reason: String) async {
         if case .polling = activity {} else {
             logger.warning("polling the source instead of watching it", metadata: ["reason": "\(reason)"])
         }
@@ -155,7 +155,7 @@ final class SourceWatcher: Sendable {
     }
 
     /// Applies the tree's events until the root goes away (returns) or the watch limit is reached (throws).
-    private func follow(_ events: AsyncStream<FolderEvent>) async throws {
+    func follow(_ events: AsyncStream<FolderEvent>) async throws {
         for await event in events {
             if followSidecar(event) { continue }
             switch event {
@@ -188,141 +188,11 @@ final class SourceWatcher: Sendable {
 
     static let invalidNameReason = "the file name is not valid UTF-8; rename the file to import it"
 
-    private func enqueue(_ path: String) async {
+    func enqueue(_ path: String) async {
         await queue.enqueue(IngestItem(path: path, source: source))
     }
 
-    private func enqueueFiles(in folder: String) async throws {
+    func enqueueFiles(in folder: String) async throws {
         for (path, _) in try await scan(folder).files { await enqueue(path) }
     }
-
-    /// Brings the library in line with the folder; false when the folder looks unmounted (empty, but files are known).
-    @discardableResult
-    func reconcile(reportingActivity: Bool = true) async throws -> Bool {
-        if reportingActivity { setActivity(.reconciling) }
-        let started = ContinuousClock.now
-        async let known = source.mode == .move ? [] : database.knownFiles(inSource: source.path)
-        async let remembered: [String: FileIdentity] = source.mode == .move ? [:] : database.duplicateFiles(inSource: source.path)
-        let found = try await scan(source.path)
-        let duplicates = try await remembered
-        try await reconcileSidecars(found.sidecars)
-        for name in found.unreadableNames where reportedNames.withLock({ $0.insert(name).inserted }) {
-            queue.statistics.recordFailure(path: name, reason: Self.invalidNameReason, logger: logger)
-        }
-        var queued = 0
-        switch source.mode {
-        case .move:
-            for (path, _) in found.files {
-                await enqueue(path)
-                queued += 1
-            }
-        case .copy:
-            var imported: [String: Set<FileIdentity>] = [:]
-            for file in try await known {
-                imported[file.sourcePath, default: []].insert(file.identity)
-            }
-            for (path, identity) in found.files where imported[path]?.contains(identity) != true && duplicates[path] != identity {
-                await enqueue(path)
-                queued += 1
-            }
-        case .reference:
-            guard let changed = try await reconcileReferences(found.files, known: known, duplicates: duplicates) else {
-                return false
-            }
-            queued = changed
-        }
-        // Duplicates remembered at paths where no file is now are forgotten.
-        try await database.forgetDuplicateFiles(at: duplicates.keys.filter { found.files[$0] == nil })
-        logger.info("reconciled", metadata: [
-            "files": "\(found.files.count)", "queued": "\(queued)",
-            "seconds": "\(String(format: "%.3f", (ContinuousClock.now - started).seconds))",
-        ])
-        return true
-    }
-
-    /// Reference mode: moves found by inode, deletions, changed and new files (not the unchanged `duplicates` of
-    /// other assets' content); nil when the folder looks unmounted.
-    private func reconcileReferences(_ files: [String: FileIdentity], known: [KnownFile],
-                                     duplicates: [String: FileIdentity]) async throws -> Int? {
-        let known = known.filter { !$0.isOwnedByLibrary }
-        let live = known.filter { !$0.isTrashed }
-        guard !files.isEmpty || live.isEmpty else { return nil }
-        if known.contains(where: \.isOffline) { try await database.setOffline(false, sourceRoot: source.path) }
-        let knownByPath = Dictionary(known.map { ($0.sourcePath, $0) }, uniquingKeysWith: { first, _ in first })
-        var missing = Dictionary(live.filter { files[$0.sourcePath] == nil }.map { (InodeKey($0.identity), $0) },
-                                 uniquingKeysWith: { first, _ in first })
-        var queued = 0
-        for (path, identity) in files {
-            if let file = knownByPath[path], file.identity == identity, !file.isTrashed { continue }
-            if duplicates[path] == identity { continue }
-            if knownByPath[path] == nil, let moved = missing.removeValue(forKey: InodeKey(identity)),
-               moved.identity.size == identity.size, moved.identity.modificationTime == identity.modificationTime {
-                try await moveReferencedFiles(from: moved.sourcePath, to: path)
-                continue
-            }
-            await enqueue(path)
-            queued += 1
-        }
-        if !missing.isEmpty {
-            try await removeReferencedFiles(at: missing.values.map(\.sourcePath))
-        }
-        return queued
-    }
-
-    /// Points the library's referenced files at `from` (a file or folder) to `to`; returns whether any were.
-    @discardableResult
-    private func moveReferencedFiles(from: String, to: String) async throws -> Bool {
-        let moves = try await database.moveReferencedFiles(from: from, to: to, sourceRoot: source.path)
-        if !moves.isEmpty { await filesLeft(moves.map(\.from), moves.map(\.assetId)) }
-        for move in moves { sidecars.submit(.fileArrived(assetId: move.assetId, sourcePath: move.to, mode: .reference)) }
-        return !moves.isEmpty
-    }
-
-    /// The referenced files at `paths` (files or folders) are gone.
-    private func removeReferencedFiles(at paths: [String]) async throws {
-        let removed = try await database.removeReferencedFiles(at: paths)
-        if !removed.isEmpty { await filesLeft(removed, []) }
-    }
-
-    /// The media files and the sidecars under `folder` (not temporary or hidden), and the names that are not valid UTF-8.
-    private func scan(_ folder: String) async throws -> (files: [String: FileIdentity], sidecars: [String: FileIdentity],
-                                                         unreadableNames: [String]) {
-        try await threadPool.runIfActive { [source, excluded] in
-            var files: [String: FileIdentity] = [:], sidecars: [String: FileIdentity] = [:]
-            var unreadable: [String] = []
-            try DirectoryScan.walk(folder, recursive: source.recursive, excluding: excluded) { item in
-                switch item {
-                case .file(let path, let identity):
-                    let name = MediaFileKind.fileName(ofPath: path)
-                    guard !MediaFileKind.isTemporaryOrHidden(name) else { break }
-                    if MediaFileKind(fileName: name) != nil {
-                        files[path] = identity
-                    } else if SidecarNames.isSidecar(name) {
-                        sidecars[path] = identity
-                    }
-                case .unreadableName(let directory, let name):
-                    unreadable.append(directory + "/" + name)
-                case .unreadableDirectory:
-                    break
-                }
-            }
-            return (files, sidecars, unreadable)
-        }
-    }
-}
-
-/// A file's device and inode: what stays the same when it is renamed or moved within one file system.
-private struct InodeKey: Hashable {
-    let device: UInt64
-    let inode: UInt64
-
-    init(_ identity: FileIdentity) {
-        device = identity.device
-        inode = identity.inode
-    }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -28,7 +28,7 @@ final class ImagesInterface: VarlinkInterface {
     func handle(_ call: VarlinkCall, context: VarlinkCallContext, replies: VarlinkReplyWriter) async throws {
         do {
             guard let method = ImagesMethod(rawValue: call.methodName) else { throw VarlinkError.methodNotFound(call.method) }
-            guard authorization.access(of: context.peer).canRead else { throw ImageError.permissionDenied }
+            guard authorization.access(of: context.caller).canRead else { throw ImageError.permissionDenied }
             switch method {
             case .requestImage:
                 try await requestImage(try call.decodeParameters(RequestImageParameters.self).validated(), call: call,
@@ -36,14 +36,14 @@ final class ImagesInterface: VarlinkInterface {
             case .requestImageData:
                 let parameters = try call.decodeParameters(RequestImageDataParameters.self)
                 let file = try await images.file(of: parameters.assetId, version: parameters.version ?? .current)
-                servedFiles.name(file.path, to: context.peer)
+                servedFiles.name(file.path, to: context.caller)
                 try await replies.send(ImageData(
                     path: file.path, mimeType: file.mimeType, orientation: file.orientation,
                     fileSize: Int(file.fileSize), originalFilename: file.originalFilename))
             case .requestContentEditingInput:
                 let parameters = try call.decodeParameters(RequestContentEditingInputParameters.self)
                 let input = try await images.contentEditingInput(of: parameters.assetId, canHandle: parameters.canHandle ?? [])
-                servedFiles.name(input.fullSizeImagePath, to: context.peer)
+                servedFiles.name(input.fullSizeImagePath, to: context.caller)
                 try await replies.send(input)
             case .startCaching:
                 let parameters = try call.decodeParameters(StartCachingParameters.self)
@@ -70,7 +70,7 @@ final class ImagesInterface: VarlinkInterface {
                               replies: VarlinkReplyWriter) async throws {
         let requestId = String(requestCount.add(1, ordering: .relaxed).newValue)
         try await images.requestImage(request, streams: call.more) { image in
-            servedFiles.name(image.rendition.path, to: context.peer)
+            servedFiles.name(image.rendition.path, to: context.caller)
             try await replies.send(ImageResult(
                 requestId: requestId, path: image.rendition.path, width: image.rendition.width,
                 height: image.rendition.height, mimeType: image.rendition.mimeType, isDegraded: image.isDegraded),
@@ -83,7 +83,7 @@ extension ImagesInterface {
     /// `ReadFile`: the sizes, and with `upgrade` the bytes, of a file a reply named to this caller.
     private func readFile(_ parameters: ReadFileParameters, call: VarlinkCall, context: VarlinkCallContext,
                           replies: VarlinkReplyWriter) async throws {
-        guard servedFiles.wasNamed(parameters.path, to: context.peer),
+        guard servedFiles.wasNamed(parameters.path, to: context.caller),
               let file = try await OpenedFile.open(parameters.path) else { throw ImageError.notFound(assetId: parameters.path) }
         defer { file.close() }
         let offset = parameters.offset ?? 0
@@ -93,23 +93,6 @@ extension ImagesInterface {
         try await replies.send(ReadFileReply(fileSize: file.size, offset: offset, length: length))
         if call.upgrade {
             try await replies.sendFile(file.descriptor, offset: offset, length: length)
-        }
-    }
-}
-
-extension ImageError {
-    /// The `io.photolibd.Images` error for this failure.
-    var varlinkError: VarlinkError {
-        func named(_ name: PhotolibErrorName) -> String { name.qualified(in: .images) }
-        switch self {
-        case .notFound(let assetId):
-            return VarlinkError(named(.notFound), parameters: ["id": .string(assetId)])
-        case .unavailable(let assetId, let reason):
-            return VarlinkError(named(.imageUnavailable), parameters: ["assetId": .string(assetId), "reason": .string(reason)])
-        case .permissionDenied:
-            return VarlinkError(named(.permissionDenied))
-        case .invalidParameter(let parameter):
-            return .invalidParameter(parameter)
         }
     }
 }
@@ -140,4 +123,3 @@ extension RequestImageParameters {
                             version: version ?? .current)
     }
 }
-

@@ -24,7 +24,7 @@ struct ImportInterface: VarlinkInterface {
     }
 
     func handle(_ call: VarlinkCall, context: VarlinkCallContext, replies: VarlinkReplyWriter) async throws {
-        let access = authorization.access(of: context.peer)
+        let access = authorization.access(of: context.caller)
         let permissionDenied = VarlinkError(PhotolibErrorName.permissionDenied.qualified(in: .importer))
         guard let method = ImportMethod(rawValue: call.methodName) else { throw VarlinkError.methodNotFound(call.method) }
         switch method {
@@ -49,7 +49,7 @@ struct ImportInterface: VarlinkInterface {
             guard access.canWrite else { throw permissionDenied }
             let parameters: AddSourceParameters = try call.decodeParameters()
             try await mappingSourceErrors {
-                guard CallerFileAccess.canRead(parameters.path, peer: context.peer) else {
+                guard CallerFileAccess.canRead(parameters.path, caller: context.caller) else {
                     throw SourceError(kind: .invalid, path: parameters.path, reason: "the calling user cannot read this folder")
                 }
                 try await sources.add(SourceConfiguration(path: parameters.path, mode: parameters.mode,
@@ -122,7 +122,7 @@ struct ImportInterface: VarlinkInterface {
         for path in paths {
             try Task.checkCancellation()
             do {
-                let file = try await ingest.importer.prepare(path: path, mode: .reference, caller: context.peer)
+                let file = try await ingest.importer.prepare(path: path, mode: .reference, caller: context.caller)
                 let hash = file.draft.contentHash
                 let holder = try await database.assetHoldingContent(hash)
                 let isDuplicate = holder != nil || !seen.insert(hash).inserted
@@ -138,7 +138,7 @@ struct ImportInterface: VarlinkInterface {
     private func importFile(_ path: String, mode: SourceMode, album: String?, context: VarlinkCallContext) async -> ImportedFile {
         let file: PreparedFile
         do {
-            file = try await ingest.importer.prepare(path: path, mode: mode, caller: context.peer)
+            file = try await ingest.importer.prepare(path: path, mode: mode, caller: context.caller)
         } catch let failure as ImportFailure {
             guard failure.kind != .unsupported else { return ImportedFile(path: path, status: .unsupported, error: failure.reason) }
             statistics.recordFailure(path: path, reason: failure.reason, logger: context.logger)

@@ -18,7 +18,7 @@ struct LibraryInterface: VarlinkInterface {
     let sidecars: SidecarKeeper
     let servedFiles: ServedFiles
     let uploads: Uploads
-    let observations = Observations()
+    let observations = ObserveStreams()
 
     /// Ends every `Observe` stream with `ServiceStopping`.
     func endStreams() {
@@ -26,7 +26,7 @@ struct LibraryInterface: VarlinkInterface {
     }
 
     func handle(_ call: VarlinkCall, context: VarlinkCallContext, replies: VarlinkReplyWriter) async throws {
-        let access = authorization.access(of: context.peer)
+        let access = authorization.access(of: context.caller)
         try await mappingLibraryErrors {
             guard let method = LibraryMethod(rawValue: call.methodName) else {
                 throw VarlinkError.methodNotFound(call.method)
@@ -41,7 +41,7 @@ struct LibraryInterface: VarlinkInterface {
                 try await performChanges(try call.decodeParameters(), access: access, context: context, replies: replies)
             case .observe:
                 guard call.more else { throw VarlinkError.expectedMore() }
-                let observation = Observation(owner: context.peer?.uid)
+                let observation = ObserveStream(owner: context.caller?.uid)
                 let observer = LibraryObserver(database: database, parameters: try call.decodeParameters(),
                                                canRead: access.canRead, observation: observation, replies: replies)
                 try await observations.registering(observation) {
@@ -50,7 +50,7 @@ struct LibraryInterface: VarlinkInterface {
             case .updateObservation:
                 guard access.canRead else { throw LibraryError.permissionDenied }
                 let parameters: UpdateObservationParameters = try call.decodeParameters()
-                guard let observation = observations.observation(parameters.observerId, caller: context.peer?.uid) else {
+                guard let observation = observations.observation(parameters.observerId, caller: context.caller?.uid) else {
                     throw LibraryError.notFound(id: parameters.observerId)
                 }
                 try await ObservationUpdater(database: database, parameters: parameters, observation: observation)
@@ -76,7 +76,7 @@ struct LibraryInterface: VarlinkInterface {
                                              includeResources: parameters.includeResources ?? false)
             : AssetPage(count: 0, assets: [], token: try await database.currentToken())
         if parameters.includeResources == true {
-            servedFiles.name(page.assets.lazy.flatMap { $0.resources ?? [] }.compactMap(\.path), to: context.peer)
+            servedFiles.name(page.assets.lazy.flatMap { $0.resources ?? [] }.compactMap(\.path), to: context.caller)
         }
         try await replies.send(AssetFetchResult(count: page.count, assets: page.assets, token: page.token.description))
     }
@@ -128,7 +128,7 @@ struct LibraryInterface: VarlinkInterface {
                     switch change {
                     case .createAsset(let creation):
                         let made = try await NewAssetFiles(importer: ingest.importer, uploads: uploads)
-                            .prepare(creation, caller: context.peer, logger: context.logger)
+                            .prepare(creation, caller: context.caller, logger: context.logger)
                         var file = made.file
                         takenUploads += made.takenUploads
                         heldBytes += file.contents?.count ?? 0
@@ -136,15 +136,15 @@ struct LibraryInterface: VarlinkInterface {
                         prepared[index] = file
                     case .editAsset(let target, let renderedPath, let adjustment, nil):
                         edits[index] = try await editor.prepare(target: target, renderedPath: renderedPath,
-                                                                adjustment: adjustment, caller: context.peer)
+                                                                adjustment: adjustment, caller: context.caller)
                     case .editAsset(let target, _, let adjustment, let upload?):
                         // The caller's own bytes, kept by the daemon: no check of the caller's access to a path.
-                        guard let taken = uploads.take(upload, owner: context.peer?.uid) else {
+                        guard let taken = uploads.take(upload, owner: context.caller?.uid) else {
                             throw ImportFailure.failed("upload '\(upload)' is unknown, not complete, another user's, or used already")
                         }
                         takenUploads.append(taken.path)
                         edits[index] = try await editor.prepare(target: target, renderedPath: taken.path,
-                                                                adjustment: adjustment, caller: context.peer,
+                                                                adjustment: adjustment, caller: context.caller,
                                                                 isCallersUpload: true)
                     default:
                         continue

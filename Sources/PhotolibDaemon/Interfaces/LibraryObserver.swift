@@ -19,7 +19,7 @@ struct LibraryObserver {
     let database: LibraryDatabase
     let parameters: ObserveParameters
     let canRead: Bool
-    let observation: Observation
+    let observation: ObserveStream
     let replies: VarlinkReplyWriter
 
     func run() async throws {
@@ -112,7 +112,7 @@ struct LibraryObserver {
 struct ObservationUpdater {
     let database: LibraryDatabase
     let parameters: UpdateObservationParameters
-    let observation: Observation
+    let observation: ObserveStream
 
     func run(replies: VarlinkReplyWriter) async throws {
         let assetQueries = parameters.assetQueries ?? [:], collectionQueries = parameters.collectionQueries ?? [:]

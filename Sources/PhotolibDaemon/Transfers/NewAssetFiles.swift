@@ -2,7 +2,6 @@ import Foundation
 import Glibc
 import Logging
 import PhotoModel
-import Varlink
 
 /// Prepares the files of a `createAsset` change, each a path the caller can read or an upload it sent: copied into
 /// the store, the primary file's asset gaining the others as its resources (a Live Photo's movie, a RAW's JPEG).
@@ -11,7 +10,7 @@ struct NewAssetFiles: Sendable {
     let uploads: Uploads
 
     /// The prepared asset, and the uploads it took (their files are the caller's to remove once the change is done).
-    func prepare(_ creation: AssetCreation, caller: PeerCredentials?, logger: Logger) async throws
+    func prepare(_ creation: AssetCreation, caller: Caller?, logger: Logger) async throws
         -> (file: PreparedFile, takenUploads: [String])
     {
         var taken: [String] = []
@@ -38,7 +37,7 @@ struct NewAssetFiles: Sendable {
         return (asset, taken)
     }
 
-    private func prepare(_ file: NewAssetFile, caller: PeerCredentials?, taking taken: inout [String]) async throws
+    private func prepare(_ file: NewAssetFile, caller: Caller?, taking taken: inout [String]) async throws
         -> PreparedFile
     {
         guard let id = file.upload else {

@@ -1,6 +1,5 @@
 import DequeModule
 import Synchronization
-import Varlink
 
 /// The files the daemon has named to each user in its replies (renditions, originals, resources, exports), which that
 /// user may then read through `Images.ReadFile` when it cannot open them itself: the library's files are the daemon
@@ -35,21 +34,21 @@ final class ServedFiles: Sendable {
     private let named = Mutex<[UInt32: Named]>([:])
 
     /// Records that a reply named `paths` to the caller.
-    func name<Paths: Sequence<String>>(_ paths: Paths, to peer: PeerCredentials?) {
-        guard let uid = peer?.uid else { return }
+    func name<Paths: Sequence<String>>(_ paths: Paths, to caller: Caller?) {
+        guard let uid = caller?.uid else { return }
         named.withLock { named in
             for path in paths { named[uid, default: Named()].add(path) }
         }
     }
 
     /// Records that a reply named `path` to the caller.
-    func name(_ path: String, to peer: PeerCredentials?) {
-        name(CollectionOfOne(path), to: peer)
+    func name(_ path: String, to caller: Caller?) {
+        name(CollectionOfOne(path), to: caller)
     }
 
     /// Whether a reply named `path` to the caller.
-    func wasNamed(_ path: String, to peer: PeerCredentials?) -> Bool {
-        guard let uid = peer?.uid else { return false }
+    func wasNamed(_ path: String, to caller: Caller?) -> Bool {
+        guard let uid = caller?.uid else { return false }
         return named.withLock { $0[uid]?.serials[path] != nil }
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Glibc
+import HexEncoding
 import Imaging
 import PhotolibProtocol
 import VideoExport
@@ -96,7 +97,7 @@ final class VideoExports: Sendable {
     private static func name(of request: VideoExportRequest, sourceVersion: String) -> String {
         let key = [request.assetId, request.preset.rawValue, request.version.rawValue,
                    request.optimizesForNetworkUse ? "fast-start" : "", sourceVersion].joined(separator: "\n")
-        return SHA256.hash(data: Data(key.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        return SHA256.hash(data: Data(key.utf8)).prefix(16).lowercaseHex
     }
 
     private static func fileSize(at path: String) -> Int? {

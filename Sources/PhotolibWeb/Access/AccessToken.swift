@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import HexEncoding
 #endif
 
 /// The secret a person opens the gallery with: printed once in the address, kept in the runtime directory (mode
@@ -15,18 +16,13 @@ public struct AccessToken: Sendable, Hashable {
     public init(value: String) {
         self.value = value
         let key = SymmetricKey(data: Data(value.utf8))
-        sessionValue = Self.hex(HMAC<SHA256>.authenticationCode(for: Data("photolib-web session".utf8), using: key))
+        sessionValue = HMAC<SHA256>.authenticationCode(for: Data("photolib-web session".utf8), using: key).lowercaseHex
     }
 
     /// A new random token: 32 bytes, hex.
     public static func random() -> AccessToken {
         var generator = SystemRandomNumberGenerator()
-        return AccessToken(value: hex((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }))
-    }
-
-    private static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
+        return AccessToken(value: (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }.lowercaseHex)
     }
 
     /// The token kept at `path`, or a new one written there (its folder made, both private to the user).

@@ -8,9 +8,8 @@ import Logging
 import PhotolibLocations
 import PhotolibWeb
 
-@main
-struct PhotolibWebCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct PhotolibWebCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "photolib-web",
         abstract: "The photo library's gallery in a browser, served from photolibd.",
         discussion: """
@@ -36,7 +35,9 @@ struct PhotolibWebCommand: AsyncParsableCommand {
     @Option(name: .customLong("allow-host"), help: "Also answer requests for this host name (repeatable).")
     var allowedHosts: [String] = []
 
-    func run() async throws {
+    public init() {}
+
+    public func run() async throws {
         raiseOpenFileLimit()
         guard let listenAddress = GalleryConfiguration.Listen(argument: listen) else {
             throw ValidationError("--listen takes HOST:PORT or unix:PATH (an absolute path), not \(listen)")

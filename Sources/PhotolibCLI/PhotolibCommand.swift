@@ -1,9 +1,8 @@
 import ArgumentParser
 import PhotoLibrary
 
-@main
-struct PhotolibCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct PhotolibCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "photolib",
         abstract: "Browse and change the photolibd photo library.",
         version: PhotolibVersion.current,
@@ -18,6 +17,8 @@ struct PhotolibCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
+
+    public init() {}
 }
 
 /// The options every command takes to reach the daemon.

@@ -4,9 +4,8 @@ import Logging
 import PhotolibConfig
 import PhotolibDaemon
 
-@main
-struct PhotolibdCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct PhotolibdCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "photolibd",
         abstract: "The photo-library daemon: watches import folders and serves the library over varlink.",
         discussion: """
@@ -41,7 +40,9 @@ struct PhotolibdCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
-    func run() async throws {
+    public init() {}
+
+    public func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw ValidationError("unknown log level '\(logLevel)'")

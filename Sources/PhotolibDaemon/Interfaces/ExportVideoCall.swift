@@ -33,7 +33,7 @@ struct ExportVideoCall: Sendable {
             for try await result in group where result != nil { exported = result }
             return exported!
         }
-        servedFiles.name(exported.path, to: context.peer)
+        servedFiles.name(exported.path, to: context.caller)
         try await replies.send(ExportVideoReply(
             progress: 1, path: exported.path, fileSize: exported.fileSize, mimeType: exported.mimeType,
             width: exported.width, height: exported.height, duration: exported.duration))

@@ -48,12 +48,12 @@ struct ChangeTransaction {
     var placeholders: [String: String] = [:]
     var createdAssets: [Int: IngestOutcome] = [:]
     var purgedFiles: [String] = []
-    private var objects: [ObjectKey: ObjectChange] = [:]
-    private var objectOrder: [ObjectKey] = []
+    var objects: [ObjectKey: ObjectChange] = [:]
+    var objectOrder: [ObjectKey] = []
     /// Whether any object changed so far (a transaction with no changes records no change-log entry).
     var hasChanges: Bool { !objectOrder.isEmpty }
 
-    private struct ObjectKey: Hashable { let kind: ObjectKind; let id: String }
+    struct ObjectKey: Hashable { let kind: ObjectKind; let id: String }
 
     init(db: Database, now: Double) {
         self.db = db
@@ -272,31 +272,5 @@ struct ChangeTransaction {
             throw LibraryError.invalidChange(index: index, reason: reason)
         }
         return real
-    }
-
-    // MARK: - Change log
-
-    /// Notes as changed every folder that holds, at any depth, an album or folder this transaction touched.
-    private mutating func noteFoldersOfChangedCollections() throws {
-        let touched = objectOrder.filter { $0.kind == .collection && objects[$0] != nil && objects[$0]!.change != .removed }
-        for key in touched {
-            for folder in try ancestors(of: key.id) { note(.collection, folder, .changed) }
-        }
-    }
-
-    /// Merges one object's change into what this transaction reports (inserted then changed stays inserted).
-    mutating func note(_ kind: ObjectKind, _ id: String, _ change: ObjectChangeKind, contentChanged: Bool = false) {
-        let key = ObjectKey(kind: kind, id: id)
-        guard let existing = objects[key] else {
-            objects[key] = ObjectChange(id: id, kind: kind, change: change, contentChanged: contentChanged)
-            objectOrder.append(key)
-            return
-        }
-        switch (existing.change, change) {
-        case (.inserted, .removed): objects[key] = nil
-        case (.inserted, _): break
-        default: objects[key] = ObjectChange(id: id, kind: kind, change: change,
-                                             contentChanged: existing.contentChanged || contentChanged)
-        }
     }
 }

@@ -9,7 +9,7 @@ import Varlink
 ///
 /// Each query carries the generation its result was first sent at: the stream reports it only in the
 /// replies of later transactions, so a client that applies every reply to that first result stays exact.
-final class Observation: Sendable {
+final class ObserveStream: Sendable {
     /// A query the stream follows under a client-chosen name.
     struct NamedQuery: Sendable {
         var name: String
@@ -86,13 +86,13 @@ final class Observation: Sendable {
 }
 
 /// The running `Observe` streams by id, for `UpdateObservation`, and their end when the daemon stops.
-final class Observations: Sendable {
+final class ObserveStreams: Sendable {
     private struct Ending {
         var hasEnded = false
         var streams: [UUID: AsyncStream<Never>.Continuation] = [:]
     }
 
-    private let running = Mutex<[String: Observation]>([:])
+    private let running = Mutex<[String: ObserveStream]>([:])
     private let ending = Mutex(Ending())
 
     static let serviceStopping = VarlinkError(PhotolibErrorName.serviceStopping.qualified(in: .library))
@@ -129,14 +129,14 @@ final class Observations: Sendable {
     }
 
     /// Registers a stream's observation for as long as `body` runs.
-    func registering<Result>(_ observation: Observation, during body: () async throws -> Result) async rethrows -> Result {
+    func registering<Result>(_ observation: ObserveStream, during body: () async throws -> Result) async rethrows -> Result {
         running.withLock { $0[observation.id] = observation }
         defer { _ = running.withLock { $0.removeValue(forKey: observation.id) } }
         return try await body()
     }
 
     /// The running observation `id` if `caller` opened it.
-    func observation(_ id: String, caller: uid_t?) -> Observation? {
+    func observation(_ id: String, caller: uid_t?) -> ObserveStream? {
         guard let observation = running.withLock({ $0[id] }), observation.owner == caller else { return nil }
         return observation
     }

@@ -20,7 +20,7 @@ struct UploadReceiver: Sendable {
         if let filename = parameters.filename, filename.isEmpty || filename.contains("/") || filename.contains("\0") {
             throw VarlinkError.invalidParameter("filename")
         }
-        let (id, descriptor) = try begin(parameters, owner: context.peer?.uid)
+        let (id, descriptor) = try begin(parameters, owner: context.caller?.uid)
         // Closed before the answer: a change the client sends next takes the file, and the importer refuses a file
         // that any process (this one included) still holds open for writing.
         var isOpen = true
@@ -91,18 +91,6 @@ struct UploadReceiver: Sendable {
                 written += count
             }
             return nil
-        }
-    }
-}
-
-extension UploadError {
-    var varlinkError: VarlinkError {
-        switch self {
-        case .notEnoughSpace(let needed, let available):
-            VarlinkError(PhotolibErrorName.notEnoughSpace.qualified(in: .importer),
-                         parameters: ["needed": .int(needed), "available": .int(available)])
-        case .failed(let reason):
-            VarlinkError(PhotolibErrorName.internalError.qualified(in: .importer), parameters: ["reason": .string(reason)])
         }
     }
 }

@@ -1,0 +1,70 @@
+import Foundation
+import Glibc
+import Imaging
+import LibraryStore
+import PhotoModel
+import PhotolibConfig
+
+/// Why a file did not become an asset.
+struct ImportFailure: Error, CustomStringConvertible {
+    enum Kind: String {
+        /// Not a format the library takes; left alone.
+        case unsupported
+        /// Broken, unreadable or refused; reported.
+        case failed
+        /// The file changed while it was read; it is read again later.
+        case changing
+        /// The file was gone before it could be read.
+        case vanished
+        /// A fault that may pass by itself kept the file out: the library's disk full or read-only, an I/O error.
+        /// The file stays where it is and is tried again (see `ImportRetry`).
+        case passingFault
+    }
+
+    var kind: Kind
+    var reason: String
+    var description: String { reason }
+
+    static func failed(_ reason: String) -> ImportFailure { ImportFailure(kind: .failed, reason: reason) }
+
+    /// A failure naming the system error in `errno`.
+    static func system(_ action: String) -> ImportFailure {
+        let kind: Kind = switch errno {
+        case ENOENT: .vanished
+        // A disk full, read-only or failing, or gone from under a source (a dead share, a pulled disk).
+        case ENOSPC, EDQUOT, EROFS, EIO, ENOTCONN, ENODEV, ENXIO, ESTALE: .passingFault
+        default: .failed
+        }
+        return ImportFailure(kind: kind, reason: "\(action): \(String(cString: strerror(errno)))")
+    }
+}
+
+/// A file read, hashed and (in copy and move modes) copied into the store, ready to commit as an asset.
+struct PreparedFile: Sendable {
+    var sourcePath: String
+    var mode: SourceMode
+    /// The copy in the library's store, for copy and move modes.
+    var staged: LibraryFileStore.StagedFile?
+    var draft: AssetDraft
+    var file: SourceFile
+    /// A still's bytes, read once for its hash, copy and metadata, and kept for its first rendition.
+    var contents: EncodedBuffer?
+    /// What could not be read of the file's annotations and its sidecar (each ignored), to log.
+    var annotationProblems: [(path: String, reason: String)] = []
+    /// The sidecar read with the file, and its identity then.
+    var sidecar: String?
+    var sidecarIdentity: FileIdentity?
+    /// The store copies of the asset's other resources (a created Live Photo's movie, a RAW beside its JPEG).
+    var companions: [LibraryFileStore.StagedFile] = []
+
+    /// The commit request for this file, committed on its own: a store copy is synced after it (see `StoreSync`).
+    func ingestRequest(album: String? = nil) -> IngestRequest {
+        var request = IngestRequest(draft: draft, file: file, isReference: mode == .reference, album: album,
+                                    defersSync: staged != nil)
+        if mode == .reference {
+            request.sidecarPath = sidecar
+            request.sidecarIdentity = sidecarIdentity
+        }
+        return request
+    }
+}
