@@ -106,7 +106,7 @@ extension JSONReader {
     }
 
     /// Reads the four hex digits after `\u` (and a low surrogate's escape after a high one).
-    mutating func readUnicodeEscape() throws(JSONReadError) -> Character {
+    private mutating func readUnicodeEscape() throws(JSONReadError) -> Character {
         let start = index - 2
         let first = try readHexQuad()
         if (0xD800..<0xDC00).contains(first) {
@@ -122,7 +122,7 @@ extension JSONReader {
         return Character(Unicode.Scalar(first) ?? "\u{FFFD}")
     }
 
-    mutating func readHexQuad() throws(JSONReadError) -> UInt32 {
+    private mutating func readHexQuad() throws(JSONReadError) -> UInt32 {
         guard index + 4 <= bytes.count else { throw error("incomplete \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {

@@ -47,7 +47,7 @@ struct ConfigurationFile {
 
     /// The file's absolute path.
     let path: String
-    let root: TOMLTable
+    private let root: TOMLTable
     let locator: KeyLocator
     let directory: String
     let home: String
@@ -239,21 +239,34 @@ struct ConfigurationFile {
         let recursive = try bool(at: SettingKey(section, "recursive"), in: table) ?? true
         return SourceConfiguration(path: sourcePath, mode: mode, recursive: recursive)
     }
-}
 
-extension TOMLType {
-    /// The type's name with an article, for messages: "a string", "an integer".
-    var withArticle: String {
-        switch self {
-        case .table: "a table"
-        case .array: "an array"
-        case .string: "a string"
-        case .int: "an integer"
-        case .double: "a floating-point number"
-        case .bool: "a boolean"
-        case .date: "a date"
-        case .time: "a time"
-        case .dateTime: "a date-time"
+    /// The file's contents as UTF-8 text.
+    private static func readText(_ path: String) throws(ConfigurationError) -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw .fileNotFound(file: path) }
+            throw .unreadableFile(file: path, reason: String(cString: strerror(code)))
         }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            if count < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                throw .unreadableFile(file: path, reason: String(cString: strerror(code)))
+            }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw .unreadableFile(file: path, reason: "the file is not UTF-8 text")
+        }
+        guard !text.contains("\0") else {
+            throw .unreadableFile(file: path, reason: "the file contains a NUL byte")
+        }
+        return text
     }
 }

@@ -1,17 +1,8 @@
 import PhotolibLocations
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import TOMLKit
 
 /// Typed values: each setting read as the type it must have, an error naming its key and line otherwise.
 extension ConfigurationFile {
-    // MARK: Typed values
-
     func checkKeys(of table: TOMLTable, in section: SettingKey.Table, known: [String]) throws(ConfigurationError) {
         for key in table.keys.sorted() where !known.contains(key) {
             let unknown = SettingKey(section, key)
@@ -62,36 +53,21 @@ extension ConfigurationFile {
     func invalidValue(at key: SettingKey, _ reason: String) -> ConfigurationError {
         .invalidValue(file: path, key: key.dotted, line: locator.line(of: key), reason: reason)
     }
+}
 
-    // MARK: Reading
-
-    /// The file's contents as UTF-8 text.
-    static func readText(_ path: String) throws(ConfigurationError) -> String {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { throw .fileNotFound(file: path) }
-            throw .unreadableFile(file: path, reason: String(cString: strerror(code)))
+extension TOMLType {
+    /// The type's name with an article, for messages: "a string", "an integer".
+    fileprivate var withArticle: String {
+        switch self {
+        case .table: "a table"
+        case .array: "an array"
+        case .string: "a string"
+        case .int: "an integer"
+        case .double: "a floating-point number"
+        case .bool: "a boolean"
+        case .date: "a date"
+        case .time: "a time"
+        case .dateTime: "a date-time"
         }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { break }
-            if count < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                throw .unreadableFile(file: path, reason: String(cString: strerror(code)))
-            }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw .unreadableFile(file: path, reason: "the file is not UTF-8 text")
-        }
-        guard !text.contains("\0") else {
-            throw .unreadableFile(file: path, reason: "the file contains a NUL byte")
-        }
-        return text
     }
 }

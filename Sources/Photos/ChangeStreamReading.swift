@@ -6,8 +6,6 @@ import Synchronization
 /// The stream: the program's one `Observe` call, opened when first needed, read as replies come, and opened again
 /// after the daemon comes back.
 extension ChangeStream {
-    // MARK: The stream
-
     /// The id of the open stream, opening it first if needed.
     func openStream() async throws -> String {
         let task: Task<String, any Error> = lock.withLock {
@@ -26,7 +24,7 @@ extension ChangeStream {
 
     /// Opens the stream with every followed query, reads its first reply, and reads the rest in a task of
     /// its own; returns the stream's id.
-    func connect() async throws -> String {
+    private func connect() async throws -> String {
         let library = try await LibraryClient.shared.separateConnection()
         let (followed, since) = lock.withLock {
             (registrations.values.filter { $0.identifiers != nil }, lastToken)
@@ -61,7 +59,7 @@ extension ChangeStream {
     }
 
     /// Applies every reply of the stream until it ends.
-    func read(_ iterator: inout AsyncThrowingStream<LibraryChangeEvent, any Error>.AsyncIterator) async {
+    private func read(_ iterator: inout AsyncThrowingStream<LibraryChangeEvent, any Error>.AsyncIterator) async {
         do {
             while let event = try await iterator.next() {
                 apply(event)
@@ -73,7 +71,7 @@ extension ChangeStream {
 
     /// Opens the stream again after it ended (the daemon stopped), retrying until the daemon answers; tells the
     /// availability observers when that takes longer than the reconnect window.
-    func reopen() {
+    private func reopen() {
         lock.withLock {
             observerId = nil
             opening = nil
@@ -95,7 +93,7 @@ extension ChangeStream {
 
     /// Brings every followed result from its state before the stream ended to the new stream's snapshot,
     /// and reports the difference as one change.
-    func catchUp(since token: String, snapshot: LibraryChangeEvent, followed: [ResultRegistration]) async {
+    private func catchUp(since token: String, snapshot: LibraryChangeEvent, followed: [ResultRegistration]) async {
         let history = await missedChanges(since: token)
         let changed = Set(history?.flatMap { $0.updatedAssetIds + $0.updatedCollectionIds } ?? [])
         let newIds = Dictionary(snapshot.results.map { ($0.name, $0.ids ?? []) }, uniquingKeysWith: { first, _ in first })
@@ -122,7 +120,7 @@ extension ChangeStream {
     }
 
     /// The changes committed after `token`, or nil when the history no longer reaches back that far.
-    func missedChanges(since token: String) async -> [PersistentChange]? {
+    private func missedChanges(since token: String) async -> [PersistentChange]? {
         var changes: [PersistentChange] = []
         var since = token
         while true {
@@ -141,7 +139,7 @@ extension ChangeStream {
         }
     }
 
-    static func objects(in history: [PersistentChange]) -> [ObjectChange] {
+    private static func objects(in history: [PersistentChange]) -> [ObjectChange] {
         var objects: [ObjectChange] = []
         func add(_ ids: [String], _ kind: ObjectKind, _ change: ObjectChangeKind) {
             objects += ids.map { ObjectChange(id: $0, kind: kind, change: change) }
@@ -158,7 +156,7 @@ extension ChangeStream {
     }
 
     /// Advances the followed results past one reply and reports it.
-    func apply(_ event: LibraryChangeEvent) {
+    private func apply(_ event: LibraryChangeEvent) {
         guard let generation = ChangeToken(event.token)?.generation else { return }
         let transitions: [String: ResultTransition] = lock.withLock {
             lastToken = event.token
@@ -183,7 +181,7 @@ extension ChangeStream {
     }
 
     /// Calls every change observer with `change`, after the changes before it.
-    func deliver(_ change: PHChange) {
+    private func deliver(_ change: PHChange) {
         let registered = Unchecked(lock.withLock {
             observers.removeAll { $0.value == nil }
             return observers

@@ -4,8 +4,8 @@ import PhotoModel
 extension PredicateParser {
     /// The test of `key` (operand `keyOperand`) against the value operand, checked for types and operators.
     mutating func test(_ keyOperand: Operand, key: PredicateKey, _ comparison: Operator, _ options: TextOptions,
-                               _ valueOperand: Operand, operatorAt operatorPosition: Int, optionsAt optionsPosition: Int,
-                               valueAt valuePosition: Int) throws(PredicateError) -> QueryPredicate {
+                       _ valueOperand: Operand, operatorAt operatorPosition: Int, optionsAt optionsPosition: Int,
+                       valueAt valuePosition: Int) throws(PredicateError) -> QueryPredicate {
         let isText: Bool
         switch key.type {
         case .text, .enumeration: isText = true
@@ -109,7 +109,7 @@ extension PredicateParser {
     }
 
     /// A literal converted to `key`'s domain; `checksNames` refuses enumeration text that is not a known name.
-    mutating func value(_ literal: Literal, for key: PredicateKey, at position: Int,
+    private mutating func value(_ literal: Literal, for key: PredicateKey, at position: Int,
                                 checksNames: Bool) throws(PredicateError) -> PredicateValue {
         try countValues(1, at: position)
         switch (key.type, literal) {

@@ -14,12 +14,12 @@ struct PredicateParser {
     let schema: PredicateSchema
     let tokens: [PredicateToken]
     var index = 0
-    var depth = 0
+    private var depth = 0
     var valueCount = 0
     var comparisonCount = 0
 
     /// Words that are never keys.
-    static let reservedWords: Set<String> = [
+    private static let reservedWords: Set<String> = [
         "AND", "OR", "NOT", "IN", "BETWEEN", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES", "TRUE", "FALSE",
         "YES", "NO", "NIL", "NULL", "TRUEPREDICATE", "FALSEPREDICATE", "ANY", "ALL", "SOME", "NONE", "SELF", "SUBQUERY",
         "FUNCTION",
@@ -41,19 +41,19 @@ struct PredicateParser {
 
     // MARK: - Logic
 
-    mutating func parseOr() throws(PredicateError) -> QueryPredicate {
+    private mutating func parseOr() throws(PredicateError) -> QueryPredicate {
         var terms = [try parseAnd()]
         while accept(word: "OR") || accept(.or) { terms.append(try parseAnd()) }
         return terms.count == 1 ? terms[0] : .or(terms)
     }
 
-    mutating func parseAnd() throws(PredicateError) -> QueryPredicate {
+    private mutating func parseAnd() throws(PredicateError) -> QueryPredicate {
         var terms = [try parseUnary()]
         while accept(word: "AND") || accept(.and) { terms.append(try parseUnary()) }
         return terms.count == 1 ? terms[0] : .and(terms)
     }
 
-    mutating func parseUnary() throws(PredicateError) -> QueryPredicate {
+    private mutating func parseUnary() throws(PredicateError) -> QueryPredicate {
         let start = current.position
         if accept(word: "NOT") || accept(.not) {
             try enterNesting(at: start)
@@ -74,7 +74,7 @@ struct PredicateParser {
         return try parseComparison()
     }
 
-    mutating func enterNesting(at position: Int) throws(PredicateError) {
+    private mutating func enterNesting(at position: Int) throws(PredicateError) {
         depth += 1
         guard depth <= PredicateLimits.maximumDepth else {
             throw PredicateError("nesting deeper than \(PredicateLimits.maximumDepth) levels", at: position)
@@ -117,7 +117,7 @@ struct PredicateParser {
         }
     }
 
-    mutating func parseComparison() throws(PredicateError) -> QueryPredicate {
+    private mutating func parseComparison() throws(PredicateError) -> QueryPredicate {
         let aggregatePosition = current.position
         var aggregate: String?
         for word in ["ANY", "SOME", "NONE"] where accept(word: word) { aggregate = word }
@@ -178,7 +178,7 @@ struct PredicateParser {
         }
     }
 
-    mutating func parseOperand() throws(PredicateError) -> Operand {
+    private mutating func parseOperand() throws(PredicateError) -> Operand {
         let token = current
         switch token.kind {
         case .word(let word):
@@ -233,7 +233,7 @@ struct PredicateParser {
         }
     }
 
-    mutating func parseMask(for key: PredicateKey, at position: Int) throws(PredicateError) -> Int64 {
+    private mutating func parseMask(for key: PredicateKey, at position: Int) throws(PredicateError) -> Int64 {
         guard key.type == .mediaSubtypes else {
             throw PredicateError("'&' applies only to mediaSubtypes", at: position)
         }
@@ -242,7 +242,7 @@ struct PredicateParser {
         return mask
     }
 
-    mutating func parseOperator() throws(PredicateError) -> Operator {
+    private mutating func parseOperator() throws(PredicateError) -> Operator {
         let token = current
         if case .symbol(let symbol) = token.kind {
             let comparisons: [PredicateToken.Symbol: ComparisonOperator] = [
@@ -271,7 +271,7 @@ struct PredicateParser {
     }
 
     /// Parses `[c]`, `[d]` or `[cd]` after an operator.
-    mutating func parseOptions() throws(PredicateError) -> TextOptions {
+    private mutating func parseOptions() throws(PredicateError) -> TextOptions {
         guard accept(.openBracket) else { return [] }
         guard case .word(let letters) = current.kind else { throw unexpected(expecting: "c, d or cd") }
         var options: TextOptions = []

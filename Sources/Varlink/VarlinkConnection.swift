@@ -246,5 +246,3 @@ public final class VarlinkConnection: Sendable {
         }
     }
 }
-
-/// What a caller asks of the exchange task.

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 
+/// What a caller asks of the exchange task.
 enum ConnectionRequest: Sendable {
     /// Send a call.
     case call(PendingCall)

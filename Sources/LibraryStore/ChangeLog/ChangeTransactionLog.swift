@@ -1,5 +1,3 @@
-import Foundation
-import GRDB
 import PhotoModel
 
 /// What a transaction reports to the change log: each object it touched once, changes merged.

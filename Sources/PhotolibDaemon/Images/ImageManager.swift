@@ -32,7 +32,7 @@ final class ImageManager: Sendable {
     let originalsDirectory: String
     let fileWork: NIOThreadPool
     let memo: AssetSourceMemo
-    let logger: Logger
+    private let logger: Logger
 
     init(database: LibraryDatabase, cache: RenditionCache, renderer: ImageRenderer, rawReader: RawImageReader,
          posterFrames: PosterFrameReader, renderThreads: Int, freedesktopDirectory: String?, originalsDirectory: String,

@@ -1,12 +1,8 @@
 import Foundation
 import Imaging
 import LibraryStore
-import Logging
-import NIOCore
 import NIOPosix
 import PhotoModel
-import PhotolibConfig
-import PhotolibProtocol
 import Synchronization
 import ThumbnailCache
 
@@ -43,7 +39,7 @@ extension ImageManager {
 
     /// Makes and caches `plan`, or joins the run already making it.
     func render(_ plan: PlannedRendition, of source: AssetImageSource, version: String?,
-                        priority: RenderPriority) async throws -> CachedRendition {
+                priority: RenderPriority) async throws -> CachedRendition {
         let version = try version ?? source.requireVersion()
         let key = source.renditionKey(plan.variant)
         return try await mappingRenderErrors(of: source.assetId) {
@@ -54,7 +50,7 @@ extension ImageManager {
     /// The blocking work of making `plan` from the file (from `contents`, a photo's bytes, when given) and keeping
     /// it in the cache.
     func renderWork(_ plan: PlannedRendition, of source: AssetImageSource, version: String,
-                            contents: EncodedBuffer? = nil) -> @Sendable () throws -> CachedRendition {
+                    contents: EncodedBuffer? = nil) -> @Sendable () throws -> CachedRendition {
         { [renderer, rawReader, posterFrames, cache] in
             let image = switch source.kind {
             case .photo where source.file.isRAW:
@@ -87,7 +83,7 @@ extension ImageManager {
     /// A stand-in at hand for the final image: the cached rendition of the asset closest below it in size (else the
     /// smallest above), else the thumbnail embedded in the file; nil when there is none.
     func degradedImage(of source: AssetImageSource, version: String?, finalKey: RenditionKey,
-                               plan: PlannedRendition) async throws -> CachedRendition? {
+                       plan: PlannedRendition) async throws -> CachedRendition? {
         guard let version else { return nil }
         let finalPixels = source.displayedSize.flatMap { plan.spec.outputSize(forUpright: $0).pixelCount } ?? .max
         let candidates = cache.renditions(ofAsset: source.assetId, sourceVersion: version)
@@ -122,7 +118,7 @@ extension ImageManager {
 
     /// Turns the errors of making an image into `ImageError`s a client can act on.
     func mappingRenderErrors<Result>(of assetId: String,
-                                             _ body: () async throws -> Result) async throws -> Result {
+                                     _ body: () async throws -> Result) async throws -> Result {
         do {
             return try await body()
         } catch let error as ImagingError {

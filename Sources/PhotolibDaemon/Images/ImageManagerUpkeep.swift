@@ -1,13 +1,6 @@
 import Foundation
 import Imaging
-import LibraryStore
-import Logging
-import NIOCore
 import NIOPosix
-import PhotoModel
-import PhotolibConfig
-import PhotolibProtocol
-import Synchronization
 import ThumbnailCache
 
 /// Following the library: renditions dropped and made as assets change, freedesktop.org thumbnails, the cache's

@@ -8,7 +8,7 @@ import PhotoModel
 extension Importer {
     /// A RAW file's capture time with its offset where the camera wrote one: libvips reads the EXIF of TIFF-based
     /// RAW files, LibRaw reads no offsets, so exiftool (when installed) reads the others' (CR3, RAF, ORF, RW2…).
-    func captureTime(ofRAWAt path: String, libRaw: RawImageInfo, libvips: ImageMetadata?) -> ExifDateTime? {
+    private func captureTime(ofRAWAt path: String, libRaw: RawImageInfo, libvips: ImageMetadata?) -> ExifDateTime? {
         if let time = libvips?.dateTimeOriginal, time.utcOffsetSeconds != nil { return time }
         let fallback = libvips?.dateTimeOriginal ?? libRaw.captureTime
         guard let exif = try? EmbeddedMetadataReader().read(path: path).exif, let text = exif["DateTimeOriginal"],
@@ -18,7 +18,7 @@ extension Importer {
     }
 
     /// The smart albums Apple keeps by rule for videos: slow motion and time-lapse, as the file's frame rates tell.
-    static func videoSubtypes(of info: MediaInfo) -> MediaSubtypes {
+    private static func videoSubtypes(of info: MediaInfo) -> MediaSubtypes {
         var subtypes: MediaSubtypes = []
         if info.isSlowMotion { subtypes.insert(.videoHighFrameRate) }
         if info.isTimeLapse { subtypes.insert(.videoTimelapse) }
@@ -26,7 +26,7 @@ extension Importer {
     }
 
     /// The photo asset a still or RAW file makes, before its content hash and stored path are known.
-    func photoDraft(filename: String, clues: CaptureDate.Clues, mimeType: String, fileSize: Int64, path: String,
+    private func photoDraft(filename: String, clues: CaptureDate.Clues, mimeType: String, fileSize: Int64, path: String,
                             size: (width: Int, height: Int, orientation: Int), captureTime: ExifDateTime?, gpsTime: Date?,
                             location: GeoLocation?, camera: CameraData) -> AssetDraft {
         let (date, source) = CaptureDate.resolve(exif: captureTime, gps: gpsTime, clues: clues)
@@ -44,7 +44,7 @@ extension Importer {
     }
 
     /// What `read` returns; its failure fails the file's import with the reader's reason.
-    func failingImport<Value, Failure: Error & CustomStringConvertible>(
+    private func failingImport<Value, Failure: Error & CustomStringConvertible>(
         _ read: () throws(Failure) -> Value
     ) throws(ImportFailure) -> Value {
         do {
@@ -57,7 +57,7 @@ extension Importer {
     /// The asset a file makes on its own, before its content hash and stored path are known; a still's metadata is
     /// read from `contents` when the file was read into memory.
     func describe(path: String, kind: MediaFileKind, filename: String, identity: FileIdentity,
-                          contents: EncodedBuffer?) throws -> AssetDraft {
+                  contents: EncodedBuffer?) throws -> AssetDraft {
         let fileExtension = (filename as NSString).pathExtension.lowercased()
         let clues = CaptureDate.Clues(fileName: filename, modificationTime: identity.modificationSeconds)
         switch kind {

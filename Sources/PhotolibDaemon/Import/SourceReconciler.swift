@@ -1,12 +1,8 @@
 import FolderWatch
 import Foundation
-import Glibc
 import LibraryStore
-import Logging
 import NIOPosix
 import PhotoModel
-import PhotolibConfig
-import Synchronization
 import XMPAnnotations
 
 /// The reconciler: brings the library in line with what a source's folder holds, at start-up, after an overflow of
@@ -59,7 +55,7 @@ extension SourceWatcher {
 
     /// Reference mode: moves found by inode, deletions, changed and new files (not the unchanged `duplicates` of
     /// other assets' content); nil when the folder looks unmounted.
-    func reconcileReferences(_ files: [String: FileIdentity], known: [KnownFile],
+    private func reconcileReferences(_ files: [String: FileIdentity], known: [KnownFile],
                                      duplicates: [String: FileIdentity]) async throws -> Int? {
         let known = known.filter { !$0.isOwnedByLibrary }
         let live = known.filter { !$0.isTrashed }
@@ -103,7 +99,7 @@ extension SourceWatcher {
 
     /// The media files and the sidecars under `folder` (not temporary or hidden), and the names that are not valid UTF-8.
     func scan(_ folder: String) async throws -> (files: [String: FileIdentity], sidecars: [String: FileIdentity],
-                                                         unreadableNames: [String]) {
+                                                 unreadableNames: [String]) {
         try await threadPool.runIfActive { [source, excluded] in
             var files: [String: FileIdentity] = [:], sidecars: [String: FileIdentity] = [:]
             var unreadable: [String] = []

@@ -1,13 +1,9 @@
 import FolderWatch
-import Foundation
-import Glibc
 import LibraryStore
 import Logging
 import NIOPosix
-import PhotoModel
 import PhotolibConfig
 import Synchronization
-import XMPAnnotations
 
 /// What a source is doing, as `ListSources` reports it.
 enum SourceActivity: Sendable, Hashable {
@@ -54,7 +50,7 @@ final class SourceWatcher: Sendable {
     /// Follows the XMP sidecars beside the source's files.
     let sidecars: SidecarKeeper
     let logger: Logger
-    let activityState = Mutex(SourceActivity.starting)
+    private let activityState = Mutex(SourceActivity.starting)
     /// Names already reported as unreadable, so polls do not report them again.
     let reportedNames = Mutex(Set<String>())
 
@@ -123,7 +119,7 @@ final class SourceWatcher: Sendable {
 
     /// Marks the source offline (once) and says why: its assets first, so that whoever sees the source offline
     /// finds them offline too.
-    func goOffline(_ reason: String, _ wasOffline: Bool) async throws -> Bool {
+    private func goOffline(_ reason: String, _ wasOffline: Bool) async throws -> Bool {
         if !wasOffline {
             logger.warning("source offline", metadata: ["reason": "\(reason)"])
             if source.mode == .reference { try await database.setOffline(true, sourceRoot: source.path) }
@@ -133,7 +129,7 @@ final class SourceWatcher: Sendable {
     }
 
     /// Scans the source every few seconds instead of watching it, then returns so that watching is tried again.
-    func poll(reason: String) async {
+    private func poll(reason: String) async {
         if case .polling = activity {} else {
             logger.warning("polling the source instead of watching it", metadata: ["reason": "\(reason)"])
         }
@@ -155,7 +151,7 @@ final class SourceWatcher: Sendable {
     }
 
     /// Applies the tree's events until the root goes away (returns) or the watch limit is reached (throws).
-    func follow(_ events: AsyncStream<FolderEvent>) async throws {
+    private func follow(_ events: AsyncStream<FolderEvent>) async throws {
         for await event in events {
             if followSidecar(event) { continue }
             switch event {
@@ -192,7 +188,7 @@ final class SourceWatcher: Sendable {
         await queue.enqueue(IngestItem(path: path, source: source))
     }
 
-    func enqueueFiles(in folder: String) async throws {
+    private func enqueueFiles(in folder: String) async throws {
         for (path, _) in try await scan(folder).files { await enqueue(path) }
     }
 }

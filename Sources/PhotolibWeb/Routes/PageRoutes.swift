@@ -1,5 +1,6 @@
 import Crypto
 import HTTPTypes
+import HexEncoding
 import Hummingbird
 
 /// The page itself: `GET /` and `GET /page/NAME`, the HTML, CSS and ES modules of `Page/`, embedded in the
@@ -13,7 +14,7 @@ struct PageRoutes<Context: RequestContext>: Sendable {
         init(_ bytes: [UInt8], _ contentType: String) {
             self.bytes = bytes
             self.contentType = contentType
-            etag = "\"" + SHA256.hash(data: bytes).prefix(12).map { String($0, radix: 16) }.joined() + "\""
+            etag = "\"" + SHA256.hash(data: bytes).prefix(12).lowercaseHex + "\""
         }
     }
 
