@@ -32,8 +32,6 @@ private final class ClockReading: Sendable {
             defer { reading = now }
             return reading
         }
-        let elapsed = previous.steady.duration(to: now.steady)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return now.wall.timeIntervalSince(previous.wall) - seconds
+        return now.wall.timeIntervalSince(previous.wall) - previous.steady.duration(to: now.steady).seconds
     }
 }

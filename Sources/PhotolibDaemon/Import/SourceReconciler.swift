@@ -134,8 +134,3 @@ private struct InodeKey: Hashable {
         inode = identity.inode
     }
 }
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
