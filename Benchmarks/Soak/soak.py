@@ -1,10 +1,18 @@
 #!/usr/bin/env python3
 """An hour (or --minutes) of mixed load on one photolibd, sampled each minute: resident memory, open descriptors,
-threads, and the p99 latency of each kind of call in that minute. After the warm-up every sample of memory,
-descriptors and threads must stay within ±10 % of their median; each kind of call's p99 over the second half of the
-time after the warm-up must be within ±10 % (or 5 ms) of its p99 over the first half: no drift (a minute's p99 is
-the third-slowest of a few hundred calls, and moves with whatever else the machine does). The logs must hold no
-error line. Writes the figures and a plot (matplotlib) and exits 1 when a check fails.
+threads, and the p99 latency of each kind of call in that minute. After the warm-up every sample of memory and
+descriptors must stay within ±10 % of their median; each kind of call's p99 over the second half of the time after
+the warm-up must be within ±10 % (or 5 ms) of its p99 over the first half: no drift (a minute's p99 is the
+third-slowest of a few hundred calls, and moves with whatever else the machine does). The logs must hold no error
+line. Writes the figures and a plot (matplotlib) and exits 1 when a check fails.
+
+Threads are counted each second by name (`ThreadCensus`), since two pools the daemon uses grow with the moment's
+work and shrink when idle: libvips starts workers as images are rendered at once and stops each after 15 s without
+work (8.14's threadset), Dispatch (GRDB's queues, Swift's executor) after a few seconds. A single sample a minute
+catches them grown or shrunk at random. So the process's own threads (main, event loops, the blocking pool) must
+stay within ±10 %, the minute's peak of Dispatch's workers within ±10 % or one thread, and the minute's peak of
+libvips' workers within their bound: three per image rendered at once (one worker, two write-behind buffers), one
+image a core.
 
 The load, all on this machine's own socket, each loop bounded by the run's end:
 - drops: a new photo into the move-mode drop folder every 2 s; the oldest assets beyond 300 are trashed and purged,
@@ -71,14 +79,57 @@ def timed(latencies, kind, call):
     return result
 
 
-FIGURES = ("rss_mb", "descriptors", "threads")
+FIGURES = ("rss_mb", "descriptors", "own threads")
+POOLS = ("dispatch", "libvips")
+LIBVIPS_WORKERS_PER_IMAGE = 3
 
 
 def process_figures(pid, prefix=""):
     with open(f"/proc/{pid}/status") as status:
         fields = dict(line.split(":", 1) for line in status if ":" in line)
-    return {prefix + "rss_mb": int(fields["VmRSS"].split()[0]) / 1024, prefix + "threads": int(fields["Threads"]),
+    return {prefix + "rss_mb": int(fields["VmRSS"].split()[0]) / 1024,
             prefix + "descriptors": len(os.listdir(f"/proc/{pid}/fd"))}
+
+
+def thread_pool(name):
+    """The pool a thread of this name belongs to, or "own" for the process's standing threads."""
+    if name == "libvips worker":
+        return "libvips"
+    # Dispatch's workers carry their root queue's name, cut to 15 characters: "oot.default-qos", "-qos.overcommit".
+    return "dispatch" if "qos" in name else "own"
+
+
+class ThreadCensus:
+    """Counts each process's threads by pool every second; `take` gives each pool's peak since the last take."""
+
+    def __init__(self, pids, end):
+        self.pids, self.end = pids, end
+        self.lock = threading.Lock()
+        self.peaks = {}
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self):
+        while time.monotonic() < self.end:
+            for prefix, pid in self.pids.items():
+                counts = {"own": 0, **{pool: 0 for pool in POOLS}}
+                try:
+                    for task in os.listdir(f"/proc/{pid}/task"):
+                        with open(f"/proc/{pid}/task/{task}/comm") as comm:
+                            counts[thread_pool(comm.read().strip())] += 1
+                except FileNotFoundError:  # a thread that ended while counted
+                    continue
+                counts["threads"] = sum(counts.values())
+                with self.lock:
+                    for pool, count in counts.items():
+                        key = prefix + (pool + " threads" if pool != "threads" else pool)
+                        self.peaks[key] = max(self.peaks.get(key, 0), count)
+            time.sleep(1)
+
+    def take(self):
+        with self.lock:
+            taken, self.peaks = self.peaks, {}
+        return taken
 
 
 class Load:
@@ -192,7 +243,7 @@ def plot(samples, warm_up, path):
     minutes = [sample["minute"] for sample in samples]
     figure, axes = plt.subplots(2, 2, figsize=(11, 7), sharex=True)
     for axis, (key, title) in zip(axes.flat[:3], [("rss_mb", "resident memory (MB)"), ("descriptors", "open descriptors"),
-                                                   ("threads", "threads")]):
+                                                   ("threads", "threads, the minute's peak")]):
         axis.plot(minutes, [sample[key] for sample in samples], marker=".", label="photolibd")
         axis.plot(minutes, [sample["web " + key] for sample in samples], marker=".", label="photolib-web")
         axis.set_title(title)
@@ -247,11 +298,12 @@ def main():
     threads += [threading.Thread(target=pages.events, args=(f"gallery events {number}", 1e9)) for number in range(3)]
     for thread in threads:
         thread.start()
+    census = ThreadCensus({"": daemon.process.pid, "web ": gallery.process.pid}, load.end)
     samples = []
     for minute in range(1, arguments.minutes + 1):
         time.sleep(max(0, started + minute * 60 - time.monotonic()))
         sample = {"minute": minute, **process_figures(daemon.process.pid),
-                  **process_figures(gallery.process.pid, prefix="web "),
+                  **process_figures(gallery.process.pid, prefix="web "), **census.take(),
                   "p99_ms": {kind: round(value * 1000, 2) for kind, value in load.latencies.take(minute).items()}}
         samples.append(sample)
         print(json.dumps(sample), flush=True)
@@ -262,9 +314,17 @@ def main():
 
     after = [sample for sample in samples if sample["minute"] > arguments.warm_up]
     checks = []
-    for key in FIGURES + tuple("web " + figure for figure in FIGURES):
-        ok, worst = flat([sample[key] for sample in after])
-        checks.append((key, ok, f"{statistics.median(sample[key] for sample in after):.1f}", worst))
+    libvips_bound = LIBVIPS_WORKERS_PER_IMAGE * os.cpu_count()
+    for prefix in ("", "web "):
+        for key in FIGURES:
+            ok, worst = flat([sample[prefix + key] for sample in after])
+            checks.append((prefix + key, ok, f"{statistics.median(sample[prefix + key] for sample in after):.1f}", worst))
+        dispatch = [sample[prefix + "dispatch threads"] for sample in after]
+        ok, worst = flat(dispatch, floor=1)
+        checks.append((prefix + "Dispatch's workers, the minute's peak", ok, f"{statistics.median(dispatch):.1f}", worst))
+        libvips = max(sample[prefix + "libvips threads"] for sample in after)
+        checks.append((f"{prefix}libvips' workers, the minute's peak (bound {libvips_bound})", libvips <= libvips_bound,
+                       f"{libvips} at most", 0.0))
     minutes = [sample["minute"] for sample in after]
     for kind in sorted({kind for sample in after for kind in sample["p99_ms"]}):
         first, second = load.latencies.drift(kind, minutes)
@@ -282,7 +342,7 @@ def main():
         picture = os.path.join(folder, name.lower() + "-soak.png")
         plot(samples, arguments.warm_up, picture)
         write_report(arguments, samples, checks, errors, load, picture)
-    print(f"soak: {len(checks)} figures checked, {len(failed)} outside ±10 % or failed")
+    print(f"soak: {len(checks)} figures checked, {len(failed)} outside their bounds or failed")
     sys.exit(1 if failed else 0)
 
 
@@ -291,16 +351,18 @@ def write_report(arguments, samples, checks, errors, load, picture):
              f"`scripts/soak {arguments.minutes}` on `{os.path.basename(arguments.binary)}`; "
              f"warm-up {arguments.warm_up} min; calls made: " + ", ".join(f"{name} {count}" for name, count in sorted(load.counts.items())),
              "", "| figure (after warm-up) | value (median, or p99 of each half) | largest deviation, or change | "
-                 "within ±10 % |", "| --- | --- | --- | --- |"]
+                 "within bounds |", "| --- | --- | --- | --- |"]
     for name, ok, value, change in checks:
         lines.append(f"| {name} | {value} | {change:+.1f} % | {'yes' if ok else 'NO'} |")
     lines += ["", f"Error lines in the daemon's log: {len(errors)}. Client errors: {len(load.errors)}.", "",
               f"![soak]({os.path.basename(picture)})", "", "Per minute:", "",
-              "| minute | RSS (MB) | descriptors | threads | photolib-web: RSS, descriptors, threads | p99 ms by call |",
+              "| minute | RSS (MB) | descriptors | threads, peak (own, Dispatch, libvips) | "
+              "photolib-web: RSS, descriptors, threads | p99 ms by call |",
               "| --- | --- | --- | --- | --- | --- |"]
     for sample in samples:
         p99 = ", ".join(f"{kind} {value}" for kind, value in sorted(sample["p99_ms"].items()))
-        lines.append(f"| {sample['minute']} | {sample['rss_mb']:.1f} | {sample['descriptors']} | {sample['threads']} | "
+        split = ", ".join(str(sample[pool + " threads"]) for pool in ("own",) + POOLS)
+        lines.append(f"| {sample['minute']} | {sample['rss_mb']:.1f} | {sample['descriptors']} | {sample['threads']} ({split}) | "
                      f"{sample['web rss_mb']:.1f}, {sample['web descriptors']}, {sample['web threads']} | {p99} |")
     # The soak's section of the report, between its markers; the rest of the file is left as it is.
     start, end = "<!-- soak -->", "<!-- /soak -->"
