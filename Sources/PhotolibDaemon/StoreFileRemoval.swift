@@ -17,11 +17,7 @@ struct StoreFileRemoval: Sendable {
         }
         // The folders' new content first, so that the list outlives the files on any file system.
         for folder in Set(paths.map { ($0 as NSString).deletingLastPathComponent }) {
-            let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if descriptor >= 0 {
-                fsync(descriptor)
-                close(descriptor)
-            }
+            _ = FolderSync.sync(folder)
         }
         do {
             try await database.forgetRemovedFiles(paths)

@@ -74,13 +74,11 @@ actor ImportRetry {
 
     /// Whether the library's file system takes writes and has room for the files at `paths`, with a margin.
     private func libraryHasRoom(for paths: [String]) -> Bool {
-        var system = statvfs()
-        guard statvfs(libraryPath, &system) == 0 else { return false }
-        guard system.f_flag & UInt(ST_RDONLY) == 0 else { return false }
+        guard let room = FileSystemRoom(holding: libraryPath), !room.isReadOnly else { return false }
         let needed = paths.reduce(Int64(1 << 20)) { total, path in
             var info = stat()
             return total + (stat(path, &info) == 0 ? Int64(info.st_size) : 0)
         }
-        return Int64(system.f_bavail) * Int64(system.f_frsize) >= needed
+        return room.availableBytes >= needed
     }
 }

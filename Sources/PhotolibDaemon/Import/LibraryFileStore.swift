@@ -92,11 +92,8 @@ struct LibraryFileStore: Sendable {
             guard fsync(descriptor) == 0 else { throw .system("cannot sync the copy") }
             folders.insert((path as NSString).deletingLastPathComponent)
         }
-        for folder in folders {
-            let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw .system("cannot open the folder to sync it") }
-            defer { close(descriptor) }
-            guard fsync(descriptor) == 0 else { throw .system("cannot sync the folder") }
+        for folder in folders where !FolderSync.sync(folder) {
+            throw .system("cannot sync the folder")
         }
     }
 

@@ -45,10 +45,8 @@ final class Uploads: Sendable {
     /// caller closes, then calls `complete` or `abandon`.
     func begin(size: Int, filename: String?, owner: UInt32) throws(UploadError) -> (id: String, descriptor: Int32) {
         removeExpired()
-        var info = statvfs()
-        if statvfs(directory, &info) == 0 {
-            let available = Int(info.f_bavail) * Int(info.f_frsize)
-            guard available >= size + Self.reserve else { throw .notEnoughSpace(needed: size, available: available) }
+        if let room = FileSystemRoom(holding: directory), room.availableBytes < Int64(size + Self.reserve) {
+            throw .notEnoughSpace(needed: size, available: Int(room.availableBytes))
         }
         let id = UUID().uuidString.lowercased()
         let descriptor = open(path(of: id), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
