@@ -46,20 +46,31 @@ public struct VarlinkReplyWriter: Sendable {
     }
 
     /// Sends one reply that only writes itself (it has no `Encodable` form); as `send(_:continues:)` otherwise.
+    ///
+    /// A reply estimated at ``largeReplyByteCount`` or more (a million ids is 39 MB) is written off the event loop the
+    /// connection is served on, which other connections share, so that they go on meanwhile.
     public func send(json parameters: some JSONWritable & Sendable, continues: Bool = false) async throws {
-        try await send(continues: continues) { .varlinkReply(parameters, continues: continues) }
+        guard parameters.estimatedByteCount >= Self.largeReplyByteCount else {
+            return try await send(continues: continues) { .varlinkReply(parameters, continues: continues) }
+        }
+        try await send(continues: continues) {
+            await withTaskExecutorPreference(globalConcurrentExecutor) { ByteBuffer.varlinkReply(parameters, continues: continues) }
+        }
     }
+
+    /// The estimated size from which a reply is written off the event loop.
+    public static let largeReplyByteCount = 1 << 20
 
     /// Sends `error` as the call's final reply.
     func send(_ error: VarlinkError) async throws {
         try await send(continues: false) { try OutgoingReply.framed(error) }
     }
 
-    private func send(continues: Bool, framing frame: () throws -> ByteBuffer) async throws {
+    private func send(continues: Bool, framing frame: () async throws -> ByteBuffer) async throws {
         if continues && !more {
             throw VarlinkError.expectedMore()
         }
-        let reply = try oneway ? nil : frame()
+        let reply = oneway ? nil : try await frame()
         try progress.record(continues: continues, method: method)
         if let reply {
             try await outbound.write(reply)

@@ -1,6 +1,7 @@
 import CMalloc
 import CompactJSON
 import LibraryStore
+import NIOPosix
 import PhotoModel
 import PhotolibProtocol
 import Varlink
@@ -151,14 +152,17 @@ struct FullResults: Sendable {
     }
 
     /// Sends the results in `reply` (continued, unless it is an update), then gives the memory of a large reply's
-    /// text back to the system: without that the allocator keeps the daemon's resident size at its peak.
+    /// text back to the system (on the blocking pool, off the event loop): without that the allocator keeps the daemon's
+    /// resident size at its peak.
     func send(as reply: Reply, with replies: VarlinkReplyWriter) async throws {
         let written = Written(reply: reply, results: self)
         switch reply {
         case .event: try await replies.send(json: written, continues: true)
         case .update: try await replies.send(json: written)
         }
-        if results.reduce(0, { $0 + $1.members.count }) >= 100_000 { malloc_trim(0) }
+        if results.reduce(0, { $0 + $1.members.count }) >= 100_000 {
+            _ = try? await NIOThreadPool.singleton.runIfActive { malloc_trim(0) }
+        }
     }
 
     private struct Written: JSONWritable, Sendable {
