@@ -7,9 +7,9 @@ enum AnnotationColumns {
     /// `asset.rating, …` for a SELECT; keywords come from `keywords(of:in:)`.
     static let selection = "asset.rating, asset.title, asset.caption"
 
-    /// The stars, title and caption in a row, starting at column `start`.
-    static func annotations(from row: Row, startingAt start: Int) -> Annotations {
-        Annotations(rating: row[start], title: row[start + 1], caption: row[start + 2])
+    /// The stars, title and caption in a row that selected `selection`.
+    static func annotations(from row: Row) -> Annotations {
+        Annotations(rating: row["rating"], title: row["title"], caption: row["caption"])
     }
 
     /// The keywords of the given assets, in their order, keyed by asset id.
@@ -67,7 +67,7 @@ extension ChangeTransaction {
     func annotations(ofAsset id: String) throws -> Annotations {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(AnnotationColumns.selection) FROM asset WHERE id = ?"),
                                          arguments: [id]) else { return Annotations() }
-        var annotations = AnnotationColumns.annotations(from: row, startingAt: 0)
+        var annotations = AnnotationColumns.annotations(from: row)
         annotations.keywords = try AnnotationColumns.keywords(of: [id], in: db)[id] ?? []
         return annotations
     }

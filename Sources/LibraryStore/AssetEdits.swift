@@ -105,10 +105,10 @@ extension ChangeTransaction {
             SELECT path, originalPixelWidth, originalPixelHeight FROM asset_edit WHERE assetId = ?
             """, arguments: [id]) else { return }
         try checkEditable(id, index: index)
-        purgedFiles.append(row[0])
+        purgedFiles.append(row["path"])
         try db.execute(sql: "DELETE FROM asset_edit WHERE assetId = ?", arguments: [id])
         try db.execute(sql: "UPDATE asset SET pixelWidth = ?, pixelHeight = ?, hasAdjustments = 0, modificationTime = ? WHERE id = ?",
-                       arguments: [row[1], row[2], now, id])
+                       arguments: [row["originalPixelWidth"], row["originalPixelHeight"], now, id])
         note(.asset, id, .changed, contentChanged: true)
     }
 
@@ -135,13 +135,13 @@ extension Database {
     /// The original photo of an asset and its state; nil when the asset does not exist.
     func editableOriginal(of assetId: String) throws -> EditableOriginal? {
         try Row.fetchOne(self, sql: """
-            SELECT a.mediaType, a.trashedTime IS NOT NULL, r.path,
-              EXISTS (SELECT 1 FROM resource_file rf WHERE rf.assetId = a.id AND rf.type = r.type AND rf.isOffline)
+            SELECT a.mediaType, a.trashedTime IS NOT NULL AS isTrashed, r.path,
+              EXISTS (SELECT 1 FROM resource_file rf WHERE rf.assetId = a.id AND rf.type = r.type AND rf.isOffline) AS isOffline
             FROM asset a LEFT JOIN resource r ON r.assetId = a.id AND r.type IN ('photo', 'video', 'audio')
             WHERE a.id = ?
             """, arguments: [assetId]).map { row in
-            EditableOriginal(path: row[2] ?? "", mediaType: MediaType(photoKitValue: row[0]) ?? .unknown,
-                             isTrashed: row[1], isOffline: row[3])
+            EditableOriginal(path: row["path"] ?? "", mediaType: MediaType(photoKitValue: row["mediaType"]) ?? .unknown,
+                             isTrashed: row["isTrashed"], isOffline: row["isOffline"])
         }
     }
 }
@@ -155,9 +155,12 @@ extension LibraryDatabase {
                   adjustmentData, editedTime, originalPixelWidth, originalPixelHeight FROM asset_edit WHERE assetId = ?
                 """, arguments: [assetId]).map { row in
                 AssetEdit(draft: AssetEditDraft(
-                    path: row[0], mimeType: row[1], fileSize: row[2], pixelWidth: row[3], pixelHeight: row[4], orientation: row[5],
-                    adjustment: Adjustment(formatIdentifier: row[6], formatVersion: row[7], data: row[8])),
-                          editedDate: Date(timeIntervalSince1970: row[9]), originalPixelWidth: row[10], originalPixelHeight: row[11])
+                    path: row["path"], mimeType: row["mimeType"], fileSize: row["fileSize"], pixelWidth: row["pixelWidth"],
+                    pixelHeight: row["pixelHeight"], orientation: row["orientation"],
+                    adjustment: Adjustment(formatIdentifier: row["formatIdentifier"], formatVersion: row["formatVersion"],
+                                           data: row["adjustmentData"])),
+                          editedDate: Date(timeIntervalSince1970: row["editedTime"]), originalPixelWidth: row["originalPixelWidth"],
+                          originalPixelHeight: row["originalPixelHeight"])
             }
         }
     }

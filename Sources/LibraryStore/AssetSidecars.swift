@@ -47,7 +47,7 @@ extension LibraryDatabase {
     static func sidecarSubject(ofAsset id: String, in db: Database) throws -> SidecarSubject? {
         guard let row = try Row.fetchOne(db, sql: "SELECT \(AnnotationColumns.selection) FROM asset WHERE id = ?",
                                          arguments: [id]) else { return nil }
-        var annotations = AnnotationColumns.annotations(from: row, startingAt: 0)
+        var annotations = AnnotationColumns.annotations(from: row)
         annotations.keywords = try AnnotationColumns.keywords(of: [id], in: db)[id] ?? []
         let order = Dictionary(uniqueKeysWithValues: ResourceType.allCases.enumerated().map { ($1.rawValue, $0) })
         let files = try Row.fetchAll(db, sql: "SELECT type, path, isOwnedByLibrary FROM resource WHERE assetId = ?",

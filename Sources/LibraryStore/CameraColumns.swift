@@ -9,22 +9,12 @@ enum CameraColumns {
     static let names = ["cameraMake", "cameraModel", "lensModel", "fNumber", "exposureTime", "iso", "focalLength",
                         "focalLength35mm"]
 
-    /// `asset.cameraMake, …` for a SELECT.
-    static let selection = names.map { "asset." + $0 }.joined(separator: ", ")
-
     /// `cameraMake = ?, …` for an UPDATE.
     static let assignments = names.map { $0 + " = ?" }.joined(separator: ", ")
 
     static func values(of camera: CameraData) -> [(any DatabaseValueConvertible)?] {
         [camera.make, camera.model, camera.lensModel, camera.fNumber, camera.exposureTime, camera.iso, camera.focalLength,
          camera.focalLength35mm]
-    }
-
-    /// The camera data in a row, starting at column `start`.
-    static func camera(from row: Row, startingAt start: Int) -> CameraData {
-        CameraData(make: row[start], model: row[start + 1], lensModel: row[start + 2], fNumber: row[start + 3],
-                   exposureTime: row[start + 4], iso: row[start + 5], focalLength: row[start + 6],
-                   focalLength35mm: row[start + 7])
     }
 }
 

@@ -69,14 +69,10 @@ extension LibraryDatabase {
             arguments += [asset, holders.momentDay]
         }
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.map { "(\($0))" }.joined(separator: " AND ")
-        var collections = try Row.fetchAll(
-            db, sql: "SELECT id, kind, subtype, title, parentId FROM collection\(whereClause) ORDER BY \(order)",
+        var collections = try CollectionRecord.fetchAll(
+            db, sql: "SELECT \(CollectionRecord.Column.selection) FROM collection\(whereClause) ORDER BY \(order)",
             arguments: arguments
-        ).compactMap { row -> AssetCollection? in
-            guard let kind = CollectionKind(rawValue: row[1]), let subtype = CollectionSubtype(rawValue: row[2]) else { return nil }
-            return AssetCollection(id: row[0], kind: kind, subtype: subtype, title: row[3], assetCount: nil,
-                                   startDate: nil, endDate: nil, parentId: row[4])
-        }
+        ).compactMap(\.collection)
         try CollectionSummaries(now: now, db).summarize(&collections)
         if let predicate {
             collections = collections.filter { collection in predicate.evaluate { collection.predicateValue(of: $0) } }
@@ -144,5 +140,28 @@ extension AssetCollection {
         case "endDate": endDate.map { .real($0.secondsSince1970) }
         default: nil
         }
+    }
+}
+
+/// A `collection` row, before its summary (count and dates) is added.
+struct CollectionRecord: FetchableRecord {
+    /// The columns read, in the order selected.
+    enum Column: Int, PositionedColumn {
+        case id, kind, subtype, title, parentId
+
+        var expression: String { "\(self)" }
+    }
+
+    /// Nil for a kind or subtype this version does not know.
+    let collection: AssetCollection?
+
+    init(row: Row) {
+        guard let kind = CollectionKind(rawValue: row[Column.kind]), let subtype = CollectionSubtype(rawValue: row[Column.subtype])
+        else {
+            collection = nil
+            return
+        }
+        collection = AssetCollection(id: row[Column.id], kind: kind, subtype: subtype, title: row[Column.title], assetCount: nil,
+                                     startDate: nil, endDate: nil, parentId: row[Column.parentId])
     }
 }

@@ -41,15 +41,15 @@ public struct LibraryDatabase: Sendable {
         return try await writer.read { db in
             let selection = try AssetSelection.compiling(query, now: now, in: db)
             // A cursor reads each row in place, without copying it first.
-            var assets = try Array(Row.fetchCursor(
-                db, sql: selection.pageSQL(columns: AssetRows.selection, offset: offset, count: pageSize),
+            var assets = try Array(AssetRecord.fetchCursor(
+                db, sql: selection.pageSQL(columns: AssetRecord.selection, offset: offset, count: pageSize),
                 arguments: selection.arguments
-            ).map(AssetRows.asset(from:)))
+            ).map(\.asset))
             let count = try selection.count(ofFirstPage: assets.count, pageSize: pageSize, offset: offset) ?? selection.count(db)
             let keywords = try AnnotationColumns.keywords(of: assets.map(\.id), in: db)
             for index in assets.indices { assets[index].annotations.keywords = keywords[assets[index].id] ?? [] }
             if includeResources {
-                let resources = try AssetRows.resources(of: assets.map(\.id), in: db)
+                let resources = try ResourceRecord.resources(of: assets.map(\.id), in: db)
                 let sidecars = try SidecarRows.states(of: assets.map(\.id), in: db)
                 for index in assets.indices {
                     assets[index].resources = resources[assets[index].id] ?? []

@@ -176,8 +176,8 @@ extension LibraryDatabase {
     /// Every file the library took from the source at `root`.
     public func knownFiles(inSource root: String) async throws -> [KnownFile] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: KnownFileRows.select + " WHERE rf.sourceRoot = ?", arguments: [root])
-                .map(KnownFileRows.knownFile(from:))
+            try KnownFileRecord.fetchAll(db, sql: KnownFileRecord.select + " WHERE rf.sourceRoot = ?", arguments: [root])
+                .map(\.file)
         }
     }
 
@@ -187,7 +187,7 @@ extension LibraryDatabase {
     public func moveReferencedFiles(from path: String, to newPath: String, sourceRoot: String) async throws -> [ReferencedFileMove] {
         try await writer.recordChange { transaction in
             var moves: [ReferencedFileMove] = []
-            for file in try KnownFileRows.referenced(under: path, db: transaction.db) {
+            for file in try KnownFileRecord.referenced(under: path, db: transaction.db) {
                 let destination = newPath + file.sourcePath.dropFirst(path.count)
                 moves.append(ReferencedFileMove(assetId: file.assetId, from: file.sourcePath, to: destination))
                 try transaction.db.execute(sql: """
@@ -196,6 +196,7 @@ extension LibraryDatabase {
                 try transaction.db.execute(sql: "UPDATE resource SET path = ? WHERE assetId = ? AND type = ?",
                                            arguments: [destination, file.assetId, file.resourceType.rawValue])
                 transaction.note(.asset, file.assetId, .changed)
+                transaction.referencedFilesLeft.append(ReferencedFileLeft(path: file.sourcePath, movedAssetId: file.assetId))
             }
             return moves
         }.value
@@ -208,8 +209,9 @@ extension LibraryDatabase {
         try await writer.recordChange { transaction in
             var removed: [String] = []
             for path in paths {
-                for file in try KnownFileRows.referenced(under: path, db: transaction.db) where !file.isTrashed {
+                for file in try KnownFileRecord.referenced(under: path, db: transaction.db) where !file.isTrashed {
                     try transaction.detach(file)
+                    transaction.referencedFilesLeft.append(ReferencedFileLeft(path: file.sourcePath, movedAssetId: nil))
                     removed.append(file.sourcePath)
                 }
             }

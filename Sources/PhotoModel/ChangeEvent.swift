@@ -30,14 +30,31 @@ public struct ObjectChange: Sendable, Hashable, Codable {
 public struct CommittedChange: Sendable, Hashable {
     public var generation: Int64
     public var objects: [ObjectChange]
+    /// The files referenced in place that the transaction stopped pointing at, for what keeps files about them
+    /// (freedesktop.org thumbnails). Carried by the change feed only: a change read back from the history has none.
+    public var referencedFilesLeft: [ReferencedFileLeft]
 
-    public init(generation: Int64, objects: [ObjectChange]) {
+    public init(generation: Int64, objects: [ObjectChange], referencedFilesLeft: [ReferencedFileLeft] = []) {
         self.generation = generation
         self.objects = objects
+        self.referencedFilesLeft = referencedFilesLeft
     }
 
     /// The generation the library had just before this change.
     public var previousGeneration: Int64 { generation - 1 }
+}
+
+/// A file referenced in place that a change stopped pointing at: it moved (its asset now points at the new path) or
+/// it is gone.
+public struct ReferencedFileLeft: Sendable, Hashable {
+    public var path: String
+    /// The asset that moved with the file; nil when the file is gone.
+    public var movedAssetId: String?
+
+    public init(path: String, movedAssetId: String?) {
+        self.path = path
+        self.movedAssetId = movedAssetId
+    }
 }
 
 /// A library's change token: its identity plus a change-log generation, written as opaque text.

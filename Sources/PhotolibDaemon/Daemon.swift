@@ -87,7 +87,6 @@ public struct Daemon: Sendable {
         let sources = ImportSources(configured: configuration.sources, configurationFile: configuration.file, ingest: ingest,
                                     libraryPath: configuration.libraryPath,
                                     excluded: [configuration.libraryPath, configuration.cachePath],
-                                    filesLeft: { await renditionUpkeep.referencedFilesLeft($0, movedAssetIds: $1) },
                                     logger: logger)
         let authorization = Authorization(policy: configuration.access)
         let memory = MemoryReturn(threadPool: .singleton)
@@ -100,7 +99,7 @@ public struct Daemon: Sendable {
                                      url: "https://github.com/photolibd/photolibd"),
             interfaces: [
                 LibraryInterface(database: database, ingest: ingest, editor: editor, authorization: authorization,
-                                 sidecars: sidecars, servedFiles: servedFiles, uploads: uploads),
+                                 servedFiles: servedFiles, uploads: uploads),
                 ImagesInterface(images: images, authorization: authorization, servedFiles: servedFiles,
                                 videoExports: try VideoExports(directory: configuration.cachePath + "/exports", images: images)),
                 ImportInterface(ingest: ingest, authorization: authorization, sources: sources,

@@ -16,6 +16,33 @@ struct FetchTests {
         #expect(Set(page.assets.map(\.id)) == Set(ids))
     }
 
+    @Test func everyColumnOfAnAssetComesBackAsStored() async throws {
+        let (database, _) = try makeDatabase()
+        var full = draft("full.jpg", created: "2023-07-04T18:30:15-04:00", width: 6000, height: 4000)
+        full.mediaSubtypes = [.photoHDR]
+        full.orientation = 6
+        full.location = Location(latitude: 48.8584, longitude: 2.2945, altitude: 35.5)
+        full.burstIdentifier = "burst-1"
+        full.camera = CameraData(make: "Canon", model: "EOS R5", lensModel: "RF24-70mm F2.8 L IS USM", fNumber: 2.8,
+                                 exposureTime: 1.0 / 250, iso: 400, focalLength: 50, focalLength35mm: 50)
+        full.annotations = Annotations(rating: 4, keywords: ["Paris", "tower"], title: "Evening", caption: "From the Seine")
+        let bare = draft("bare.jpg", created: nil)
+        let ids = try await database.insert([full, bare])
+        let assets = try await database.fetchAssets(AssetQuery(), includeResources: true).assets
+        let read = try #require(assets.first { $0.id == ids[0] })
+        #expect(read.mediaType == .image && read.mediaSubtypes == [.photoHDR])
+        #expect(read.pixelWidth == 6000 && read.pixelHeight == 4000 && read.orientation == 6)
+        #expect(read.creationDate == Timestamp(rfc3339: "2023-07-04T18:30:15-04:00") && read.creationDateSource == .exif)
+        #expect(read.location == Location(latitude: 48.8584, longitude: 2.2945, altitude: 35.5))
+        #expect(read.burstIdentifier == "burst-1" && read.representsBurst == true)
+        #expect(read.camera == full.camera && read.annotations == full.annotations)
+        #expect(read.originalFilename == "full.jpg" && read.fileSize == 100 && !read.isFavorite && !read.isHidden && !read.isTrashed)
+        #expect(read.resources?.map(\.path) == ["/store/full.jpg"])
+        let other = try #require(assets.first { $0.id == ids[1] })
+        #expect(other.creationDate == nil && other.location == nil && other.camera == CameraData())
+        #expect(other.annotations == Annotations() && other.burstIdentifier == nil && other.representsBurst == nil)
+    }
+
     @Test func pagesAndLimitsCountTheWholeResult() async throws {
         let (database, _) = try makeDatabase()
         let drafts = (0..<10).map { draft("p\($0).jpg", created: "2024-01-0\($0 == 9 ? 9 : $0 + 1)T00:00:00+00:00") }

@@ -48,6 +48,8 @@ struct ChangeTransaction {
     var placeholders: [String: String] = [:]
     var createdAssets: [Int: IngestOutcome] = [:]
     var purgedFiles: [String] = []
+    /// The files referenced in place this transaction stops pointing at, for the change feed.
+    var referencedFilesLeft: [ReferencedFileLeft] = []
     var objects: [ObjectKey: ObjectChange] = [:]
     var objectOrder: [ObjectKey] = []
     /// Whether any object changed so far (a transaction with no changes records no change-log entry).
@@ -154,7 +156,7 @@ struct ChangeTransaction {
                 INSERT INTO change_log_object (generation, objectKind, objectId, change, contentChanged) VALUES (?, ?, ?, ?, ?)
                 """).execute(arguments: [generation, object.kind.rawValue, object.id, object.change.rawValue, object.contentChanged])
         }
-        return CommittedChange(generation: generation, objects: changes)
+        return CommittedChange(generation: generation, objects: changes, referencedFilesLeft: referencedFilesLeft)
     }
 
     // MARK: - Objects

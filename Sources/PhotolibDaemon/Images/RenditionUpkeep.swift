@@ -37,8 +37,9 @@ final class RenditionUpkeep: Sendable {
         self.logger = logger
     }
 
-    /// Follows committed changes until cancelled: drops the renditions of changed and removed assets, and lists
-    /// inserted and changed ones for a grid rendition.
+    /// Follows committed changes until cancelled: drops the renditions of changed and removed assets, lists
+    /// inserted and changed ones for a grid rendition, and drops the freedesktop.org thumbnails of referenced files
+    /// that moved or went (listing the moved ones' assets for new ones).
     func followLibraryChanges() async {
         let wakeUps = database.feed.subscribe()
         var seen = database.feed.generation
@@ -67,6 +68,10 @@ final class RenditionUpkeep: Sendable {
         let changed = assets.filter { $0.change == .changed && $0.contentChanged }.map(\.id)
         await images.dropRenditions(ofRemoved: removed, ofChanged: changed)
         list(assets.filter { $0.change == .inserted }.map(\.id) + changed)
+        if !change.referencedFilesLeft.isEmpty {
+            await images.removeFreedesktopThumbnails(forFilesAt: change.referencedFilesLeft.map(\.path))
+            if images.writesFreedesktopThumbnails { list(change.referencedFilesLeft.compactMap(\.movedAssetId)) }
+        }
     }
 
     /// A photo just imported as a new asset, with its file's bytes: its grid rendition is made from them now unless
@@ -86,13 +91,6 @@ final class RenditionUpkeep: Sendable {
                 logger.debug("no first rendition made", metadata: ["asset": "\(assetId)", "error": "\(error)"])
             }
         }
-    }
-
-    /// Files referenced in place left `paths`: their freedesktop.org thumbnails go, and the assets that moved
-    /// with them are listed for new ones.
-    func referencedFilesLeft(_ paths: [String], movedAssetIds: [String]) async {
-        await images.removeFreedesktopThumbnails(forFilesAt: paths)
-        if images.writesFreedesktopThumbnails { list(movedAssetIds) }
     }
 
     /// Lists every asset referenced in place, for freedesktop.org thumbnails of those that have none yet (when

@@ -38,7 +38,6 @@ actor ImportSources: Service {
     private let database: LibraryDatabase
     private let threadPool: NIOThreadPool
     private let excluded: Set<String>
-    private let filesLeft: ReferencedFilesLeft
     private let sidecars: SidecarKeeper
     private let logger: Logger
     private var running: [String: Running] = [:]
@@ -47,9 +46,8 @@ actor ImportSources: Service {
     private let (starts, startSink) = AsyncStream.makeStream(of: (SourceWatcher, AsyncStream<Never>).self)
 
     init(configured: [SourceConfiguration], configurationFile: String?, ingest: IngestPipeline, libraryPath: String,
-         excluded: Set<String>, filesLeft: @escaping ReferencedFilesLeft, logger: Logger) {
+         excluded: Set<String>, logger: Logger) {
         self.configured = configured
-        self.filesLeft = filesLeft
         self.configurationFile = configurationFile
         queue = IngestQueue(statistics: ingest.statistics)
         retry = ImportRetry(queue: queue, libraryPath: libraryPath, logger: logger)
@@ -163,7 +161,7 @@ actor ImportSources: Service {
 
     private func start(_ source: SourceConfiguration, isConfigured: Bool) {
         let watcher = SourceWatcher(source: source, queue: queue, database: database, threadPool: threadPool,
-                                    excluded: excluded, filesLeft: filesLeft, sidecars: sidecars, logger: logger)
+                                    excluded: excluded, sidecars: sidecars, logger: logger)
         let (stop, stopSink) = AsyncStream.makeStream(of: Never.self)
         running[source.path] = Running(watcher: watcher, stop: stopSink, isConfigured: isConfigured)
         order.append(source.path)

@@ -86,15 +86,13 @@ extension SourceWatcher {
     @discardableResult
     func moveReferencedFiles(from: String, to: String) async throws -> Bool {
         let moves = try await database.moveReferencedFiles(from: from, to: to, sourceRoot: source.path)
-        if !moves.isEmpty { await filesLeft(moves.map(\.from), moves.map(\.assetId)) }
         for move in moves { sidecars.submit(.fileArrived(assetId: move.assetId, sourcePath: move.to, mode: .reference)) }
         return !moves.isEmpty
     }
 
     /// The referenced files at `paths` (files or folders) are gone.
     func removeReferencedFiles(at paths: [String]) async throws {
-        let removed = try await database.removeReferencedFiles(at: paths)
-        if !removed.isEmpty { await filesLeft(removed, []) }
+        try await database.removeReferencedFiles(at: paths)
     }
 
     /// The media files and the sidecars under `folder` (not temporary or hidden), and the names that are not valid UTF-8.

@@ -35,9 +35,6 @@ enum SourceActivity: Sendable, Hashable {
     }
 }
 
-/// Told when files referenced in place leave their paths: moved (with the assets that follow them) or deleted.
-typealias ReferencedFilesLeft = @Sendable (_ paths: [String], _ movedAssetIds: [String]) async -> Void
-
 /// Keeps one import source in the library: reconciles it, then follows its inotify events (or polls it),
 /// and waits for its folder to come back when it goes.
 final class SourceWatcher: Sendable {
@@ -46,7 +43,6 @@ final class SourceWatcher: Sendable {
     let database: LibraryDatabase
     let threadPool: NIOThreadPool
     let excluded: Set<String>
-    let filesLeft: ReferencedFilesLeft
     /// Follows the XMP sidecars beside the source's files.
     let sidecars: SidecarKeeper
     let logger: Logger
@@ -61,10 +57,9 @@ final class SourceWatcher: Sendable {
     static let rewatchInterval: Duration = .seconds(10)
 
     init(source: SourceConfiguration, queue: IngestQueue, database: LibraryDatabase, threadPool: NIOThreadPool,
-         excluded: Set<String>, filesLeft: @escaping ReferencedFilesLeft, sidecars: SidecarKeeper, logger: Logger) {
+         excluded: Set<String>, sidecars: SidecarKeeper, logger: Logger) {
         self.source = source
         self.sidecars = sidecars
-        self.filesLeft = filesLeft
         self.queue = queue
         self.database = database
         self.threadPool = threadPool

@@ -14,8 +14,6 @@ struct LibraryInterface: VarlinkInterface {
     let ingest: IngestPipeline
     let editor: AssetEditor
     let authorization: Authorization
-    /// Writes changed stars, keywords, titles and captions to the assets' sidecars.
-    let sidecars: SidecarKeeper
     let servedFiles: ServedFiles
     let uploads: Uploads
     let observations = ObserveStreams()
@@ -169,11 +167,6 @@ struct LibraryInterface: VarlinkInterface {
         }
         for edit in edits.values { editor.finish(edit, isCommitted: true) }
         await StoreFileRemoval(database: database).remove(outcome.purgedFiles, logger: context.logger)
-        let annotated = changes.compactMap { change -> String? in
-            guard case .updateAsset(let target, let update) = change, update.changesAnnotations else { return nil }
-            return target.hasPrefix("@") ? outcome.created[target] : target
-        }
-        if !annotated.isEmpty { sidecars.submit(.writeBack(assetIds: annotated)) }
         try await replies.send(ChangeResult(token: outcome.token.description, created: outcome.created))
     }
 

@@ -7,11 +7,15 @@ import NIOPosix
 import PhotoModel
 import PhotolibConfig
 import ServiceLifecycle
+import Synchronization
 import XMPAnnotations
 
 /// Keeps assets' XMP sidecars and the library in step, one job at a time: writes the library's changes of stars,
 /// keywords, titles and captions into sidecars (unless `metadata_write_back` is off), reads sidecars that other
 /// programs create, change, rename or delete, and carries a sidecar dropped with its photo into the library.
+///
+/// The write-backs follow the change feed: a commit that changes an asset's annotations lists the asset's sidecar
+/// as due in the same transaction, and each commit the feed announces sends the writes due that are not queued yet.
 ///
 /// One job at a time means a sidecar the library just wrote is on record before its folder's event is looked
 /// at: that event finds the file as recorded and changes nothing (no loop). A change that came from a sidecar is
@@ -19,7 +23,7 @@ import XMPAnnotations
 final class SidecarKeeper: Service, Sendable {
     enum Job: Sendable {
         /// The library changed these assets' annotations: write them to their sidecars.
-        case writeBack(assetIds: [String])
+        case writeBack(assetIds: Set<String>)
         /// Something happened to the sidecar at `path` in a watched folder of `mode`.
         case sidecarChanged(path: String, mode: SourceMode)
         /// A file of this asset was imported or moved: read or adopt the sidecar beside it.
@@ -31,6 +35,8 @@ final class SidecarKeeper: Service, Sendable {
     private let writeBack: @Sendable () -> MetadataWriteBack
     private let logger: Logger
     private let (jobs, jobSink) = AsyncStream.makeStream(of: Job.self)
+    /// The assets whose write-back is queued and not started: a commit that finds them due again queues nothing.
+    private let queuedWriteBacks = Mutex<Set<String>>([])
 
     init(database: LibraryDatabase, threadPool: NIOThreadPool, writeBack: @escaping @Sendable () -> MetadataWriteBack,
          logger: Logger) {
@@ -46,28 +52,51 @@ final class SidecarKeeper: Service, Sendable {
     }
 
     func run() async throws {
-        // Changes committed before a crash and not yet in their sidecars go first.
-        if let due = try? await database.sidecarWritesDue(), !due.isEmpty { submit(.writeBack(assetIds: due)) }
         await withGracefulShutdownHandler {
-            for await job in jobs {
-                do {
-                    try await perform(job)
-                } catch is CancellationError {
-                    return
-                } catch {
-                    logger.warning("sidecar work failed", metadata: ["job": "\(job)", "error": "\(error)"])
+            await withDiscardingTaskGroup { group in
+                group.addTask { await self.queueWriteBacksAsCommitted() }
+                for await job in jobs {
+                    do {
+                        try await perform(job)
+                    } catch is CancellationError {
+                        break
+                    } catch {
+                        logger.warning("sidecar work failed", metadata: ["job": "\(job)", "error": "\(error)"])
+                    }
                 }
+                group.cancelAll()
             }
         } onGracefulShutdown: { [jobSink] in
             jobSink.finish()
         }
     }
 
+    /// Queues the sidecar writes due: first those a crash left (committed, not yet written), then after each commit
+    /// the feed announces, until cancelled.
+    private func queueWriteBacksAsCommitted() async {
+        let commits = database.feed.subscribe()
+        await queueWriteBacksDue()
+        for await _ in commits { await queueWriteBacksDue() }
+    }
+
+    private func queueWriteBacksDue() async {
+        let due: [String]
+        do {
+            due = try await database.sidecarWritesDue()
+        } catch {
+            return logger.warning("cannot read the sidecar writes due", metadata: ["error": "\(error)"])
+        }
+        let new = queuedWriteBacks.withLock { queued in Set(due.filter { queued.insert($0).inserted }) }
+        if !new.isEmpty { submit(.writeBack(assetIds: new)) }
+    }
+
     private func perform(_ job: Job) async throws {
         switch job {
         case .writeBack(let assetIds):
-            guard writeBack() == .sidecar else { return try await database.dropSidecarWritesDue(assetIds) }
-            for id in Set(assetIds) { try await writeSidecar(ofAsset: id) }
+            // From here a commit that makes them due again queues them again.
+            queuedWriteBacks.withLock { $0.subtract(assetIds) }
+            guard writeBack() == .sidecar else { return try await database.dropSidecarWritesDue(Array(assetIds)) }
+            for id in assetIds { try await writeSidecar(ofAsset: id) }
         case .sidecarChanged(let path, let mode):
             let (exactMediaPath, stem) = SidecarNames.media(ofSidecar: path)
             let ids = try await database.assets(forSidecarAt: path, exactMediaPath: exactMediaPath, stem: stem)
