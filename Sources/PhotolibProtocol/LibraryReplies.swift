@@ -97,6 +97,50 @@ public struct ObservationUpdate: Sendable, Hashable, Codable {
     }
 }
 
+/// The reply of `updateObservation` as a client that keeps results compactly reads it: each added query's ids go
+/// straight into ``ResultIdentifiers``, with no string made per id.
+public struct CompactObservationUpdate: Sendable, Decodable {
+    /// The change token the results are at.
+    public var token: String
+    /// Each added query's full result, by the name it was added under.
+    public var results: [String: ResultIdentifiers]
+
+    public init(from decoder: any Decoder) throws {
+        let update = try ObservationUpdate(from: decoder)
+        token = update.token
+        results = Dictionary(update.results.map { ($0.name, ResultIdentifiers($0.ids ?? [])) }) { first, _ in first }
+    }
+}
+
+extension CompactObservationUpdate: JSONReadable {
+    public init(reading json: inout JSONReader) throws(JSONReadError) {
+        var token: String?, results: [String: ResultIdentifiers] = [:], hasResults = false
+        try json.readObject { key, json throws(JSONReadError) in
+            switch key {
+            case "token": token = try json.readString()
+            case "results":
+                hasResults = true
+                try json.readArray { json throws(JSONReadError) in
+                    var name: String?, ids = ResultIdentifiers([])
+                    try json.readObject { key, json throws(JSONReadError) in
+                        switch key {
+                        case "name": name = try json.readString()
+                        case "ids": ids = try json.readOptional { json throws(JSONReadError) in try ResultIdentifiers(reading: &json) } ?? ids
+                        default: try json.skipValue()
+                        }
+                    }
+                    guard let name else { throw json.error("a result lacks its name") }
+                    results[name] = results[name] ?? ids
+                }
+            default: try json.skipValue()
+            }
+        }
+        guard let token, hasResults else { throw json.error("an observation update lacks its token or results") }
+        self.token = token
+        self.results = results
+    }
+}
+
 extension AssetFetchResult: JSONReadable {
     /// Reads a page as the `Decodable` conformance does, without `JSONDecoder`'s cost per asset.
     public init(reading json: inout JSONReader) throws(JSONReadError) {

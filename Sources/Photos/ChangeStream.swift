@@ -17,7 +17,7 @@ final class ResultRegistration: @unchecked Sendable {
     let name: String
     let query: FollowedQuery
     /// Guarded by `ChangeStream`'s lock.
-    var identifiers: Identifiers?
+    var identifiers: ResultIdentifiers?
     var generation: Int64 = -1
     /// Changes read before the daemon's answer with the first result arrived.
     var early: [(generation: Int64, change: FetchResultChange)] = []
@@ -44,8 +44,8 @@ final class ResultRegistration: @unchecked Sendable {
 /// What a transaction did to one followed result.
 struct ResultTransition: @unchecked Sendable {
     var generationBefore: Int64
-    var identifiersBefore: Identifiers
-    var identifiersAfter: Identifiers
+    var identifiersBefore: ResultIdentifiers
+    var identifiersAfter: ResultIdentifiers
     var change: FetchResultChange
 }
 
@@ -78,7 +78,7 @@ final class ChangeStream: @unchecked Sendable {
     /// Asks the daemon to follow `query`; returns its registration (held once for the caller) at once, and the
     /// result's identifiers with the generation they are at when the daemon has answered (none, at generation
     /// -1, when it could not answer).
-    func follow(_ query: FollowedQuery) -> (ResultRegistration, Pending<(Identifiers, Int64)>) {
+    func follow(_ query: FollowedQuery) -> (ResultRegistration, Pending<(ResultIdentifiers, Int64)>) {
         let registration = lock.withLock {
             nameCount += 1
             let registration = ResultRegistration(name: "r\(nameCount)", query: query)
@@ -92,13 +92,13 @@ final class ChangeStream: @unchecked Sendable {
                 let update = try await LibraryClient.shared.callAsync { library throws(PhotoLibraryError) in
                     switch query {
                     case .assets(let assets):
-                        try await library.updateObservation(observerId, addingAssetQueries: [registration.name: assets])
+                        try await library.addObservedQueries(observerId, assetQueries: [registration.name: assets])
                     case .collections(let collections):
-                        try await library.updateObservation(observerId, collectionQueries: [registration.name: collections])
+                        try await library.addObservedQueries(observerId, collectionQueries: [registration.name: collections])
                     }
                 }
                 let (loaded, droppedMeanwhile) = lock.withLock {
-                    registration.identifiers = Identifiers(update.results.first?.ids ?? [])
+                    registration.identifiers = update.results[registration.name] ?? ResultIdentifiers([])
                     registration.generation = ChangeToken(update.token)?.generation ?? -1
                     for (changeGeneration, change) in registration.early where changeGeneration > registration.generation {
                         registration.identifiers = registration.identifiers!.applying(change)
@@ -115,7 +115,7 @@ final class ChangeStream: @unchecked Sendable {
             } catch {
                 _ = lock.withLock { registrations.removeValue(forKey: registration.name) }
                 PhotosLog.report("a fetch failed and is empty", error)
-                return (Identifiers([]), -1)
+                return (ResultIdentifiers([]), -1)
             }
         }
         return (registration, loaded)

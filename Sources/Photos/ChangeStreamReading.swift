@@ -102,7 +102,7 @@ extension ChangeStream {
             var transitions: [String: ResultTransition] = [:]
             for registration in followed {
                 guard let before = registration.identifiers, let newIds = newIds[registration.name] else { continue }
-                let after = Identifiers(newIds)
+                let after = ResultIdentifiers(newIds)
                 let change = history == nil
                     ? FetchResultChange.full(name: registration.name, ids: newIds)
                     : FetchResultChange.difference(name: registration.name, from: Array(before), to: newIds, changed: changed)

@@ -12,7 +12,7 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
 
     /// The result as the daemon answered it: fetches run as soon as they are made, and the first use of a
     /// result waits for its answer, as PhotoKit's lazy fetch results do.
-    private let contents: Pending<(Identifiers, Int64)>
+    private let contents: Pending<(ResultIdentifiers, Int64)>
     let registration: ResultRegistration?
     let wantsIncrementalChangeDetails: Bool
     private let lock = NSLock()
@@ -22,7 +22,7 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
     /// The batch last made on demand, to tell which way the program reads.
     private var lastBatchRead = -1
 
-    private init(contents: Pending<(Identifiers, Int64)>, registration: ResultRegistration?, wantsIncrementalChangeDetails: Bool) {
+    private init(contents: Pending<(ResultIdentifiers, Int64)>, registration: ResultRegistration?, wantsIncrementalChangeDetails: Bool) {
         self.contents = contents
         self.registration = registration
         self.wantsIncrementalChangeDetails = wantsIncrementalChangeDetails
@@ -46,7 +46,7 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
     /// A result of objects the program holds (a transient collection's), in their order; not followed for changes.
     convenience init(fixed objects: [ObjectType]) {
         let identifiers = objects.compactMap { ($0 as? PHObject)?.localIdentifier }
-        self.init(contents: Pending((Identifiers(identifiers), -1)), registration: nil, wantsIncrementalChangeDetails: false)
+        self.init(contents: Pending((ResultIdentifiers(identifiers), -1)), registration: nil, wantsIncrementalChangeDetails: false)
         lock.withLock {
             for (identifier, object) in zip(identifiers, objects) { objectsById[identifier] = object }
         }
@@ -59,16 +59,16 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
     }
 
     /// The identifiers of the result, in order (waiting for the daemon's answer the first time).
-    var identifiers: Identifiers { loaded.identifiers }
+    var identifiers: ResultIdentifiers { loaded.identifiers }
     /// The generation of the library the identifiers are at.
     var generation: Int64 { loaded.generation }
 
-    private var loaded: (identifiers: Identifiers, generation: Int64) {
-        (try? contents.get()) ?? (Identifiers([]), -1)
+    private var loaded: (identifiers: ResultIdentifiers, generation: Int64) {
+        (try? contents.get()) ?? (ResultIdentifiers([]), -1)
     }
 
     /// A result of the same query with other identifiers (after a change), sharing the objects that did not change.
-    func successor(identifiers: Identifiers, generation: Int64, changed: Set<String>) -> PHFetchResult<ObjectType> {
+    func successor(identifiers: ResultIdentifiers, generation: Int64, changed: Set<String>) -> PHFetchResult<ObjectType> {
         let next = PHFetchResult(contents: Pending((identifiers, generation)), registration: registration,
                                  wantsIncrementalChangeDetails: wantsIncrementalChangeDetails)
         let kept = lock.withLock { objectsById.filter { !changed.contains($0.key) } }
@@ -104,7 +104,7 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
 
     /// Starts making the objects of a batch that are not made yet; the work, or nil when there is none.
     @discardableResult
-    private func startMaking(batch: Int, of identifiers: Identifiers) -> Pending<Void>? {
+    private func startMaking(batch: Int, of identifiers: ResultIdentifiers) -> Pending<Void>? {
         let start = batch * Self.batchSize
         guard start >= 0, start < identifiers.count else { return nil }
         return lock.withLock {
