@@ -121,11 +121,16 @@ extension CompactObservationUpdate: JSONReadable {
             case "results":
                 hasResults = true
                 try json.readArray { json throws(JSONReadError) in
-                    var name: String?, ids = ResultIdentifiers([])
+                    var name: String?, count = 0, ids = ResultIdentifiers([])
                     try json.readObject { key, json throws(JSONReadError) in
                         switch key {
                         case "name": name = try json.readString()
-                        case "ids": ids = try json.readOptional { json throws(JSONReadError) in try ResultIdentifiers(reading: &json) } ?? ids
+                        // Sent before the ids: room is made for them once.
+                        case "count": count = try json.readInt()
+                        case "ids":
+                            ids = try json.readOptional { json throws(JSONReadError) in
+                                try ResultIdentifiers(reading: &json, expectedCount: count)
+                            } ?? ids
                         default: try json.skipValue()
                         }
                     }

@@ -108,9 +108,9 @@ final class ChangeStream: @unchecked Sendable {
                     return ((registration.identifiers!, registration.generation), registrations[registration.name] !== registration)
                 }
                 if droppedMeanwhile { await stopFollowing(registration.name, observerId: observerId) }
-                // The reply's text and strings are freed by now; without a trim the allocator keeps their pages,
-                // and a large result would cost the program several times its packed identifiers.
-                if loaded.0.count >= 100_000 { malloc_trim(0) }
+                // The reply's text is freed by now; without a trim the allocator keeps its pages, and a large result
+                // would cost the program several times its packed identifiers. After the answer, not before it.
+                if loaded.0.count >= 100_000 { _ = ClientExecutor.start { malloc_trim(0) } }
                 return loaded
             } catch {
                 _ = lock.withLock { registrations.removeValue(forKey: registration.name) }

@@ -14,6 +14,19 @@ struct ResultIdentifiersTests {
         for other in ["", "not-a-uuid", ids[0].uppercased(), ids[0] + "0", String(ids[0].dropLast())] {
             #expect(PackedUUID(other) == nil, "\(other)")
         }
+        // Every digit's position, with each byte that is not a lowercase hex digit (and a dash's, with a digit).
+        let uuid = Array("0123abcd-4567-89ef-fedc-ba9876543210".utf8)
+        #expect(PackedUUID(String(decoding: uuid, as: UTF8.self))?.description == "0123abcd-4567-89ef-fedc-ba9876543210")
+        for position in uuid.indices {
+            let replacements: [UInt8] = uuid[position] == UInt8(ascii: "-")
+                ? [UInt8(ascii: "0"), UInt8(ascii: "a"), UInt8(ascii: "_")]
+                : [0x2F, 0x3A, 0x40, 0x41, 0x46, 0x60, 0x67, 0x7F, 0x80, 0xB0, 0xE1, 0x00, UInt8(ascii: "-")]
+            for replacement in replacements {
+                var broken = uuid
+                broken[position] = replacement
+                #expect(broken.withUnsafeBytes { PackedUUID(utf8: $0) } == nil, "byte \(replacement) at \(position)")
+            }
+        }
         // Any other identifier keeps the whole list as strings.
         let mixed = ResultIdentifiers(ids + ["placeholder-7"])
         #expect(Array(mixed) == ids + ["placeholder-7"])
