@@ -52,7 +52,12 @@ struct PhotosBenchmark {
         }
         report("PHAsset.fetchAssets(with: nil) returns", fetches, snapshots, assets: assetCount, target: "< 20 ms")
         report("  … and its first count (ids in hand)", firstUses, snapshots, assets: assetCount, target: "≤ 100 ms at 1M")
-        try readIds(of: try RawVarlinkClient(socketPath: socket).reply(to: observe), rounds: rounds, assets: assetCount)
+        // The client's own share of that count: reading the snapshot's ids into their packed form, from bytes in hand.
+        let snapshot = try RawVarlinkClient(socketPath: socket).reply(to: observe)
+        let idReading = try readingTime(of: snapshot, as: CompactObservationUpdate.self, rounds: rounds) {
+            $0?.results["all"]?.count == assetCount
+        }
+        print(String(format: "  … of which reading its %d MB of ids: %.1f ms", snapshot.count >> 20, idReading))
 
         let pages = Int((Double(assetCount) / 500).rounded(.up))
         var enumerations = Measurements(), paging = Measurements()
@@ -78,43 +83,32 @@ struct PhotosBenchmark {
 
         // The client's own share of that page: reading the reply's JSON into assets, from bytes in hand.
         let pageReply = try raw.reply(to: pageCall)
-        var decodes = Measurements()
-        for _ in 0..<rounds * 5 {
-            let start = monotonicMilliseconds()
-            let page = try pageReply.withUnsafeBytes { bytes in
-                try JSONReader.read(bytes) { json throws(JSONReadError) in
-                    var result: AssetFetchResult?
-                    try json.readObject { key, json throws(JSONReadError) in
-                        if case "parameters" = key { result = try AssetFetchResult(reading: &json) } else { try json.skipValue() }
-                    }
-                    return result
-                }
-            }
-            decodes.append(monotonicMilliseconds() - start)
-            precondition(page?.assets.count == 500)
-        }
-        print(String(format: "  … of which reading its %d kB of JSON: %.2f ms", pageReply.count / 1000, decodes.median))
+        let pageReading = try readingTime(of: pageReply, as: AssetFetchResult.self, rounds: rounds * 5) { $0?.assets.count == 500 }
+        print(String(format: "  … of which reading its %d kB of JSON: %.2f ms", pageReply.count / 1000, pageReading))
         withExtendedLifetime(held) {}
     }
 
-    /// The client's own share of the first count: reading a snapshot's ids into their packed form, from bytes in hand.
-    private static func readIds(of snapshot: [UInt8], rounds: Int, assets: Int) throws {
+    /// The client's own share of a call: reading a reply's parameters, from bytes in hand; the median of `rounds`
+    /// reads, each of which `check` must accept.
+    private static func readingTime<Parameters: JSONReadable>(
+        of reply: [UInt8], as type: Parameters.Type, rounds: Int, check: (Parameters?) -> Bool
+    ) throws -> Double {
         var reads = Measurements()
         for _ in 0..<rounds {
             let start = monotonicMilliseconds()
-            let update = try snapshot.withUnsafeBytes { bytes in
+            let parameters = try reply.withUnsafeBytes { bytes in
                 try JSONReader.read(bytes) { json throws(JSONReadError) in
-                    var update: CompactObservationUpdate?
+                    var parameters: Parameters?
                     try json.readObject { key, json throws(JSONReadError) in
-                        if case "parameters" = key { update = try CompactObservationUpdate(reading: &json) } else { try json.skipValue() }
+                        if case "parameters" = key { parameters = try Parameters(reading: &json) } else { try json.skipValue() }
                     }
-                    return update
+                    return parameters
                 }
             }
             reads.append(monotonicMilliseconds() - start)
-            precondition(update?.results["all"]?.count == assets)
+            precondition(check(parameters))
         }
-        print(String(format: "  … of which reading its %d MB of ids: %.1f ms", snapshot.count >> 20, reads.median))
+        return reads.median
     }
 
     /// Times `PhotoLibrary.fetchAssets` pages beside the raw socket's. Off the main actor, as a client's

@@ -150,7 +150,7 @@ public final class PhotoLibrary: Sendable {
     }
 
     /// `updateObservation` adding queries for a client that keeps results compactly: each added query's ids come as
-    /// ``ResultIdentifiers``, read without a string per id (a million ids: 16 MB, no million allocations).
+    /// `ResultIdentifiers`, read without a string per id (a million ids: 16 MB, no million allocations).
     public func addObservedQueries(_ observerId: String, assetQueries: [String: AssetQuery] = [:],
                                    collectionQueries: [String: CollectionQuery] = [:])
         async throws(PhotoLibraryError) -> CompactObservationUpdate
