@@ -246,6 +246,9 @@ def plot(samples, warm_up, path):
                                                    ("threads", "threads, the minute's peak")]):
         axis.plot(minutes, [sample[key] for sample in samples], marker=".", label="photolibd")
         axis.plot(minutes, [sample["web " + key] for sample in samples], marker=".", label="photolib-web")
+        if key == "threads":  # what the check holds flat: each process's own threads, beside the pools' peaks
+            axis.plot(minutes, [sample["own threads"] for sample in samples], linestyle="--", label="photolibd, own")
+            axis.plot(minutes, [sample["web own threads"] for sample in samples], linestyle="--", label="photolib-web, own")
         axis.set_title(title)
         axis.set_ylim(bottom=0)
         axis.legend(fontsize=8)
