@@ -18,6 +18,7 @@ let firstScreen = 24
 /// The gallery: what it shows, kept in step with the library through change details.
 final class Gallery: NSObject, PHPhotoLibraryChangeObserver, @unchecked Sendable {
     private let imageManager = PHCachingImageManager()
+    /// Guards `assets` and the lines that show it.
     private let lock = NSLock()
     private var assets: PHFetchResult<PHAsset>
 
@@ -26,15 +27,20 @@ final class Gallery: NSObject, PHPhotoLibraryChangeObserver, @unchecked Sendable
         newestFirst.sortDescriptors = [PHSortDescriptor(key: "creationDate", ascending: false)]
         assets = PHAsset.fetchAssets(with: newestFirst)
         super.init()
+        // At once, as PhotoKit apps do: a change is told only to the observers registered when it commits, and one
+        // made while the first screen loads would be missed.
+        PHPhotoLibrary.shared().register(self)
     }
 
+    /// Lists the first screen. The lock keeps a change's lines from cutting into the listing.
     func show() {
-        writeLine("\(assets.count) photos and videos, newest first")
-        let screen = assets.objects(at: IndexSet(integersIn: 0..<min(firstScreen, assets.count)))
-        imageManager.startCachingImages(for: screen, targetSize: thumbnailSize, contentMode: .aspectFill, options: nil)
-        for (index, asset) in screen.enumerated() { showThumbnail(of: asset, at: index) }
-        if assets.count > firstScreen { writeLine("… and \(assets.count - firstScreen) more") }
-        PHPhotoLibrary.shared().register(self)
+        lock.withLock {
+            writeLine("\(assets.count) photos and videos, newest first")
+            let screen = assets.objects(at: IndexSet(integersIn: 0..<min(firstScreen, assets.count)))
+            imageManager.startCachingImages(for: screen, targetSize: thumbnailSize, contentMode: .aspectFill, options: nil)
+            for (index, asset) in screen.enumerated() { showThumbnail(of: asset, at: index) }
+            if assets.count > firstScreen { writeLine("… and \(assets.count - firstScreen) more") }
+        }
     }
 
     /// Prints one line for the asset's thumbnail. A listing wants each photo once and in order: the request asks
@@ -54,22 +60,23 @@ final class Gallery: NSObject, PHPhotoLibraryChangeObserver, @unchecked Sendable
     }
 
     func photoLibraryDidChange(_ changeInstance: PHChange) {
-        let shown = lock.withLock { assets }
-        guard let details = changeInstance.changeDetails(for: shown) else { return }
-        lock.withLock { assets = details.fetchResultAfterChanges }
-        guard details.hasIncrementalChanges else {
-            writeLine("The library changed a lot: reloaded, \(details.fetchResultAfterChanges.count) photos and videos")
-            return
-        }
-        if let removed = details.removedIndexes, !removed.isEmpty { writeLine("Removed at \(Array(removed))") }
-        details.enumerateMoves { from, to in writeLine("Moved \(from) → \(to)") }
-        for (index, asset) in zip(details.insertedIndexes ?? [], details.insertedObjects) {
-            writeLine("Inserted at \(index):")
-            showThumbnail(of: asset, at: index)
-        }
-        if let changed = details.changedIndexes, !changed.isEmpty {
-            writeLine("Changed at \(Array(changed))")
-            for (index, asset) in zip(changed, details.changedObjects) { showThumbnail(of: asset, at: index) }
+        lock.withLock {
+            guard let details = changeInstance.changeDetails(for: assets) else { return }
+            assets = details.fetchResultAfterChanges
+            guard details.hasIncrementalChanges else {
+                writeLine("The library changed a lot: reloaded, \(assets.count) photos and videos")
+                return
+            }
+            if let removed = details.removedIndexes, !removed.isEmpty { writeLine("Removed at \(Array(removed))") }
+            details.enumerateMoves { from, to in writeLine("Moved \(from) → \(to)") }
+            for (index, asset) in zip(details.insertedIndexes ?? [], details.insertedObjects) {
+                writeLine("Inserted at \(index):")
+                showThumbnail(of: asset, at: index)
+            }
+            if let changed = details.changedIndexes, !changed.isEmpty {
+                writeLine("Changed at \(Array(changed))")
+                for (index, asset) in zip(changed, details.changedObjects) { showThumbnail(of: asset, at: index) }
+            }
         }
     }
 }
