@@ -95,23 +95,22 @@ public struct VarlinkServer: Sendable {
                 throw VarlinkServerError.socketInUse(path: socketPath)
             }
         }
-        let accepting = AcceptedConnections()
-        let listener = try await bind(counting: accepting)
+        let listenerStop = ListenerStop()
+        let listener = try await bind(stoppedBy: listenerStop)
         let identity = listeningDescriptor == nil ? socketFile.identity() : nil
         defer {
             socketFile.remove(ifStill: identity)
             state.advance(to: .stopped)
         }
 
-        // A connection accepted but not yet handed out when the listener closes is dropped, and NIO traps
-        // on its unclosed channel (swift-nio#2813). So the accept loop runs in a task of its own, which this
-        // task's cancellation does not reach, and stopping first stops accepting, waits until every
-        // accepted connection has been handed out, and only then closes the listener.
+        // The accept loop runs in a task of its own, which this task's cancellation does not reach: it must take
+        // every connection accepted before the listener closed (see `ListenerStop`), and it ends when the listener
+        // has closed.
         let acceptLoop = Task { [state, interfaces, logger] in
             try await listener.executeThenClose { connections in
                 try await withThrowingDiscardingTaskGroup { group in
                     for try await connection in connections {
-                        accepting.handedOut()
+                        listenerStop.handedOut(connection.messages.channel)
                         group.addTask {
                             await ServerConnection(connection, interfaces: interfaces, serverState: state, logger: logger)
                                 .serve()
@@ -131,14 +130,14 @@ public struct VarlinkServer: Sendable {
                 throw error
             }
         }
+        let drainDeadlineTimer = Mutex<Scheduled<Void>?>(nil)
+        defer { drainDeadlineTimer.withLock { $0?.cancel() } }
         state.whenDraining { [interfaces, logger, drainDeadline] in
             logger.info("Varlink server draining", metadata: ["deadline": "\(drainDeadline)"])
             for interface in interfaces.values { interface.endStreams() }
-            Task { await Self.stopAccepting(listener.channel, accepting: accepting) }
-            Task {
-                try? await Task.sleep(for: drainDeadline)
-                acceptLoop.cancel()
-            }
+            listenerStop.stop()
+            let timer = listener.channel.eventLoop.scheduleTask(in: TimeAmount(drainDeadline)) { acceptLoop.cancel() }
+            drainDeadlineTimer.withLock { $0 = timer }
         }
         state.advance(to: .serving)
         logger.debug("Varlink server listening", metadata: ["socket": .string(socketPath)])
@@ -146,7 +145,7 @@ public struct VarlinkServer: Sendable {
         try await withTaskCancellationHandler {
             try await acceptLoop.value
         } onCancel: {
-            Task { await Self.stopAccepting(listener.channel, accepting: accepting) }
+            listenerStop.stop()
         }
         logger.info("Varlink server stopped", metadata: ["socket": .string(socketPath)])
     }
@@ -165,21 +164,9 @@ public struct VarlinkServer: Sendable {
         }
     }
 
-    /// Stops taking new connections, lets accepts already under way finish, waits (a second at most) until
-    /// every accepted connection is handed out, then closes the listener, which ends the accept loop.
-    private static func stopAccepting(_ listener: any Channel, accepting: AcceptedConnections) async {
-        _ = try? await listener.setOption(ChannelOptions.autoRead, value: false).get()
-        try? await Task.sleep(for: .milliseconds(100))
-        for _ in 0..<200 where accepting.pending > 0 {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        try? await listener.close()
-    }
-
-    private func bind(counting accepting: AcceptedConnections) async throws -> NIOAsyncChannel<AcceptedConnection, Never> {
+    private func bind(stoppedBy listenerStop: ListenerStop) async throws -> NIOAsyncChannel<AcceptedConnection, Never> {
         let maximumMessageSize = maximumMessageSize
         let initialize: @Sendable (any Channel) -> EventLoopFuture<AcceptedConnection> = { channel in
-            accepting.accepted()
             let rawBytes = RawByteCount()
             return PeerCredentials.of(channel)
                 .map(Optional.some)
@@ -195,13 +182,18 @@ public struct VarlinkServer: Sendable {
                     )
                 }
                 .always { result in
-                    if case .failure = result { accepting.handedOut() }
+                    if case .failure = result { listenerStop.handedOut(channel) }
                 }
         }
         let bootstrap = ServerBootstrap(group: eventLoopGroup)
             // Room for a burst of clients (a thousand observers connecting at once); the kernel caps it at
             // net.core.somaxconn.
             .serverChannelOption(.backlog, value: 4096)
+            .serverChannelInitializer { listener in
+                listener.eventLoop.makeCompletedFuture {
+                    try listener.pipeline.syncOperations.addHandler(listenerStop.handler(for: listener))
+                }
+            }
             .childChannelOption(.allowRemoteHalfClosure, value: true)
         if let listeningDescriptor {
             return try await bootstrap.bind(listeningDescriptor, childChannelInitializer: initialize)
@@ -209,18 +201,6 @@ public struct VarlinkServer: Sendable {
         return try await bootstrap.bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: true,
                                         childChannelInitializer: initialize)
     }
-}
-
-/// Counts connections accepted but not yet handed to the accept loop.
-final class AcceptedConnections: Sendable {
-    private let count = Atomic<Int>(0)
-
-    var pending: Int { count.load(ordering: .acquiring) }
-
-    func accepted() { count.add(1, ordering: .acquiringAndReleasing) }
-
-    /// Called once per accepted connection: when the accept loop receives it, or when setting it up failed.
-    func handedOut() { count.subtract(1, ordering: .acquiringAndReleasing) }
 }
 
 /// A connection as accepted: its message stream, who is at the other end, and its decoder's count of raw bytes.
