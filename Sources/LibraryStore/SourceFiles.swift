@@ -71,13 +71,17 @@ public struct IngestRequest: Sendable {
     /// The XMP sidecar read with a file referenced in place, and its identity then: on record for a new asset.
     public var sidecarPath: String?
     public var sidecarIdentity: FileIdentity?
+    /// The id the asset gets if the file makes a new one (else a new one is made).
+    public var newAssetId: String?
 
-    public init(draft: AssetDraft, file: SourceFile, isReference: Bool, album: String? = nil, defersSync: Bool = false) {
+    public init(draft: AssetDraft, file: SourceFile, isReference: Bool, album: String? = nil, defersSync: Bool = false,
+                newAssetId: String? = nil) {
         self.draft = draft
         self.file = file
         self.isReference = isReference
         self.album = album
         self.defersSync = defersSync
+        self.newAssetId = newAssetId
     }
 }
 

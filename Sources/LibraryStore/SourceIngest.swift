@@ -68,7 +68,7 @@ extension ChangeTransaction {
             try attach(request, to: assetId, as: join)
             return .joined(assetId: assetId)
         }
-        let (id, _) = try insertAsset(request.draft)
+        let (id, _) = try insertAsset(request.draft, id: request.newAssetId)
         try insertRecord(file, assetId: id, type: request.draft.resources[0].type)
         note(.asset, id, .inserted, contentChanged: true)
         return .inserted(assetId: id)

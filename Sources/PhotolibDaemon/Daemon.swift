@@ -79,11 +79,13 @@ public struct Daemon: Sendable {
                                  rawReader: rawReader, metadataReader: importer.metadataReader)
         let images = try ImageManager(configuration: configuration, database: database, rawReader: rawReader,
                                       originalsDirectory: fileStore.originals, logger: logger)
-        let renditionUpkeep = RenditionUpkeep(database: database, images: images, logger: logger)
+        let importedContents = ImportedPhotoContents()
+        let renditionUpkeep = RenditionUpkeep(database: database, images: images, importedContents: importedContents,
+                                              logger: logger)
         let sidecars = SidecarKeeper(database: database, threadPool: .singleton,
                                      writeBack: { running.current.metadataWriteBack }, logger: logger)
         let ingest = IngestPipeline(importer: importer, database: database, statistics: ImportStatistics(),
-                                    renditions: renditionUpkeep, sidecars: sidecars)
+                                    importedContents: importedContents, sidecars: sidecars)
         let sources = ImportSources(configured: configuration.sources, configurationFile: configuration.file, ingest: ingest,
                                     libraryPath: configuration.libraryPath,
                                     excluded: [configuration.libraryPath, configuration.cachePath],

@@ -8,10 +8,11 @@ import Synchronization
 /// Keeps the rendition cache in step with the library: renditions go when an asset's content changes or the
 /// asset leaves, and the grid-size rendition of each imported or changed asset is made once the library has
 /// settled, while no client waits for an image — or, for a photo just imported, at once from the bytes its import
-/// read, on the core the import leaves.
+/// read and left (`ImportedPhotoContents`), on the core the import leaves.
 final class RenditionUpkeep: Sendable {
     private let database: LibraryDatabase
     private let images: ImageManager
+    private let importedContents: ImportedPhotoContents
     private let logger: Logger
     /// Assets imported or changed whose grid rendition is still to make, oldest first.
     private let warmUps = Mutex(WarmUpList())
@@ -26,19 +27,16 @@ final class RenditionUpkeep: Sendable {
 
     /// How long no asset must have been added or changed before warm-ups start: an import keeps the cores.
     static let quietPeriod = Duration.seconds(1)
-    /// The bytes of imported photos held for their first renditions: beyond this, an import's bytes go at once and
-    /// the warm-up reads the file again.
-    static let heldByteLimit = 64 << 20
-    private let heldBytes = Mutex(0)
-
-    init(database: LibraryDatabase, images: ImageManager, logger: Logger) {
+    init(database: LibraryDatabase, images: ImageManager, importedContents: ImportedPhotoContents, logger: Logger) {
         self.database = database
         self.images = images
+        self.importedContents = importedContents
         self.logger = logger
     }
 
-    /// Follows committed changes until cancelled: drops the renditions of changed and removed assets, lists
-    /// inserted and changed ones for a grid rendition, and drops the freedesktop.org thumbnails of referenced files
+    /// Follows committed changes until cancelled: drops the renditions of changed and removed assets, makes the grid
+    /// rendition of each inserted one whose import left its bytes, lists the other inserted and changed ones for one,
+    /// and drops the freedesktop.org thumbnails of referenced files
     /// that moved or went (listing the moved ones' assets for new ones).
     func followLibraryChanges() async {
         let wakeUps = database.feed.subscribe()
@@ -67,30 +65,26 @@ final class RenditionUpkeep: Sendable {
         let removed = assets.filter { $0.change == .removed }.map(\.id)
         let changed = assets.filter { $0.change == .changed && $0.contentChanged }.map(\.id)
         await images.dropRenditions(ofRemoved: removed, ofChanged: changed)
-        list(assets.filter { $0.change == .inserted }.map(\.id) + changed)
+        let inserted = assets.filter { $0.change == .inserted }.map(\.id)
+        list(inserted.filter { !makeGridRenditionFromImportedContents(of: $0) } + changed)
         if !change.referencedFilesLeft.isEmpty {
             await images.removeFreedesktopThumbnails(forFilesAt: change.referencedFilesLeft.map(\.path))
             if images.writesFreedesktopThumbnails { list(change.referencedFilesLeft.compactMap(\.movedAssetId)) }
         }
     }
 
-    /// A photo just imported as a new asset, with its file's bytes: its grid rendition is made from them now unless
-    /// too many bytes wait for theirs already.
-    func imported(_ assetId: String, contents: EncodedBuffer) {
-        let isHeld = heldBytes.withLock { held in
-            guard held == 0 || held + contents.count <= Self.heldByteLimit else { return false }
-            held += contents.count
-            return true
-        }
-        guard isHeld else { return }
-        Task { [images, logger] in
-            defer { heldBytes.withLock { $0 -= contents.count } }
+    /// Starts making the grid rendition of a new asset from the bytes its import left, if it left them.
+    private func makeGridRenditionFromImportedContents(of assetId: String) -> Bool {
+        guard let contents = importedContents.take(assetId) else { return false }
+        Task { [images, importedContents, logger] in
+            defer { importedContents.renditionMade(from: contents) }
             do {
                 try await images.makeGridRendition(of: assetId, from: contents)
             } catch {
                 logger.debug("no first rendition made", metadata: ["asset": "\(assetId)", "error": "\(error)"])
             }
         }
+        return true
     }
 
     /// Lists every asset referenced in place, for freedesktop.org thumbnails of those that have none yet (when

@@ -6,24 +6,25 @@ import XMPAnnotations
 
 /// The one way files become assets, whoever asks (a watched folder, `ImportFiles`, a `createAsset` change):
 /// prepare each file (read, hash, copy into the store), commit it, settle its files (keep or drop the store
-/// copy, remove a moved source), hand a new photo's bytes on for its first rendition unless more files wait, and
+/// copy, remove a moved source), leave a new photo's bytes for its first rendition unless more files wait, and
 /// count what happened.
 struct IngestPipeline: Sendable {
     let importer: Importer
     let database: LibraryDatabase
     let statistics: ImportStatistics
-    let renditions: RenditionUpkeep
+    /// Where a photo's bytes wait for the rendition upkeep, which takes them when the commit reaches it.
+    let importedContents: ImportedPhotoContents
     /// Syncs the copies of files committed on their own after their commits, then settles them.
     let storeSync: StoreSync
     /// Reads, adopts and writes the XMP sidecars beside the files.
     let sidecars: SidecarKeeper
 
-    init(importer: Importer, database: LibraryDatabase, statistics: ImportStatistics, renditions: RenditionUpkeep,
-         sidecars: SidecarKeeper) {
+    init(importer: Importer, database: LibraryDatabase, statistics: ImportStatistics,
+         importedContents: ImportedPhotoContents, sidecars: SidecarKeeper) {
         self.importer = importer
         self.database = database
         self.statistics = statistics
-        self.renditions = renditions
+        self.importedContents = importedContents
         self.sidecars = sidecars
         storeSync = StoreSync(importer: importer, database: database)
     }
@@ -33,14 +34,16 @@ struct IngestPipeline: Sendable {
     /// dropped, and the error is thrown for the caller to count.
     func commit(_ file: PreparedFile, album: String? = nil, logger: Logger) async throws -> IngestOutcome {
         let outcome: IngestOutcome
+        leaveForFirstRendition(file)
         do {
             outcome = try await database.ingest(file.ingestRequest(album: album), fileExists: { FileIdentity(regularFileAt: $0) != nil })
         } catch {
+            importedContents.release(file.newAssetId)
             await importer.finish(file, outcome: nil, logger: logger)
             throw error
         }
         statistics.recordIngest(outcome)
-        handOnForFirstRendition(file, outcome: outcome)
+        releaseUnlessInserted(file, outcome: outcome)
         followSidecar(of: file, outcome: outcome, logger: logger)
         if file.staged != nil {
             await storeSync.settleOnceSynced(file, outcome: outcome, logger: logger)
@@ -61,19 +64,23 @@ struct IngestPipeline: Sendable {
     func commit<Batch>(_ files: [Int: PreparedFile], logger: Logger,
                        in commitBatch: () async throws -> (batch: Batch, outcomes: [Int: IngestOutcome])) async throws -> Batch {
         let committed: (batch: Batch, outcomes: [Int: IngestOutcome])
+        for file in files.values { leaveForFirstRendition(file) }
         do {
             let copies = files.values.flatMap { [$0.staged].compactMap { $0 } + $0.companions }.map(\.storedPath)
             try await importer.threadPool.runIfActive { [importer] in try importer.fileStore.sync(copies) }
             committed = try await commitBatch()
         } catch {
-            for file in files.values { await importer.finish(file, outcome: nil, logger: logger) }
+            for file in files.values {
+                importedContents.release(file.newAssetId)
+                await importer.finish(file, outcome: nil, logger: logger)
+            }
             throw error
         }
         for (index, file) in files {
             let outcome = committed.outcomes[index]
             await importer.finish(file, outcome: outcome, logger: logger)
+            releaseUnlessInserted(file, outcome: outcome)
             if let outcome {
-                handOnForFirstRendition(file, outcome: outcome)
                 followSidecar(of: file, outcome: outcome, logger: logger)
                 statistics.recordIngest(outcome)
             }
@@ -94,10 +101,16 @@ struct IngestPipeline: Sendable {
         sidecars.submit(.fileArrived(assetId: outcome.assetId, sourcePath: file.sourcePath, mode: file.mode))
     }
 
-    private func handOnForFirstRendition(_ file: PreparedFile, outcome: IngestOutcome) {
-        // A first rendition takes a core: while files wait, the imports keep both and the renditions wait for quiet.
-        if case .inserted(let assetId) = outcome, let contents = file.contents, !statistics.hasQueuedFiles {
-            renditions.imported(assetId, contents: contents)
+    /// Leaves a photo's bytes for the first rendition of the asset its commit is to insert. A first rendition takes a
+    /// core: while files wait, the imports keep both and the renditions wait for quiet.
+    private func leaveForFirstRendition(_ file: PreparedFile) {
+        if let contents = file.contents, !statistics.hasQueuedFiles {
+            importedContents.hold(contents, forNewAsset: file.newAssetId)
         }
+    }
+
+    /// Drops the bytes left for a first rendition when the commit inserted no asset under the id they wait for.
+    private func releaseUnlessInserted(_ file: PreparedFile, outcome: IngestOutcome?) {
+        if outcome != .inserted(assetId: file.newAssetId) { importedContents.release(file.newAssetId) }
     }
 }

@@ -49,6 +49,8 @@ struct PreparedFile: Sendable {
     var file: SourceFile
     /// A still's bytes, read once for its hash, copy and metadata, and kept for its first rendition.
     var contents: EncodedBuffer?
+    /// The id the asset gets if the file makes a new one.
+    var newAssetId = UUID().uuidString.lowercased()
     /// What could not be read of the file's annotations and its sidecar (each ignored), to log.
     var annotationProblems: [(path: String, reason: String)] = []
     /// The sidecar read with the file, and its identity then.
@@ -60,7 +62,7 @@ struct PreparedFile: Sendable {
     /// The commit request for this file, committed on its own: a store copy is synced after it (see `StoreSync`).
     func ingestRequest(album: String? = nil) -> IngestRequest {
         var request = IngestRequest(draft: draft, file: file, isReference: mode == .reference, album: album,
-                                    defersSync: staged != nil)
+                                    defersSync: staged != nil, newAssetId: newAssetId)
         if mode == .reference {
             request.sidecarPath = sidecar
             request.sidecarIdentity = sidecarIdentity

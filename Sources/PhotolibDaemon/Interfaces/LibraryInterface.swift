@@ -130,7 +130,8 @@ struct LibraryInterface: VarlinkInterface {
                         var file = made.file
                         takenUploads += made.takenUploads
                         heldBytes += file.contents?.count ?? 0
-                        if heldBytes > RenditionUpkeep.heldByteLimit { file.contents = nil }
+                        if heldBytes > ImportedPhotoContents.byteLimit { file.contents = nil }
+                        if let chosen = creation.id { file.newAssetId = chosen }
                         prepared[index] = file
                     case .editAsset(let target, let renderedPath, let adjustment, nil):
                         edits[index] = try await editor.prepare(target: target, renderedPath: renderedPath,
