@@ -5,11 +5,13 @@ import Synchronization
 ///
 /// A connection accepted but not yet handed to the accept loop when the listener closes is dropped, and NIO traps on
 /// its unclosed channel (swift-nio#2813). So each connection is counted from its accept, on the listener's event loop,
-/// until the accept loop takes it or it closes; ``stop()`` stops the listener reading (no more accepts) and closes it
-/// on its event loop once no connection is in between, at once or when the last one is handed out.
+/// until the accept loop takes it, its set-up fails, or it closes before its set-up began (NIO could not register it);
+/// ``stop()`` stops the listener reading (no more accepts) and closes it on its event loop once no connection is in
+/// between, at once or when the last one is handed out.
 final class ListenerStop: Sendable {
     private struct State {
-        var inBetween: Set<ObjectIdentifier> = []
+        /// Accepted connections the accept loop has not taken, each with whether its set-up began.
+        var inBetween: [ObjectIdentifier: Bool] = [:]
         var isStopping = false
         var listener: (any Channel)?
     }
@@ -31,20 +33,33 @@ final class ListenerStop: Sendable {
         if let listener { closeWhenNoneInBetween(listener) }
     }
 
-    /// The accept loop took `connection` (or setting it up failed).
-    func handedOut(_ connection: any Channel) {
-        let listener: (any Channel)? = state.withLock { state in
-            guard state.inBetween.remove(ObjectIdentifier(connection)) != nil, state.isStopping, state.inBetween.isEmpty
-            else { return nil }
-            return state.listener
+    /// The server began setting `connection` up: from now on it is waited for until handed out, even once closed.
+    func settingUp(_ connection: any Channel) {
+        state.withLock { state in
+            if state.inBetween[ObjectIdentifier(connection)] != nil { state.inBetween[ObjectIdentifier(connection)] = true }
         }
-        if let listener { closeWhenNoneInBetween(listener) }
+    }
+
+    /// The accept loop took `connection`, or setting it up failed.
+    func handedOut(_ connection: any Channel) {
+        forget(connection) { _ in true }
     }
 
     private func accepted(_ connection: any Channel) {
-        _ = state.withLock { $0.inBetween.insert(ObjectIdentifier(connection)) }
-        // One that closes before the accept loop takes it (NIO failed to register it) is not waited for.
-        connection.closeFuture.whenComplete { _ in self.handedOut(connection) }
+        state.withLock { $0.inBetween[ObjectIdentifier(connection)] = false }
+        // NIO closes a connection it cannot register, and never hands it on.
+        connection.closeFuture.whenComplete { _ in self.forget(connection) { settingUp in !settingUp } }
+    }
+
+    /// Stops waiting for `connection` if `applies` to whether its set-up began; closes a stopping listener once none
+    /// is left in between.
+    private func forget(_ connection: any Channel, if applies: (Bool) -> Bool) {
+        let listener: (any Channel)? = state.withLock { state in
+            guard let settingUp = state.inBetween[ObjectIdentifier(connection)], applies(settingUp) else { return nil }
+            state.inBetween[ObjectIdentifier(connection)] = nil
+            return state.isStopping && state.inBetween.isEmpty ? state.listener : nil
+        }
+        if let listener { closeWhenNoneInBetween(listener) }
     }
 
     private var isStopping: Bool { state.withLock { $0.isStopping } }

@@ -167,6 +167,7 @@ public struct VarlinkServer: Sendable {
     private func bind(stoppedBy listenerStop: ListenerStop) async throws -> NIOAsyncChannel<AcceptedConnection, Never> {
         let maximumMessageSize = maximumMessageSize
         let initialize: @Sendable (any Channel) -> EventLoopFuture<AcceptedConnection> = { channel in
+            listenerStop.settingUp(channel)
             let rawBytes = RawByteCount()
             return PeerCredentials.of(channel)
                 .map(Optional.some)
