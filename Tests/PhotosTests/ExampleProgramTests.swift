@@ -26,7 +26,7 @@ extension PhotosModuleTests {
     @Test func theLiveGalleryExampleStopsAfterTheSecondsItIsGiven() async throws {
         let daemon = try await PhotosDaemon.shared()
         let directory = try TemporaryDirectory()
-        _ = try PhotosDaemon.importAssets(try PhotosDaemon.photos(1, in: directory, year: 2011))
+        _ = try PhotosDaemon.importAssets(try PhotosDaemon.photos(1, in: directory, year: 2005))
         let run = try runTool(DaemonProcess.productsDirectory + "/live-gallery", ["1"],
                               environment: ["PHOTOLIBD_SOCKET": daemon.socketPath])
         #expect(run.output.contains("photos and videos, newest first") && run.output.contains("  [0] "), "\(run.output)")
