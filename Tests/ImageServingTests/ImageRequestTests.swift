@@ -1,12 +1,12 @@
 import Imaging
 import PhotoModel
 @testable import PhotolibDaemon
+import PhotolibProtocol
 import Testing
 
 private func request(_ target: PixelSize?, _ contentMode: ImageRequest.ContentMode = .aspectFit,
                      _ resizeMode: ImageRequest.ResizeMode = .fast, crop: NormalizedRect? = nil) -> ImageRequest {
-    ImageRequest(assetId: "a", targetSize: target, contentMode: contentMode, resizeMode: resizeMode,
-                 deliveryMode: .opportunistic, crop: crop)
+    ImageRequest(assetId: "a", targetSize: target, contentMode: contentMode, resizeMode: resizeMode, crop: crop)
 }
 
 private let photo = PixelSize(width: 4032, height: 3024)
@@ -45,4 +45,16 @@ func theFastModeIsNeverSmallerThanTheExactSize(target: PixelSize, contentMode: I
 
 @Test func withoutAKnownSizeTheFastModeMakesTheExactSize() {
     #expect(request(square).finalRendition(displayedSize: nil).variant == "fit-256x256")
+}
+
+/// PhotoKit's delivery modes: the opportunistic one streams a degraded image only to a call that takes several
+/// replies, the fast one gives what is at hand, the high-quality one decodes a RAW's sensor data.
+@Test(arguments: [
+    (nil, true, ImageDelivery.degradedThenFinal), (ImageDeliveryMode.opportunistic, false, .finalOnly),
+    (.fast, true, .firstAtHand), (.fast, false, .firstAtHand),
+    (.highQuality, true, .finalFromSensorData), (.highQuality, false, .finalFromSensorData),
+] as [(ImageDeliveryMode?, Bool, ImageDelivery)])
+func theDeliveryModeAndTheCallsRepliesDecideTheDelivery(mode: ImageDeliveryMode?, streams: Bool, delivery: ImageDelivery) {
+    #expect(ImageDelivery(mode, streams: streams) == delivery)
+    #expect(delivery.continuesAfterDegraded == (delivery == .degradedThenFinal))
 }

@@ -67,29 +67,26 @@ final class ImageManager: Sendable {
 
     // MARK: Requests
 
-    /// Delivers the image `request` asks for through `deliver`: one final image, or with `streams` (the call's
-    /// `more`) and the opportunistic mode a degraded image first when one is at hand. The fast mode delivers one
-    /// image, degraded if that is what is at hand, and makes the final one in the background.
-    func requestImage(_ request: ImageRequest, streams: Bool,
-                      deliver: (DeliveredImage) async throws -> Void) async throws {
+    /// Delivers the image `request` asks for through `deliver`, as its `delivery` says.
+    func requestImage(_ request: ImageRequest, deliver: (DeliveredImage) async throws -> Void) async throws {
         let source = try await source(of: request.assetId).selecting(request.version)
         let version = source.currentVersion()
         var plan = request.finalRendition(displayedSize: source.displayedSize)
         // A RAW's preview answers thumbnails; a high-quality request gets the sensor data decoded.
-        plan.decodesSensorData = request.deliveryMode == .highQuality && source.file.isRAW
+        plan.decodesSensorData = request.delivery == .finalFromSensorData && source.file.isRAW
         let key = source.renditionKey(plan.variant)
         if let cached = cache.rendition(for: key, sourceVersion: version) {
             try await deliver(DeliveredImage(rendition: cached, isDegraded: false))
             return
         }
-        switch request.deliveryMode {
-        case .opportunistic where streams:
+        switch request.delivery {
+        case .degradedThenFinal:
             async let final = render(plan, of: source, version: version, priority: .interactive)
             if let degraded = try await degradedImage(of: source, version: version, finalKey: key, plan: plan) {
                 try await deliver(DeliveredImage(rendition: degraded, isDegraded: true))
             }
             try await deliver(DeliveredImage(rendition: try await final, isDegraded: false))
-        case .fast:
+        case .firstAtHand:
             if let degraded = try await degradedImage(of: source, version: version, finalKey: key, plan: plan) {
                 if let version {
                     queue.enqueue(key, priority: .prefetch, work: renderWork(plan, of: source, version: version))
@@ -99,7 +96,7 @@ final class ImageManager: Sendable {
                 try await deliver(DeliveredImage(rendition: try await render(plan, of: source, version: version,
                                                                               priority: .interactive), isDegraded: false))
             }
-        case .opportunistic, .highQuality:
+        case .finalOnly, .finalFromSensorData:
             let final = try await render(plan, of: source, version: version, priority: .interactive)
             try await deliver(DeliveredImage(rendition: final, isDegraded: false))
         }
@@ -138,7 +135,7 @@ final class ImageManager: Sendable {
     func startCaching(_ assetIds: [String], targetSize: PixelSize, contentMode: ImageRequest.ContentMode) async throws {
         for source in try await sources(of: assets(assetIds)).map({ $0.selecting(.current) }) {
             let request = ImageRequest(assetId: source.assetId, targetSize: targetSize, contentMode: contentMode,
-                                       resizeMode: .fast, deliveryMode: .highQuality)
+                                       resizeMode: .fast)
             let plan = request.finalRendition(displayedSize: source.displayedSize)
             let key = source.renditionKey(plan.variant)
             guard let version = source.currentVersion(), cache.rendition(for: key, sourceVersion: version) == nil else {

@@ -6,14 +6,13 @@ import PhotolibProtocol
 struct ImageRequest: Sendable, Hashable {
     typealias ContentMode = ImageContentMode
     typealias ResizeMode = ImageResizeMode
-    typealias DeliveryMode = ImageDeliveryMode
 
     var assetId: String
     /// Nil means the maximum size: the whole image.
     var targetSize: PixelSize?
     var contentMode: ContentMode
     var resizeMode: ResizeMode
-    var deliveryMode: DeliveryMode
+    var delivery = ImageDelivery.finalOnly
     /// Used with the exact resize mode only, as PhotoKit does.
     var crop: NormalizedRect?
     /// Which version of an edited asset.
@@ -37,6 +36,32 @@ struct ImageRequest: Sendable, Hashable {
         }
         return neededShortSide <= min(displayedSize.width, displayedSize.height) ? .original : exact
     }
+}
+
+/// How a request's images are delivered: PhotoKit's delivery modes over a call that takes one reply or several,
+/// decided here and nowhere else.
+enum ImageDelivery: Sendable, Hashable {
+    /// A degraded image first when one is at hand, then the final one: the opportunistic mode, streamed.
+    case degradedThenFinal
+    /// One image, at once: a degraded one when at hand (the final one is then made in the background), else the
+    /// final one. The fast mode.
+    case firstAtHand
+    /// The final image only: the high-quality mode, or the opportunistic one in a single reply.
+    case finalOnly
+    /// The final image only, a RAW file's made from its sensor data rather than its embedded preview.
+    case finalFromSensorData
+
+    /// The delivery of a call in `mode` (opportunistic when absent) that takes several replies when `streams`.
+    init(_ mode: ImageDeliveryMode?, streams: Bool) {
+        switch mode ?? .opportunistic {
+        case .opportunistic: self = streams ? .degradedThenFinal : .finalOnly
+        case .fast: self = .firstAtHand
+        case .highQuality: self = .finalFromSensorData
+        }
+    }
+
+    /// Whether the reply with a degraded image is followed by another, with the final one.
+    var continuesAfterDegraded: Bool { self == .degradedThenFinal }
 }
 
 /// A rendition the image manager makes and caches: how to make it, and its name in the cache.

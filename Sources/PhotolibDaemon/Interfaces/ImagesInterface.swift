@@ -31,8 +31,8 @@ final class ImagesInterface: VarlinkInterface {
             guard authorization.access(of: context.caller).canRead else { throw ImageError.permissionDenied }
             switch method {
             case .requestImage:
-                try await requestImage(try call.decodeParameters(RequestImageParameters.self).validated(), call: call,
-                                       context: context, replies: replies)
+                try await requestImage(try call.decodeParameters(RequestImageParameters.self).validated(streams: call.more),
+                                       call: call, context: context, replies: replies)
             case .requestImageData:
                 let parameters = try call.decodeParameters(RequestImageDataParameters.self)
                 let file = try await images.file(of: parameters.assetId, version: parameters.version ?? .current)
@@ -69,12 +69,12 @@ final class ImagesInterface: VarlinkInterface {
     private func requestImage(_ request: ImageRequest, call: VarlinkCall, context: VarlinkCallContext,
                               replies: VarlinkReplyWriter) async throws {
         let requestId = String(requestCount.add(1, ordering: .relaxed).newValue)
-        try await images.requestImage(request, streams: call.more) { image in
+        try await images.requestImage(request) { image in
             servedFiles.name(image.rendition.path, to: context.caller)
             try await replies.send(ImageResult(
                 requestId: requestId, path: image.rendition.path, width: image.rendition.width,
                 height: image.rendition.height, mimeType: image.rendition.mimeType, isDegraded: image.isDegraded),
-                continues: image.isDegraded && call.more && request.deliveryMode == .opportunistic)
+                continues: image.isDegraded && request.delivery.continuesAfterDegraded)
         }
     }
 }
@@ -98,9 +98,10 @@ extension ImagesInterface {
 }
 
 extension RequestImageParameters {
-    /// The request, or `invalidParameter` naming what is wrong. Both sizes absent, or both -1 (PhotoKit's
-    /// PHImageManagerMaximumSize), ask for the whole image; otherwise both must be positive.
-    func validated() throws(ImageError) -> ImageRequest {
+    /// The request of a call that takes several replies when `streams`, or `invalidParameter` naming what is wrong.
+    /// Both sizes absent, or both -1 (PhotoKit's PHImageManagerMaximumSize), ask for the whole image; otherwise both
+    /// must be positive.
+    func validated(streams: Bool) throws(ImageError) -> ImageRequest {
         var targetSize: PixelSize?
         switch (targetWidth, targetHeight) {
         case (nil, nil), (-1, -1):
@@ -119,7 +120,7 @@ extension RequestImageParameters {
             throw .invalidParameter("normalizedCropRect")
         }
         return ImageRequest(assetId: assetId, targetSize: targetSize, contentMode: contentMode ?? .aspectFit,
-                            resizeMode: resizeMode ?? .fast, deliveryMode: deliveryMode ?? .opportunistic, crop: crop,
-                            version: version ?? .current)
+                            resizeMode: resizeMode ?? .fast, delivery: ImageDelivery(deliveryMode, streams: streams),
+                            crop: crop, version: version ?? .current)
     }
 }
