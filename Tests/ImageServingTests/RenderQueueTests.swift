@@ -112,13 +112,33 @@ private func eventually(_ condition: () -> Bool) async {
         defer { queue.stop() }
         let gate = Gate(), log = Log()
         queue.enqueue("warm-1", priority: .prefetch) { log.record("warm-1"); gate.wait(); return "" }
-        queue.enqueue("warm-2", priority: .prefetch) { log.record("warm-2"); return "" }
         await eventually { log.all == ["warm-1"] }
+        queue.enqueue("warm-2", priority: .prefetch) { log.record("warm-2"); return "" }
         // One thread holds a warm-up; the other stays free for a client although a warm-up is queued.
         let asked = try await queue.value(for: "asked", priority: .interactive) { log.record("asked"); return "asked" }
         #expect(asked == "asked" && log.all == ["warm-1", "asked"])
         gate.open()
         await eventually { log.all.count == 3 }
+    }
+
+    /// Clients' runs go in the order asked, background runs newest first.
+    @Test func clientsRunsGoInTheOrderAskedAndBackgroundRunsNewestFirst() async throws {
+        let queue = RenderQueue<String, String>(threadCount: 1, backgroundThreadLimit: 1)
+        defer { queue.stop() }
+        let gate = Gate(), log = Log()
+        async let blocker = queue.value(for: "blocker", priority: .interactive) { gate.wait(); return "" }
+        await eventually { gate.isHolding }
+        for hint in ["hint-1", "hint-2", "hint-3"] {
+            queue.enqueue(hint, priority: .prefetch) { log.record(hint); return "" }
+        }
+        async let first = queue.value(for: "asked-1", priority: .interactive) { log.record("asked-1"); return "" }
+        await eventually { queue.pendingCount == 5 }
+        async let second = queue.value(for: "asked-2", priority: .interactive) { log.record("asked-2"); return "" }
+        await eventually { queue.pendingCount == 6 }
+        gate.open()
+        _ = try await [blocker, first, second]
+        await eventually { log.all.count == 5 }
+        #expect(log.all == ["asked-1", "asked-2", "hint-3", "hint-2", "hint-1"])
     }
 
     @Test func stopCachingDropsQueuedHintsButNotWhatAClientWaitsFor() async throws {

@@ -131,9 +131,10 @@ final class ImageManager: Sendable {
                                    currentAdjustment: adjustment)
     }
 
-    /// Queues the renditions `fast` requests for `targetSize` would use, for the assets that lack them.
+    /// Queues the renditions `fast` requests for `targetSize` would use, for the assets that lack them; queued last
+    /// first, as the queue runs background work newest first, so that they are made in the order given.
     func startCaching(_ assetIds: [String], targetSize: PixelSize, contentMode: ImageRequest.ContentMode) async throws {
-        for source in try await sources(of: assets(assetIds)).map({ $0.selecting(.current) }) {
+        for source in try await sources(of: assets(assetIds)).map({ $0.selecting(.current) }).reversed() {
             let request = ImageRequest(assetId: source.assetId, targetSize: targetSize, contentMode: contentMode,
                                        resizeMode: .fast)
             let plan = request.finalRendition(displayedSize: source.displayedSize)

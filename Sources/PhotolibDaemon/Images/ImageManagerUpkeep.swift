@@ -20,9 +20,13 @@ extension ImageManager {
         }
     }
 
-    /// Makes the asset's grid rendition at idle priority (from `contents`, the bytes an import read of an unedited
-    /// photo, when given), then its freedesktop.org thumbnails if it is referenced in place and they are configured.
-    func makeGridRendition(of assetId: String, from contents: EncodedBuffer? = nil) async throws {
+    /// Makes the asset's grid rendition at `priority` (from `contents`, the bytes an import read of an unedited photo,
+    /// when given), then its freedesktop.org thumbnails if it is referenced in place and they are configured. A photo
+    /// just imported is what a grid shows next: a prefetch, on the render thread the clients leave; other warm-ups are
+    /// idle runs, made while no client waits for an image.
+    func makeGridRendition(of assetId: String, from contents: EncodedBuffer? = nil, priority: RenderPriority = .idle)
+        async throws
+    {
         let asset = try await source(of: assetId)
         // The bytes are the original's: an edited asset's grid image is made from its edit's file.
         let contents = asset.edit == nil ? contents : nil
@@ -35,7 +39,7 @@ extension ImageManager {
             rendition = cached
         } else {
             rendition = try await mappingRenderErrors(of: assetId) {
-                try await queue.value(for: key, priority: .idle,
+                try await queue.value(for: key, priority: priority,
                                       work: renderWork(plan, of: source, version: version, contents: contents))
             }
         }

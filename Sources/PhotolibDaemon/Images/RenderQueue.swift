@@ -24,6 +24,9 @@ enum RenderPriority: Int, Comparable, CaseIterable, Sendable {
 ///   (a run that has started finishes: its result is worth keeping).
 /// - Background runs (prefetch, idle) use at most `backgroundThreadLimit` threads, so that a client's request
 ///   finds one free; idle runs start only while no interactive or degraded run is queued or running.
+/// - Clients' runs start in the order asked, background runs newest first: the latest hints are nearest what the
+///   screen shows, and a client that reads photos just imported in order meets the background thread halfway instead
+///   of waiting, photo after photo, for the run of the one it asks for next.
 final class RenderQueue<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
     // @unchecked: every mutable property is read and written with `condition` locked.
 
@@ -161,7 +164,7 @@ final class RenderQueue<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
         for priority in RenderPriority.allCases.reversed() {
             if priority.isBackground && backgroundRunning >= backgroundThreadLimit { return nil }
             if priority == .idle && running[.interactive, default: 0] + running[.degraded, default: 0] > 0 { return nil }
-            while let key = queued[priority]?.popFirst() {
+            while let key = priority.isBackground ? queued[priority]?.popLast() : queued[priority]?.popFirst() {
                 guard let job = jobs[key], job.priority == priority, !job.isRunning else { continue }
                 job.isRunning = true
                 running[priority, default: 0] += 1

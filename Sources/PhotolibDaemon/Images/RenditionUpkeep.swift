@@ -7,8 +7,8 @@ import Synchronization
 
 /// Keeps the rendition cache in step with the library: renditions go when an asset's content changes or the
 /// asset leaves, and the grid-size rendition of each imported or changed asset is made once the library has
-/// settled, while no client waits for an image — or, for a photo just imported, at once from the bytes its import
-/// read and left (`ImportedPhotoContents`), on the core the import leaves.
+/// settled, while no client waits for an image — or, for a photo its import left for one (`ImportedPhotoContents`),
+/// at once, on the render thread the clients leave, from the bytes the import read when they were kept.
 final class RenditionUpkeep: Sendable {
     private let database: LibraryDatabase
     private let images: ImageManager
@@ -35,7 +35,7 @@ final class RenditionUpkeep: Sendable {
     }
 
     /// Follows committed changes until cancelled: drops the renditions of changed and removed assets, makes the grid
-    /// rendition of each inserted one whose import left its bytes, lists the other inserted and changed ones for one,
+    /// rendition of each inserted one its import left for one, lists the other inserted and changed ones for one,
     /// and drops the freedesktop.org thumbnails of referenced files
     /// that moved or went (listing the moved ones' assets for new ones).
     func followLibraryChanges() async {
@@ -73,13 +73,13 @@ final class RenditionUpkeep: Sendable {
         }
     }
 
-    /// Starts making the grid rendition of a new asset from the bytes its import left, if it left them.
+    /// Starts making the grid rendition of a new asset its import left for one, from the bytes it left if any.
     private func makeGridRenditionFromImportedContents(of assetId: String) -> Bool {
-        guard let contents = importedContents.take(assetId) else { return false }
+        guard let photo = importedContents.take(assetId) else { return false }
         Task { [images, importedContents, logger] in
-            defer { importedContents.renditionMade(from: contents) }
+            defer { if let contents = photo.contents { importedContents.renditionMade(from: contents) } }
             do {
-                try await images.makeGridRendition(of: assetId, from: contents)
+                try await images.makeGridRendition(of: assetId, from: photo.contents, priority: .prefetch)
             } catch {
                 logger.debug("no first rendition made", metadata: ["asset": "\(assetId)", "error": "\(error)"])
             }

@@ -6,8 +6,7 @@ import XMPAnnotations
 
 /// The one way files become assets, whoever asks (a watched folder, `ImportFiles`, a `createAsset` change):
 /// prepare each file (read, hash, copy into the store), commit it, settle its files (keep or drop the store
-/// copy, remove a moved source), leave a new photo's bytes for its first rendition unless more files wait, and
-/// count what happened.
+/// copy, remove a moved source), leave a new photo's bytes for its first rendition, and count what happened.
 struct IngestPipeline: Sendable {
     let importer: Importer
     let database: LibraryDatabase
@@ -101,12 +100,10 @@ struct IngestPipeline: Sendable {
         sidecars.submit(.fileArrived(assetId: outcome.assetId, sourcePath: file.sourcePath, mode: file.mode))
     }
 
-    /// Leaves a photo's bytes for the first rendition of the asset its commit is to insert. A first rendition takes a
-    /// core: while files wait, the imports keep both and the renditions wait for quiet.
+    /// Leaves a photo's bytes, when its preparation kept them, for the first rendition of the asset its commit is to
+    /// insert.
     private func leaveForFirstRendition(_ file: PreparedFile) {
-        if let contents = file.contents, !statistics.hasQueuedFiles {
-            importedContents.hold(contents, forNewAsset: file.newAssetId)
-        }
+        if let contents = file.contents { importedContents.hold(contents, forNewAsset: file.newAssetId) }
     }
 
     /// Drops the bytes left for a first rendition when the commit inserted no asset under the id they wait for.
