@@ -35,7 +35,7 @@ struct ImageBenchmark {
         report("mogrify -thumbnail 256x256", seconds: try timeTool("/usr/bin/mogrify",
             ["-path", scratch(work), "-thumbnail", "256x256"] + photos), photos: ids.count)
 
-        try await timeToGrid(Array(photos.prefix(24)), clients: clients, binary: binary, work: work)
+        try await timeToGrid(Array(photos.prefix(24)), binary: binary, work: work)
 
         print("\ncached thumbnail requests over the socket (milliseconds from call to the last byte of the reply)")
         try cachedRequests(ids: ids, clients: clients, socket: daemon.socket)
@@ -78,11 +78,13 @@ struct ImageBenchmark {
         return (monotonicMilliseconds() - start) / 1000
     }
 
-    /// Time-to-grid with ingest: a daemon on an empty library imports `photos` (by reference) and `clients`
-    /// clients get each one's 256-pixel thumbnail, beside one `vipsthumbnail` process over the same files; the
-    /// median of three rounds each, the two alternating.
-    static func timeToGrid(_ photos: [String], clients: Int, binary: String, work: String) async throws {
+    /// Time-to-grid with ingest, as a person does it: a daemon on an empty library imports `photos` (copied into the
+    /// library, the default), then one client asks for each one's grid thumbnail (256 × 256, aspect fill, the fast
+    /// resize mode: PhotoKit's grid request), one after another; beside one `vipsthumbnail` process over the same
+    /// files; the median of three rounds each, the two alternating.
+    static func timeToGrid(_ photos: [String], binary: String, work: String) async throws {
         let gridWork = work + "/grid"
+        let grid = ImageRequestOptions(targetSize: ImageSize(width: 256, height: 256), contentMode: .aspectFill)
         var ours = Measurements(), peer = Measurements()
         for _ in 0..<3 {
             try? FileManager.default.removeItem(atPath: gridWork)
@@ -90,21 +92,24 @@ struct ImageBenchmark {
             let (process, socket) = try await BenchmarkLibrary.startDaemon(binary, work: gridWork)
             let start = monotonicMilliseconds()
             let library = try await PhotoLibrary.connect(socketPath: socket)
-            let imported = try await library.importFiles(photos, mode: .reference)
-            await library.close()
+            let imported = try await library.importFiles(photos)
             let ids = imported.files.compactMap(\.assetId)
             guard ids.count == photos.count else { throw BenchmarkError("imported \(ids.count) of \(photos.count) photos") }
-            _ = try await thumbnails(of: ids, clients: clients, socket: socket)
+            for id in ids {
+                let image = try await library.requestImage(for: id, options: grid)
+                guard min(image.width, image.height) == 256 else { throw BenchmarkError("got \(image.width)x\(image.height)") }
+            }
             ours.append((monotonicMilliseconds() - start) / 1000)
+            await library.close()
             process.terminate()
             process.waitUntilExit()
             peer.append(try timeTool("/usr/bin/vipsthumbnail", ["--size", "256", "-o", scratch(work) + "/%s.jpg"] + photos))
         }
-        print(String(format: "\ntime-to-grid with ingest, %d photos (import, then %d clients ask for every thumbnail): "
-                     + "%.2f s against vipsthumbnail's %.2f s, %.2f×", photos.count, clients, ours.median, peer.median,
-                     ours.median / peer.median))
-        BenchmarkRecord.figure("time-to-grid with ingest, \(photos.count) 12-MP photos", ours: ours.median, peer: peer.median,
-                               peerName: "vipsthumbnail --size 256", unit: "s", target: "≤ 0.9×")
+        print(String(format: "\ntime-to-grid with ingest, %d photos (copied in, then one client asks for each grid "
+                     + "thumbnail in turn): %.2f s against vipsthumbnail's %.2f s, %.2f×", photos.count, ours.median,
+                     peer.median, ours.median / peer.median))
+        BenchmarkRecord.figure("time-to-grid, \(photos.count) 12-MP photos copied in, one client", ours: ours.median,
+                               peer: peer.median, peerName: "vipsthumbnail --size 256", unit: "s", target: "≤ 0.9×")
     }
 
     /// Median and p90 latency of one client, then requests per second of one and of `clients` clients.
