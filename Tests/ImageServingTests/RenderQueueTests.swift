@@ -30,9 +30,15 @@ private final class Log: Sendable {
     var all: [String] { entries.withLock { $0 } }
 }
 
-/// Waits (without a time limit) until `condition` holds, yielding between checks.
-private func eventually(_ condition: () -> Bool) async {
+/// Waits until `condition` holds, yielding between checks; after 30 seconds records an issue and returns, so that a
+/// queue that never gets there fails its test instead of spinning until CI's time runs out.
+private func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async {
+    let deadline = ContinuousClock.now + .seconds(30)
     while !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("the queue never got there", sourceLocation: sourceLocation)
+            return
+        }
         await Task.yield()
     }
 }
