@@ -23,7 +23,7 @@ final class RunningConfiguration: Sendable {
 /// Reloads the configuration at each SIGHUP (`systemctl reload`), between `RELOADING=1` and `READY=1`: sources,
 /// the access policy, the cache budget, retention and freedesktop.org thumbnails change without dropping a
 /// connection or an observer. A file with an error changes nothing; the reason goes to the log and `STATUS=`.
-struct ConfigurationReloader: Service {
+struct ConfigurationReloader: NamedService {
     let running: RunningConfiguration
     let read: @Sendable () throws -> DaemonConfiguration
     let environment: [String: String]

@@ -177,7 +177,7 @@ public struct Daemon: Sendable {
 
 /// The varlink server as a service: tells systemd it is ready once the socket listens, and drains the server at
 /// graceful shutdown.
-struct VarlinkService: Service {
+struct VarlinkService: NamedService {
     let server: VarlinkServer
     let environment: [String: String]
     let logger: Logger

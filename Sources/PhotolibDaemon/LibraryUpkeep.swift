@@ -6,9 +6,10 @@ import ServiceLifecycle
 
 /// Upkeep of the library that runs at start and then after every pause until shutdown. A round that fails is
 /// logged, and the next round tries again.
-struct LibraryUpkeep: Service {
+struct LibraryUpkeep: NamedService {
     /// What a round does, for the log: "could not <task>".
     let task: String
+    var description: String { "LibraryUpkeep(\(task))" }
     let logger: Logger
     /// The pause after a round, from the time it ended.
     let pause: @Sendable (Date) -> Duration

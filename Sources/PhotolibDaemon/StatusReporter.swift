@@ -5,7 +5,7 @@ import ServiceLifecycle
 
 /// Tells systemd what the daemon is doing (`STATUS=`, shown by `systemctl status`), each time it changes:
 /// idle with its asset count, importing K of N, polling or offline sources.
-struct StatusReporter: Service {
+struct StatusReporter: NamedService {
     let database: LibraryDatabase
     let statistics: ImportStatistics
     let sources: ImportSources

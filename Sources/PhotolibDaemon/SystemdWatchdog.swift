@@ -7,7 +7,7 @@ import ServiceLifecycle
 /// Sends `WATCHDOG=1` at half of `WATCHDOG_USEC`, each time only after the daemon's parts have answered: an event
 /// loop of the socket ran a task and the database writer ran an empty step. A daemon stuck in either misses
 /// its pings and systemd restarts it.
-struct SystemdWatchdog: Service {
+struct SystemdWatchdog: NamedService {
     let interval: Duration
     let eventLoops: any EventLoopGroup
     let database: LibraryDatabase

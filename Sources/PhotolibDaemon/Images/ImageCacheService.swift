@@ -5,7 +5,7 @@ import ServiceLifecycle
 /// The image manager's background work as a service: keeping the cache in step with the library (see
 /// `RenditionUpkeep`), recording rendition use, and sweeping what a crash left in the cache. At shutdown it
 /// stops the render threads and records rendition use.
-struct ImageCacheService: Service {
+struct ImageCacheService: NamedService {
     let images: ImageManager
     let upkeep: RenditionUpkeep
     let fileWork: NIOThreadPool
