@@ -56,7 +56,12 @@ public struct Daemon: Sendable {
         try fileStore.createDirectories()
         let database = try LibraryDatabase(path: configuration.libraryPath + "/library.sqlite")
         let rawReader = RawImageReader(maximumPixels: configuration.maximumImagePixels)
-        let importer = Importer(fileStore: fileStore, threadPool: .singleton,
+        // Imports read their sources on threads of their own, one a worker: a source disk that stops answering holds
+        // these, not the threads that serve images, edits and sidecars.
+        let importReads = NIOThreadPool(numberOfThreads: ImportSources.workerCount)
+        importReads.start()
+        defer { importReads.shutdownGracefully { _ in } }
+        let importer = Importer(fileStore: fileStore, threadPool: importReads,
                                 metadataReader: ImageMetadataReader(maximumPixels: configuration.maximumImagePixels),
                                 rawReader: rawReader, mediaProber: MediaProber())
         let recovered = try await fileStore.recover(isResourceFile: database.isResourceFile)

@@ -1,7 +1,9 @@
 import Foundation
 import PhotoLibrary
+import Synchronization
 import Testing
 import TestSupport
+import Varlink
 
 /// The disk under a watched folder fails: a file that gives I/O errors, the whole disk gone mid-import. The daemon
 /// says so, keeps serving, loses no file, and imports what waited once the disk is back.
@@ -35,13 +37,14 @@ struct SourceFaultTests {
         let disk = try FaultFileSystem(at: folder.file("drop"))
         let library = try await WatchedLibrary.start(sources: [(disk.path, "move")])
         let count = 60
-        // The reads of 11 of the files (photo-5, photo-50 to 59) wait, as on a disk that stopped answering, so that the
-        // import is under way when the disk goes, however fast or slowly the machine runs.
-        disk.holdReads(ofPathsContaining: "photo-5")
+        // The read of one file waits, as on a disk that stopped answering, so that the import is under way when the
+        // disk goes, however fast or slowly the machine runs, and in whatever order the files are found.
+        disk.holdReads(ofPathsContaining: "photo-5.")
         for index in 0..<count {
             try (MediaFixtures.jpegVariant(index) + Data(count: 512 << 10)).write(to: URL(fileURLWithPath: disk.path + "/photo-\(index).jpg"))
         }
-        #expect(try await eventually(timeout: .seconds(60)) { try await library.assets().count >= 5 })
+        let underWay = try await eventually(timeout: .seconds(60)) { try await library.assets().count >= 5 }
+        #expect(underWay, "the import went on; log:\n\(library.daemon.log().suffix(8000))")
         disk.unplug()
         try await Task.sleep(for: .seconds(3))
         #expect(library.daemon.isRunning)
@@ -60,6 +63,42 @@ struct SourceFaultTests {
             seen.insert(index)
         }
         #expect(seen.count == count)
+        await library.client.close()
+        try await library.daemon.stop()
+    }
+
+    @Test func aSourceDiskThatStopsAnsweringHoldsUpOnlyTheImports() async throws {
+        let folder = try TemporaryDirectory()
+        let disk = try FaultFileSystem(at: folder.file("drop"))
+        let library = try await WatchedLibrary.start(sources: [(disk.path, "move")])
+        try MediaFixtures.jpegVariant(0).write(to: URL(fileURLWithPath: disk.path + "/first.jpg"))
+        try await library.waitUntil(timeout: 60, "the first file is imported") { try await library.assets().count == 1 }
+        let original = try await library.client.requestImageData(for: try await library.assets()[0].id)
+
+        disk.holdReads(ofPathsContaining: "held")
+        for index in 1...6 {
+            try MediaFixtures.jpegVariant(index).write(to: URL(fileURLWithPath: disk.path + "/held-\(index).jpg"))
+        }
+        // All four import workers take a held file and wait on the disk; the library's own files are still served.
+        #expect(try await eventually(timeout: .seconds(30)) { try await library.status().processing == 4 })
+        let socketPath = library.daemon.socketPath
+        let served = Mutex<Int?>(nil)
+        let reading = Task {
+            let size = try await ByteTransportTests.onThread {
+                try VarlinkRawConnection.connect(socketPath: socketPath).call(
+                    "io.photolibd.Images.ReadFile", parameters: ReadFileParameters(path: original.path, offset: 0, length: 0),
+                    returning: ReadFileReply.self).fileSize
+            }
+            served.withLock { $0 = size }
+        }
+        let wasServed = try await eventually(timeout: .seconds(10)) { served.withLock { $0 } != nil }
+        #expect(wasServed, "a file of the library is served while the imports wait on the disk")
+
+        disk.holdReads(ofPathsContaining: nil)
+        try await reading.value
+        try await library.waitUntil(timeout: 90, "the held files are imported once the disk answers") {
+            try await library.assets().count == 7 && filesUnder(disk.path).isEmpty
+        }
         await library.client.close()
         try await library.daemon.stop()
     }
