@@ -149,14 +149,16 @@ public final class PhotoLibrary: Sendable {
             observerId: observerId, assetQueries: assetQueries, collectionQueries: collectionQueries, removeQueries: names))
     }
 
-    /// `updateObservation` adding queries for a client that keeps results compactly: each added query's ids come as
-    /// `ResultIdentifiers`, read without a string per id (a million ids: 16 MB, no million allocations).
+    /// `updateObservation` adding queries for a client that keeps results compactly: each added query's ids come
+    /// packed (``PackedIDs``) into `ResultIdentifiers`, with no string per id (a million ids: 21 MB on the wire,
+    /// 16 MB kept, no million allocations).
     public func addObservedQueries(_ observerId: String, assetQueries: [String: AssetQuery] = [:],
                                    collectionQueries: [String: CollectionQuery] = [:])
         async throws(PhotoLibraryError) -> CompactObservationUpdate
     {
         try await call(LibraryMethod.updateObservation, UpdateObservationParameters(
-            observerId: observerId, assetQueries: assetQueries, collectionQueries: collectionQueries, removeQueries: []))
+            observerId: observerId, assetQueries: assetQueries, collectionQueries: collectionQueries, removeQueries: [],
+            packedIds: true))
     }
 
     /// The metadata written in the asset's original file (EXIF, GPS, TIFF, IPTC, XMP; a video's container tags).

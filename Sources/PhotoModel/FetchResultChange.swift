@@ -197,8 +197,8 @@ extension FetchResultChange: JSONWritable {
     }
 
     /// Writes the change with `ids` as its full ids (in place of `self.ids`), for a sender that holds them in
-    /// another form than `[String]`.
-    public func write(to json: inout JSONWriter, ids writeIDs: ((inout JSONWriter) -> Void)?) {
+    /// another form than `[String]`; `idsKey` is `packedIds` when they are written in that form (``PackedIDs``).
+    public func write(to json: inout JSONWriter, idsKey: StaticString = "ids", ids writeIDs: ((inout JSONWriter) -> Void)?) {
         json.beginObject()
         json.key("name"); json.string(name)
         json.key("count"); json.int(count)
@@ -216,7 +216,7 @@ extension FetchResultChange: JSONWritable {
         identifiers("changedIds", changedIds)
         indexes("changedIndexesBefore", changedIndexesBefore)
         if let moves { json.key("moves"); json.array(moves) { $1.write(to: &$0) } }
-        if let writeIDs { json.key("ids"); writeIDs(&json) }
+        if let writeIDs { json.key(idsKey); writeIDs(&json) }
         json.endObject()
     }
 }

@@ -24,6 +24,14 @@ public struct ResultIdentifiers: RandomAccessCollection, Sendable, Equatable {
         storage = .uuids(packed)
     }
 
+    /// The ids of a `packedIds` text (``PackedIDs``); nil when the text is not one.
+    public init?(packedIDs text: UnsafeRawBufferPointer) {
+        var packed: [PackedUUID] = []
+        packed.reserveCapacity(text.count / 4 * 3 / 16)
+        guard PackedIDs.decode(text, { packed.append(PackedUUID(high: $0, low: $1)) }) else { return nil }
+        storage = .uuids(packed)
+    }
+
     private init(storage: Storage) {
         self.storage = storage
     }
@@ -98,6 +106,11 @@ extension ResultIdentifiers: JSONReadable {
 public struct PackedUUID: Hashable, Sendable, CustomStringConvertible {
     private let high: UInt64
     private let low: UInt64
+
+    init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
 
     /// Packs `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in lowercase hexadecimal; nil for anything else, so that
     /// `description` gives back exactly the string packed.

@@ -87,13 +87,16 @@ public struct UpdateObservationParameters: Sendable, Hashable, Codable {
     public var assetQueries: [String: AssetQuery]?
     public var collectionQueries: [String: CollectionQuery]?
     public var removeQueries: [String]?
+    /// True: each added result whose ids are all UUIDs sends them as `packedIds` (``PackedIDs``) instead of `ids`.
+    public var packedIds: Bool?
 
     public init(observerId: String, assetQueries: [String: AssetQuery]? = nil,
-                collectionQueries: [String: CollectionQuery]? = nil, removeQueries: [String]? = nil) {
+                collectionQueries: [String: CollectionQuery]? = nil, removeQueries: [String]? = nil, packedIds: Bool? = nil) {
         self.observerId = observerId
         self.assetQueries = assetQueries
         self.collectionQueries = collectionQueries
         self.removeQueries = removeQueries
+        self.packedIds = packedIds
     }
 }
 

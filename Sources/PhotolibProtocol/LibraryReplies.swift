@@ -106,9 +106,25 @@ public struct CompactObservationUpdate: Sendable, Decodable {
     public var results: [String: ResultIdentifiers]
 
     public init(from decoder: any Decoder) throws {
-        let update = try ObservationUpdate(from: decoder)
+        struct Result: Decodable {
+            var name: String
+            var ids: [String]?
+            var packedIds: String?
+        }
+        struct Update: Decodable {
+            var token: String
+            var results: [Result]
+        }
+        let update = try Update(from: decoder)
         token = update.token
-        results = Dictionary(update.results.map { ($0.name, ResultIdentifiers($0.ids ?? [])) }) { first, _ in first }
+        results = try Dictionary(update.results.map { result in
+            guard var packed = result.packedIds else { return (result.name, ResultIdentifiers(result.ids ?? [])) }
+            guard let ids = packed.withUTF8({ ResultIdentifiers(packedIDs: UnsafeRawBufferPointer($0)) }) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                        debugDescription: "a result's packedIds are not whole ids in base64"))
+            }
+            return (result.name, ids)
+        }) { first, _ in first }
     }
 }
 
@@ -131,6 +147,11 @@ extension CompactObservationUpdate: JSONReadable {
                             ids = try json.readOptional { json throws(JSONReadError) in
                                 try ResultIdentifiers(reading: &json, expectedCount: count)
                             } ?? ids
+                        case "packedIds":
+                            guard let packed = try json.readString(parsing: ResultIdentifiers.init(packedIDs:)) else {
+                                throw json.error("a result's packedIds are not whole ids in base64")
+                            }
+                            ids = packed
                         default: try json.skipValue()
                         }
                     }

@@ -42,6 +42,8 @@ struct StockClientTests {
         #expect(updated["addedAtChange"] as? Bool == true)
         #expect(updated["reported"] as? [String] == ["all"], "only the query still followed")
         #expect(updated["changedIds"] as? [[String]] == [[first]])
+        let packed = try #require(summary["packed"] as? [String: Any])
+        #expect(packed["ids"] as? Bool == true && packed["count"] as? Int == 2 && packed["hasTextIds"] as? Bool == false)
         #expect(summary["persistent"] as? [[String]] == [[first], [first]])
 
         let imported = try #require(summary["import"] as? [String: Any])

@@ -9,6 +9,7 @@ import base64
 import json
 import os
 import sys
+import uuid
 
 import varlink
 
@@ -61,6 +62,17 @@ def main() -> int:
                 "addedAtChange": added["token"] == changed["token"],
                 "reported": [r["name"] for r in later["results"]],
                 "changedIds": [r.get("changedIds") for r in later["results"]],
+            }
+            # Asked packed, a result's ids come as their 16 bytes each in base64, in the same order.
+            plain = library.UpdateObservation(observerId=snapshot["observerId"], assetQueries={"plain": {}})
+            packed = library.UpdateObservation(observerId=snapshot["observerId"], assetQueries={"packed": {}},
+                                               packedIds=True)["results"][0]
+            unpacked = base64.b64decode(packed["packedIds"], validate=True)
+            summary["packed"] = {
+                "ids": [str(uuid.UUID(bytes=unpacked[i:i + 16])) for i in range(0, len(unpacked), 16)]
+                       == plain["results"][0]["ids"],
+                "count": packed["count"],
+                "hasTextIds": "ids" in packed,
             }
             history = library.FetchPersistentChanges(snapshot["token"])
             summary["persistent"] = [c["updatedAssetIds"] for c in history["changes"]]

@@ -125,7 +125,8 @@ struct ObservationUpdater {
         let snapshot = FullResults(of: named, in: database, incremental: nil)
         observation.add(named, since: snapshot.generation)
         let token = ChangeToken(libraryId: database.libraryId, generation: snapshot.generation).description
-        try await snapshot.send(as: .update(ObservationUpdate(token: token, results: [])), with: replies)
+        try await snapshot.send(as: .update(ObservationUpdate(token: token, results: []), packedIds: parameters.packedIds == true),
+                                with: replies)
     }
 }
 
@@ -135,7 +136,8 @@ struct FullResults: Sendable {
     /// The reply the results go in (its own `results` left empty).
     enum Reply: Sendable {
         case event(LibraryChangeEvent)
-        case update(ObservationUpdate)
+        /// With `packedIds`, results of UUIDs send them packed.
+        case update(ObservationUpdate, packedIds: Bool)
     }
 
     let generation: Int64
@@ -169,19 +171,31 @@ struct FullResults: Sendable {
         let reply: Reply
         let results: FullResults
 
-        /// A UUID id takes 39 bytes with its quotes and comma.
-        var estimatedByteCount: Int { results.results.reduce(1 << 12) { $0 + 40 * $1.members.count + 256 } }
+        var packsIDs: Bool { if case .update(_, packedIds: true) = reply { true } else { false } }
+
+        /// A UUID id takes 39 bytes with its quotes and comma, or 21⅓ packed.
+        var estimatedByteCount: Int {
+            let idBytes = packsIDs ? 22 : 40
+            return results.results.reduce(1 << 12) { $0 + idBytes * $1.members.count + 256 }
+        }
 
         func write(to json: inout JSONWriter) {
             let writeResults = { (json: inout JSONWriter) in
                 json.array(results.results) { json, result in
-                    FetchResultChange(name: result.name, count: result.members.count, hasIncrementalChanges: results.incremental)
-                        .write(to: &json) { result.members.writeIDs(to: &$0) }
+                    let change = FetchResultChange(name: result.name, count: result.members.count,
+                                                   hasIncrementalChanges: results.incremental)
+                    if packsIDs, let packed = result.members.packedIDBytes() {
+                        change.write(to: &json, idsKey: "packedIds") { json in
+                            json.unescapedString { output in packed.withUnsafeBytes { PackedIDs.append($0, to: &output) } }
+                        }
+                    } else {
+                        change.write(to: &json) { result.members.writeIDs(to: &$0) }
+                    }
                 }
             }
             switch reply {
             case .event(let event): event.write(to: &json, results: writeResults)
-            case .update(let update): update.write(to: &json, results: writeResults)
+            case .update(let update, _): update.write(to: &json, results: writeResults)
             }
         }
     }

@@ -43,6 +43,12 @@ public struct ResultMembers: Sendable {
         }
         result.writeIDs(to: &json)
     }
+
+    /// The ordered ids' 16 bytes each (``PackedIDs``); nil when one of them is not a UUID.
+    public func packedIDBytes() -> [UInt8]? {
+        guard let result else { return [] }
+        return result.packedIDBytes()
+    }
 }
 
 /// The results observers follow, kept up to date as transactions commit.

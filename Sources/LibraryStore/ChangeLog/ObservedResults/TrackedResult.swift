@@ -89,6 +89,30 @@ enum TrackedResult: Sendable {
         json.endArray()
     }
 
+    /// The ids' 16 bytes each, in order (``PackedIDs``); nil when one of them is not a UUID.
+    func packedIDBytes() -> [UInt8]? {
+        switch self {
+        case .packed(let result, _): Self.packedBytes(of: result.entries.prefix(count).lazy.map(\.id), count: count)
+        case .sorted(let result, _): Self.packedBytes(of: result.entries.prefix(count).lazy.map(\.id), count: count)
+        case .assetList, .collectionList: nil
+        }
+    }
+
+    private static func packedBytes(of ids: some Sequence<MemberID>, count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count * 16)
+        let isPacked = bytes.withUnsafeMutableBytes { bytes in
+            var offset = 0
+            for id in ids {
+                guard case .uuid(let high, let low) = id, offset < bytes.count else { return false }
+                bytes.storeBytes(of: high.bigEndian, toByteOffset: offset, as: UInt64.self)
+                bytes.storeBytes(of: low.bigEndian, toByteOffset: offset + 8, as: UInt64.self)
+                offset += 16
+            }
+            return offset == bytes.count
+        }
+        return isPacked ? bytes : nil
+    }
+
     /// Calls `body` with the entry of each row of `sql`, a `keyedMembersSQL`: the id, then the key's values. Read
     /// straight from SQLite's columns, without a `Row` or `Data` per member.
     static func forEachEntry(_ db: Database, sql: String, arguments: StatementArguments,
