@@ -35,42 +35,53 @@ public enum PackedIDs {
         }
     }
 
-    /// Calls `body` with each id of `text` as its two halves, in order; false, having called nothing, when `text`
-    /// is not the packed form of whole ids.
+    /// Calls `body` with each id of `text` as its two halves, in order; false when `text` is not the packed form
+    /// of whole ids (`body` may have had the ids before the fault).
     public static func decode(_ text: UnsafeRawBufferPointer, _ body: (_ high: UInt64, _ low: UInt64) -> Void) -> Bool {
         guard text.count % 4 == 0 else { return false }
         let padding = text.suffix(2).reversed().prefix { $0 == UInt8(ascii: "=") }.count
-        let byteCount = text.count / 4 * 3 - padding
-        guard byteCount % 16 == 0 else { return false }
+        guard (text.count / 4 * 3 - padding) % 16 == 0 else { return false }
         var invalid: UInt8 = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: byteCount + 2) { buffer, initialized in
-            func group(_ digits: UnsafeRawBufferPointer, at offset: Int) {
-                let values = (digitValues[Int(digits[0])], digitValues[Int(digits[1])],
-                              digitValues[Int(digits[2])], digitValues[Int(digits[3])])
-                invalid |= values.0 | values.1 | values.2 | values.3
-                let group = UInt32(values.0) << 18 | UInt32(values.1) << 12 | UInt32(values.2) << 6 | UInt32(values.3)
-                buffer[offset] = UInt8(truncatingIfNeeded: group >> 16)
-                buffer[offset + 1] = UInt8(truncatingIfNeeded: group >> 8)
-                buffer[offset + 2] = UInt8(truncatingIfNeeded: group)
+        // Three ids are 64 digits: decoded a block at a time on the stack; the last, shorter block with its
+        // padding read as zero digits.
+        withUnsafeTemporaryAllocation(byteCount: 64 + 48, alignment: 8) { scratch in
+            let tail = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<64])
+            let block = UnsafeMutableRawBufferPointer(rebasing: scratch[64...])
+            func emit(_ ids: Int) {
+                for offset in stride(from: 0, to: ids * 16, by: 16) {
+                    body(UInt64(bigEndian: block.loadUnaligned(fromByteOffset: offset, as: UInt64.self)),
+                         UInt64(bigEndian: block.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)))
+                }
             }
-            let groups = text.count / 4, whole = padding > 0 ? groups - 1 : groups
-            for index in 0..<whole { group(UnsafeRawBufferPointer(rebasing: text[index * 4..<index * 4 + 4]), at: index * 3) }
-            if padding > 0 {
-                // The padded last group: its '=' read as zero digits.
-                var last = (text[text.count - 4], text[text.count - 3], text[text.count - 2], text[text.count - 1])
-                if padding == 2 { last.2 = UInt8(ascii: "A") }
-                last.3 = UInt8(ascii: "A")
-                withUnsafeBytes(of: last) { group($0, at: whole * 3) }
+            var start = 0
+            while text.count - start >= 64 {
+                decodeGroups(UnsafeRawBufferPointer(rebasing: text[start..<start + 64]), into: block, invalid: &invalid)
+                emit(3)
+                start += 64
             }
-            initialized = byteCount
+            guard start < text.count else { return }
+            let rest = text.count - start
+            tail.copyMemory(from: UnsafeRawBufferPointer(rebasing: text[start...]))
+            for index in rest - padding..<rest { tail[index] = UInt8(ascii: "A") }
+            decodeGroups(UnsafeRawBufferPointer(rebasing: tail[0..<rest]), into: block, invalid: &invalid)
+            emit((rest / 4 * 3 - padding) / 16)
         }
-        guard invalid & 0xC0 == 0 else { return false }
-        bytes.withUnsafeBytes { bytes in
-            for offset in stride(from: 0, to: byteCount, by: 16) {
-                body(UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)),
-                     UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)))
-            }
+        return invalid & 0xC0 == 0
+    }
+
+    /// Decodes whole groups of four digits into `bytes`; a byte that is not a digit sets a high bit of `invalid`.
+    private static func decodeGroups(_ digits: UnsafeRawBufferPointer, into bytes: UnsafeMutableRawBufferPointer,
+                                     invalid: inout UInt8) {
+        var output = 0
+        for start in stride(from: 0, to: digits.count, by: 4) {
+            let values = (digitValues[Int(digits[start])], digitValues[Int(digits[start + 1])],
+                          digitValues[Int(digits[start + 2])], digitValues[Int(digits[start + 3])])
+            invalid |= values.0 | values.1 | values.2 | values.3
+            let group = UInt32(values.0) << 18 | UInt32(values.1) << 12 | UInt32(values.2) << 6 | UInt32(values.3)
+            bytes[output] = UInt8(truncatingIfNeeded: group >> 16)
+            bytes[output + 1] = UInt8(truncatingIfNeeded: group >> 8)
+            bytes[output + 2] = UInt8(truncatingIfNeeded: group)
+            output += 3
         }
-        return true
     }
 }

@@ -99,18 +99,18 @@ enum TrackedResult: Sendable {
     }
 
     private static func packedBytes(of ids: some Sequence<MemberID>, count: Int) -> [UInt8]? {
-        var bytes = [UInt8](repeating: 0, count: count * 16)
-        let isPacked = bytes.withUnsafeMutableBytes { bytes in
-            var offset = 0
+        var offset = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: count * 16) { bytes, initialized in
+            let raw = UnsafeMutableRawBufferPointer(bytes)
             for id in ids {
-                guard case .uuid(let high, let low) = id, offset < bytes.count else { return false }
-                bytes.storeBytes(of: high.bigEndian, toByteOffset: offset, as: UInt64.self)
-                bytes.storeBytes(of: low.bigEndian, toByteOffset: offset + 8, as: UInt64.self)
+                guard case .uuid(let high, let low) = id, offset < raw.count else { return offset = -1 }
+                raw.storeBytes(of: high.bigEndian, toByteOffset: offset, as: UInt64.self)
+                raw.storeBytes(of: low.bigEndian, toByteOffset: offset + 8, as: UInt64.self)
                 offset += 16
             }
-            return offset == bytes.count
+            initialized = max(offset, 0)
         }
-        return isPacked ? bytes : nil
+        return offset == count * 16 ? bytes : nil
     }
 
     /// Calls `body` with the entry of each row of `sql`, a `keyedMembersSQL`: the id, then the key's values. Read
