@@ -184,10 +184,8 @@ struct FullResults: Sendable {
                 json.array(results.results) { json, result in
                     let change = FetchResultChange(name: result.name, count: result.members.count,
                                                    hasIncrementalChanges: results.incremental)
-                    if packsIDs, let packed = result.members.packedIDBytes() {
-                        change.write(to: &json, idsKey: "packedIds") { json in
-                            json.unescapedString { output in packed.withUnsafeBytes { PackedIDs.append($0, to: &output) } }
-                        }
+                    if packsIDs, result.members.hasOnlyUUIDs {
+                        change.write(to: &json, idsKey: "packedIds") { result.members.writePackedIDs(to: &$0) }
                     } else {
                         change.write(to: &json) { result.members.writeIDs(to: &$0) }
                     }

@@ -18,6 +18,15 @@ struct ChunkedList<Element: Equatable & Sendable>: Sendable {
     /// The elements in order.
     var elements: FlattenSequence<[[Element]]> { chunks.joined() }
 
+    /// Calls `body` with the first `limit` elements in order, a chunk at a time, in place.
+    func forEachChunk(prefix limit: Int, _ body: (UnsafeBufferPointer<Element>) -> Void) {
+        var left = limit
+        for chunk in chunks where left > 0 {
+            chunk.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0.prefix(left))) }
+            left -= chunk.count
+        }
+    }
+
     /// The chunk and offset where `element` is or would be inserted, and the rank that is.
     private func location(of element: Element) -> (chunk: Int, offset: Int, rank: Int) {
         var rank = 0

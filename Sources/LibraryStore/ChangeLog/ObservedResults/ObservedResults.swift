@@ -44,10 +44,13 @@ public struct ResultMembers: Sendable {
         result.writeIDs(to: &json)
     }
 
-    /// The ordered ids' 16 bytes each (``PackedIDs``); nil when one of them is not a UUID.
-    public func packedIDBytes() -> [UInt8]? {
-        guard let result else { return [] }
-        return result.packedIDBytes()
+    /// Whether every id is a UUID, so that the ids can be written packed (``PackedIDs``).
+    public var hasOnlyUUIDs: Bool { result?.hasOnlyUUIDs ?? true }
+
+    /// Writes the ordered ids in their packed form (``PackedIDs``) as a JSON string; every id must be a UUID
+    /// (`hasOnlyUUIDs`).
+    public func writePackedIDs(to json: inout JSONWriter) {
+        json.unescapedString { output in result?.appendPackedIDs(to: &output) }
     }
 }
 

@@ -173,6 +173,11 @@ struct SortedResult<Entry: ResultEntry>: Sendable {
     /// The members in order.
     var entries: FlattenSequence<[[Entry]]> { ordered.elements }
 
+    /// Calls `body` with the first `limit` members in order, some at a time, in place.
+    func forEachChunk(prefix limit: Int, _ body: (UnsafeBufferPointer<Entry>) -> Void) {
+        ordered.forEachChunk(prefix: limit, body)
+    }
+
     /// The ordered ids.
     var ids: [String] {
         var ids: [String] = []

@@ -89,28 +89,33 @@ enum TrackedResult: Sendable {
         json.endArray()
     }
 
-    /// The ids' 16 bytes each, in order (``PackedIDs``); nil when one of them is not a UUID.
-    func packedIDBytes() -> [UInt8]? {
+    /// Whether every id is a UUID, so that the ids can be written packed (``PackedIDs``).
+    var hasOnlyUUIDs: Bool {
         switch self {
-        case .packed(let result, _): Self.packedBytes(of: result.entries.prefix(count).lazy.map(\.id), count: count)
-        case .sorted(let result, _): Self.packedBytes(of: result.entries.prefix(count).lazy.map(\.id), count: count)
-        case .assetList, .collectionList: nil
+        // A packed entry's id is a UUID.
+        case .packed: true
+        case .sorted(let result, _): result.entries.prefix(count).allSatisfy { if case .uuid = $0.id { true } else { false } }
+        case .assetList, .collectionList: false
         }
     }
 
-    private static func packedBytes(of ids: some Sequence<MemberID>, count: Int) -> [UInt8]? {
-        var offset = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: count * 16) { bytes, initialized in
-            let raw = UnsafeMutableRawBufferPointer(bytes)
-            for id in ids {
-                guard case .uuid(let high, let low) = id, offset < raw.count else { return offset = -1 }
-                raw.storeBytes(of: high.bigEndian, toByteOffset: offset, as: UInt64.self)
-                raw.storeBytes(of: low.bigEndian, toByteOffset: offset + 8, as: UInt64.self)
-                offset += 16
+    /// Appends `ids` in their packed form to `output`; every id must be a UUID (`hasOnlyUUIDs`).
+    func appendPackedIDs(to output: inout [UInt8]) {
+        var encoder = PackedIDEncoder()
+        switch self {
+        case .packed(let result, _):
+            result.forEachChunk(prefix: count) { entries in
+                for entry in entries { encoder.add(high: entry.high, low: entry.low, to: &output) }
             }
-            initialized = max(offset, 0)
+        case .sorted(let result, _):
+            for entry in result.entries.prefix(count) {
+                guard case .uuid(let high, let low) = entry.id else { preconditionFailure("an id that is not a UUID, packed") }
+                encoder.add(high: high, low: low, to: &output)
+            }
+        case .assetList, .collectionList:
+            preconditionFailure("a list of ids, packed")
         }
-        return offset == count * 16 ? bytes : nil
+        encoder.finish(to: &output)
     }
 
     /// Calls `body` with the entry of each row of `sql`, a `keyedMembersSQL`: the id, then the key's values. Read
