@@ -150,7 +150,7 @@ public final class PhotoLibrary: Sendable {
     }
 
     /// `updateObservation` adding queries for a client that keeps results compactly: each added query's ids come
-    /// packed (``PackedIDs``) into `ResultIdentifiers`, with no string per id (a million ids: 21 MB on the wire,
+    /// packed (`PackedIDs`) into `ResultIdentifiers`, with no string per id (a million ids: 21 MB on the wire,
     /// 16 MB kept, no million allocations).
     public func addObservedQueries(_ observerId: String, assetQueries: [String: AssetQuery] = [:],
                                    collectionQueries: [String: CollectionQuery] = [:])

@@ -87,7 +87,7 @@ public struct UpdateObservationParameters: Sendable, Hashable, Codable {
     public var assetQueries: [String: AssetQuery]?
     public var collectionQueries: [String: CollectionQuery]?
     public var removeQueries: [String]?
-    /// True: each added result whose ids are all UUIDs sends them as `packedIds` (``PackedIDs``) instead of `ids`.
+    /// True: each added result whose ids are all UUIDs sends them as `packedIds` (`PackedIDs`) instead of `ids`.
     public var packedIds: Bool?
 
     public init(observerId: String, assetQueries: [String: AssetQuery]? = nil,

@@ -44,10 +44,10 @@ public struct ResultMembers: Sendable {
         result.writeIDs(to: &json)
     }
 
-    /// Whether every id is a UUID, so that the ids can be written packed (``PackedIDs``).
+    /// Whether every id is a UUID, so that the ids can be written packed (`PackedIDs`).
     public var hasOnlyUUIDs: Bool { result?.hasOnlyUUIDs ?? true }
 
-    /// Writes the ordered ids in their packed form (``PackedIDs``) as a JSON string; every id must be a UUID
+    /// Writes the ordered ids in their packed form (`PackedIDs`) as a JSON string; every id must be a UUID
     /// (`hasOnlyUUIDs`).
     public func writePackedIDs(to json: inout JSONWriter) {
         json.unescapedString { output in result?.appendPackedIDs(to: &output) }

@@ -89,7 +89,7 @@ enum TrackedResult: Sendable {
         json.endArray()
     }
 
-    /// Whether every id is a UUID, so that the ids can be written packed (``PackedIDs``).
+    /// Whether every id is a UUID, so that the ids can be written packed (`PackedIDs`).
     var hasOnlyUUIDs: Bool {
         switch self {
         // A packed entry's id is a UUID.
