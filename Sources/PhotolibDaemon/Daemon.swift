@@ -56,9 +56,9 @@ public struct Daemon: Sendable {
         try fileStore.createDirectories()
         let database = try LibraryDatabase(path: configuration.libraryPath + "/library.sqlite")
         let rawReader = RawImageReader(maximumPixels: configuration.maximumImagePixels)
-        // Imports read their sources on threads of their own, one a worker: a source disk that stops answering holds
-        // these, not the threads that serve images, edits and sidecars.
-        let importReads = NIOThreadPool(numberOfThreads: ImportSources.workerCount)
+        // Imports read their sources on threads of their own, as many as the shared pool's: a source disk that stops
+        // answering holds these, not the threads that serve files, edits and sidecars.
+        let importReads = NIOThreadPool(numberOfThreads: System.coreCount)
         importReads.start()
         defer { importReads.shutdownGracefully { _ in } }
         let importer = Importer(fileStore: fileStore, threadPool: importReads,

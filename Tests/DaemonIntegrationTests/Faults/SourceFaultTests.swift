@@ -79,7 +79,8 @@ struct SourceFaultTests {
         for index in 1...6 {
             try MediaFixtures.jpegVariant(index).write(to: URL(fileURLWithPath: disk.path + "/held-\(index).jpg"))
         }
-        // All four import workers take a held file and wait on the disk; the library's own files are still served.
+        // The four import workers take a held file each, and every thread the imports read on waits on the disk; the
+        // library's own files are still served.
         #expect(try await eventually(timeout: .seconds(30)) { try await library.status().processing == 4 })
         let socketPath = library.daemon.socketPath
         let served = Mutex<Int?>(nil)
