@@ -15,8 +15,13 @@ import Testing
     /// A reader whose helper is the shell script `body`, run for each helper started.
     func reader(_ body: String, timeLimit: Int = 10) throws -> RawImageReader {
         let script = directory + "/helper-\(UUID().uuidString)"
-        try ("#!/bin/sh\n" + body + "\n").write(toFile: script, atomically: true, encoding: .utf8)
-        chmod(script, 0o755)
+        // Written through a descriptor closed on exec: a process another test starts meanwhile must not keep the
+        // script open for writing, or running it fails with ETXTBSY (Foundation's writes leave theirs inheritable).
+        let descriptor = open(script, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        let text = Array(("#!/bin/sh\n" + body + "\n").utf8)
+        guard write(descriptor, text, text.count) == text.count else { throw POSIXError(.EIO) }
         return RawImageReader(helper: script, timeLimit: timeLimit)
     }
 
