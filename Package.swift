@@ -258,7 +258,8 @@ let package = Package(
         .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "TestSupport"]),
         .testTarget(
             name: "ImageServingTests",
-            dependencies: ["PhotolibDaemon", "PhotolibProtocol", "CompactJSON", "Imaging", "PhotoModel", "ThumbnailCache"]
+            dependencies: ["PhotolibDaemon", "PhotolibProtocol", "CompactJSON", "Imaging", "PhotoModel", "ThumbnailCache",
+                           .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "PhotolibConfigTests", dependencies: ["PhotolibConfig", "PhotolibLocations"]),
         .testTarget(name: "FolderWatchTests", dependencies: ["FolderWatch", "PhotoModel", "TestSupport"]),

@@ -20,6 +20,8 @@ struct LibraryUpkeep: NamedService {
             while !Task.isCancelled {
                 do {
                     try await round()
+                } catch where Task.isCancelled {
+                    // Shutdown stopped the round: nothing went wrong.
                 } catch {
                     logger.error("could not \(task)", metadata: ["error": "\(error)"])
                 }
