@@ -137,8 +137,7 @@ struct DailyCommandLineTests {
         let id = library.assetIds[0]
         // xdg-open as the desktop would run it, standing in for the viewer: it notes what it was given.
         let desktop = try TemporaryDirectory()
-        try "#!/bin/sh\necho \"$1\" >> \(desktop.file("opened"))\n".write(toFile: desktop.file("xdg-open"), atomically: true, encoding: .utf8)
-        #expect(chmod(desktop.file("xdg-open"), 0o755) == 0)
+        try writeExecutable("#!/bin/sh\necho \"$1\" >> \(desktop.file("opened"))\n", to: desktop.file("xdg-open"))
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = desktop.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         _ = try photolib(library, ["edit", id, "--rotate", "90"])

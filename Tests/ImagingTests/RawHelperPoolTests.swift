@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import Testing
+import TestSupport
 
 /// The daemon's side of the RAW helpers, with stand-in helpers (shell scripts) that misbehave in the ways a decoder
 /// on a hostile file can: crash, hang, or end while idle. The real helper's behaviour is in RawFileTests.
@@ -15,13 +16,7 @@ import Testing
     /// A reader whose helper is the shell script `body`, run for each helper started.
     func reader(_ body: String, timeLimit: Int = 10) throws -> RawImageReader {
         let script = directory + "/helper-\(UUID().uuidString)"
-        // Written through a descriptor closed on exec: a process another test starts meanwhile must not keep the
-        // script open for writing, or running it fails with ETXTBSY (Foundation's writes leave theirs inheritable).
-        let descriptor = open(script, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        defer { close(descriptor) }
-        let text = Array(("#!/bin/sh\n" + body + "\n").utf8)
-        guard write(descriptor, text, text.count) == text.count else { throw POSIXError(.EIO) }
+        try writeExecutable("#!/bin/sh\n" + body + "\n", to: script)
         return RawImageReader(helper: script, timeLimit: timeLimit)
     }
 

@@ -18,3 +18,14 @@ func builtTestTool(_ name: String, from sources: [String], flags: [String]) thro
 }
 
 private let builtTools = Mutex<[String: String]>([:])
+
+/// Writes `text` as a new executable file at `path`, through a descriptor closed on exec: a process another test
+/// starts meanwhile must not keep the file open for writing, or running it fails with ETXTBSY (Foundation's writes
+/// leave their descriptors inheritable).
+public func writeExecutable(_ text: String, to path: String) throws {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+    guard descriptor >= 0 else { throw DaemonError("cannot create \(path): errno \(errno)") }
+    defer { close(descriptor) }
+    let bytes = Array(text.utf8)
+    guard write(descriptor, bytes, bytes.count) == bytes.count else { throw DaemonError("cannot write \(path)") }
+}
