@@ -27,8 +27,6 @@ struct EditBenchmark {
         let library = try await PhotoLibrary.connect(socketPath: socket)
         var commits = Measurements(), thumbnails = Measurements()
         let edit = BasicAdjustment(rotate: 90, crop: NormalizedRect(x: crop.x, y: crop.y, width: crop.width, height: crop.height))
-        let thumbnail = ImageRequestOptions(targetSize: ImageSize(width: 256, height: 256), resizeMode: .exact,
-                                            deliveryMode: .highQuality, version: .current)
         for id in ids {
             var changes = PhotoLibrary.ChangeBuilder()
             changes.editAsset(id, basic: edit)
@@ -36,7 +34,9 @@ struct EditBenchmark {
             _ = try await library.performChanges(changes)
             let committed = monotonicMilliseconds()
             commits.append(committed - start)
-            _ = try await library.requestImage(for: id, options: thumbnail)
+            _ = try await library.requestImage(RequestImageParameters(
+                assetId: id, targetSize: ImageSize(width: 256, height: 256), resizeMode: .exact, deliveryMode: .highQuality,
+                version: .current))
             thumbnails.append(monotonicMilliseconds() - committed)
         }
         var reverts = PhotoLibrary.ChangeBuilder()

@@ -65,9 +65,9 @@ struct ImageBenchmark {
             for client in 0..<clients {
                 group.addTask {
                     let library = try await PhotoLibrary.connect(socketPath: socket)
-                    let options = ImageRequestOptions(targetSize: ImageSize(width: 256, height: 256), resizeMode: .exact)
                     for index in stride(from: client, to: ids.count, by: clients) {
-                        let image = try await library.requestImage(for: ids[index], options: options)
+                        let image = try await library.requestImage(RequestImageParameters(
+                            assetId: ids[index], targetSize: ImageSize(width: 256, height: 256), resizeMode: .exact))
                         guard max(image.width, image.height) == 256 else { throw BenchmarkError("got \(image.width)x\(image.height)") }
                     }
                     await library.close()
@@ -84,7 +84,6 @@ struct ImageBenchmark {
     /// files; the median of three rounds each, the two alternating.
     static func timeToGrid(_ photos: [String], binary: String, work: String) async throws {
         let gridWork = work + "/grid"
-        let grid = ImageRequestOptions(targetSize: ImageSize(width: 256, height: 256), contentMode: .aspectFill)
         var ours = Measurements(), peer = Measurements()
         for _ in 0..<3 {
             try? FileManager.default.removeItem(atPath: gridWork)
@@ -96,7 +95,8 @@ struct ImageBenchmark {
             let ids = imported.files.compactMap(\.assetId)
             guard ids.count == photos.count else { throw BenchmarkError("imported \(ids.count) of \(photos.count) photos") }
             for id in ids {
-                let image = try await library.requestImage(for: id, options: grid)
+                let image = try await library.requestImage(RequestImageParameters(
+                    assetId: id, targetSize: ImageSize(width: 256, height: 256), contentMode: .aspectFill))
                 guard min(image.width, image.height) == 256 else { throw BenchmarkError("got \(image.width)x\(image.height)") }
             }
             ours.append((monotonicMilliseconds() - start) / 1000)
@@ -152,11 +152,11 @@ struct ImageBenchmark {
         let library = try await PhotoLibrary.connect(socketPath: socket)
         var first = Measurements(), final = Measurements()
         var degradedFirst = 0
-        let options = ImageRequestOptions(targetSize: ImageSize(width: 1024, height: 1024))
         for id in ids {
+            let request = RequestImageParameters(assetId: id, targetSize: ImageSize(width: 1024, height: 1024))
             let start = monotonicMilliseconds()
             var replies = 0
-            for try await image in library.images(for: id, options: options) {
+            for try await image in library.images(request) {
                 replies += 1
                 if replies == 1 {
                     first.append(monotonicMilliseconds() - start)

@@ -23,11 +23,11 @@ struct RawBenchmark {
 
         // A grid's request (opportunistic): its final image, which the preview answers.
         var ours = Measurements(), peer = Measurements()
-        let grid = ImageRequestOptions(targetSize: ImageSize(width: 256, height: 256), resizeMode: .exact)
         for (id, file) in zip(ids, files) {
+            let grid = RequestImageParameters(assetId: id, targetSize: ImageSize(width: 256, height: 256), resizeMode: .exact)
             var start = monotonicMilliseconds()
             var thumbnail: ImageResult?
-            for try await image in library.images(for: id, options: grid) { thumbnail = image }
+            for try await image in library.images(grid) { thumbnail = image }
             ours.append(monotonicMilliseconds() - start)
             guard let thumbnail, max(thumbnail.width, thumbnail.height) == 256 else { throw BenchmarkError("no 256-px thumbnail") }
             start = monotonicMilliseconds()
@@ -40,7 +40,7 @@ struct RawBenchmark {
         peer = Measurements()
         for (id, file) in zip(ids, files) {
             var start = monotonicMilliseconds()
-            _ = try await library.requestImage(for: id, options: ImageRequestOptions(deliveryMode: .highQuality))
+            _ = try await library.requestImage(RequestImageParameters(assetId: id, deliveryMode: .highQuality))
             ours.append(monotonicMilliseconds() - start)
             start = monotonicMilliseconds()
             try shell("dcraw_emu -w -Z '\(work)/peer.ppm' '\(file)'")

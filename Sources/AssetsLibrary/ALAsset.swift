@@ -113,15 +113,16 @@ public final class ALAsset: NSObject, @unchecked Sendable {
     public func thumbnail() -> PHImage! {
         let width = Double(max(asset.pixelWidth, 1)), height = Double(max(asset.pixelHeight, 1))
         let side = min(width, height)
-        let crop = ImageRequestOptions.Rect(x: (width - side) / 2 / width, y: (height - side) / 2 / height,
-                                            width: side / width, height: side / height)
-        return image(ImageRequestOptions(targetSize: ImageSize(width: 150, height: 150), contentMode: .aspectFill,
-                                         resizeMode: .exact, normalizedCropRect: crop))
+        let crop = NormalizedCropRect(x: (width - side) / 2 / width, y: (height - side) / 2 / height,
+                                      width: side / width, height: side / height)
+        return Self.image(RequestImageParameters(assetId: asset.id, targetSize: ImageSize(width: 150, height: 150),
+                                                 contentMode: .aspectFill, resizeMode: .exact, normalizedCropRect: crop))
     }
 
     /// A thumbnail of the whole image that keeps its aspect ratio, fitting 150 pixels.
     public func aspectRatioThumbnail() -> PHImage! {
-        image(ImageRequestOptions(targetSize: ImageSize(width: 150, height: 150), resizeMode: .exact))
+        Self.image(RequestImageParameters(assetId: asset.id, targetSize: ImageSize(width: 150, height: 150),
+                                          resizeMode: .exact))
     }
 
     public func defaultRepresentation() -> ALAssetRepresentation! {
@@ -166,11 +167,10 @@ public final class ALAsset: NSObject, @unchecked Sendable {
         "ALAsset - Type:\(value(forProperty: ALAssetPropertyType) ?? ""), URLs:\(url)"
     }
 
-    /// The final image of a request; nil when the daemon cannot make it.
-    func image(_ options: ImageRequestOptions) -> PHImage? {
-        let id = asset.id
+    /// The image of a one-reply request; nil when the daemon cannot make it.
+    static func image(_ request: RequestImageParameters) -> PHImage? {
         let image = try? LibraryClient.shared.call { library throws(PhotoLibraryError) in
-            try await library.requestImage(for: id, options: options)
+            try await library.requestImage(request)
         }
         return image.map { PHImage($0, transfers: LibraryClient.shared.transfers) }
     }

@@ -85,8 +85,8 @@ public final class ALAssetRepresentation: NSObject, @unchecked Sendable {
 
     /// An image fitting 1920 pixels, with the asset's edit.
     public func fullScreenImage() -> PHImage! {
-        ALAsset(asset).image(ImageRequestOptions(targetSize: ImageSize(width: 1920, height: 1920), resizeMode: .exact,
-                                                 deliveryMode: .highQuality, version: .current))
+        ALAsset.image(RequestImageParameters(assetId: asset.id, targetSize: ImageSize(width: 1920, height: 1920),
+                                             resizeMode: .exact, deliveryMode: .highQuality, version: .current))
     }
 
     /// The original's pixels at full size as they are stored, not turned: `orientation()` (and the image's

@@ -32,7 +32,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         exact: fit or fill the size exactly; fast: the cached size closest to it, never smaller; \
         none: the image's own size.
         """)
-    var resize: ImageRequestOptions.ResizeMode = .exact
+    var resize: ImageResizeMode = .exact
 
     @Option(help: ArgumentHelp("Show only this part of the upright image (with --resize exact), in 0...1 coordinates.",
                                valueName: "x,y,width,height"))
@@ -58,9 +58,9 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let library = try await connection.connect()
         let found = try await References(library: library).asset(asset)
         let cropRect = crop ? Self.centredCrop(of: found, to: size.value) : region?.value
-        let options = ImageRequestOptions(targetSize: size.value, contentMode: crop ? .aspectFill : mode.contentMode,
-                                          resizeMode: resize, normalizedCropRect: cropRect)
-        let image = try await library.requestImage(for: found.id, options: options)
+        let image = try await library.requestImage(RequestImageParameters(
+            assetId: found.id, targetSize: size.value, contentMode: crop ? .aspectFill : mode.contentMode,
+            resizeMode: resize, normalizedCropRect: cropRect))
         await library.close()
         let wanted = format ?? OutputFormat(fileName: output)
         if let wanted, wanted.mimeType != image.mimeType {
@@ -74,16 +74,16 @@ struct ThumbnailCommand: AsyncParsableCommand {
     }
 
     /// The centred part of the upright asset with the target's shape, so that filling the size cuts nothing more.
-    private static func centredCrop(of asset: Asset, to target: ImageSize) -> ImageRequestOptions.Rect? {
+    private static func centredCrop(of asset: Asset, to target: ImageSize) -> NormalizedCropRect? {
         guard asset.pixelWidth > 0, asset.pixelHeight > 0 else { return nil }
         let width = Double(asset.pixelWidth), height = Double(asset.pixelHeight)   // as displayed
         let targetAspect = Double(target.width) / Double(target.height)
         if width / height > targetAspect {
             let share = height * targetAspect / width
-            return ImageRequestOptions.Rect(x: (1 - share) / 2, y: 0, width: share, height: 1)
+            return NormalizedCropRect(x: (1 - share) / 2, y: 0, width: share, height: 1)
         }
         let share = width / targetAspect / height
-        return ImageRequestOptions.Rect(x: 0, y: (1 - share) / 2, width: 1, height: share)
+        return NormalizedCropRect(x: 0, y: (1 - share) / 2, width: 1, height: share)
     }
 }
 
@@ -109,7 +109,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 enum FitMode: String, ExpressibleByArgument, CaseIterable {
     case fit, fill
 
-    var contentMode: ImageRequestOptions.ContentMode { self == .fit ? .aspectFit : .aspectFill }
+    var contentMode: ImageContentMode { self == .fit ? .aspectFit : .aspectFill }
 }
 
 /// A `WIDTHxHEIGHT` argument.
@@ -131,16 +131,16 @@ struct TargetSize: ExpressibleByArgument {
 
 /// An `x,y,width,height` argument.
 struct CropRectangle: ExpressibleByArgument {
-    let value: ImageRequestOptions.Rect
+    let value: NormalizedCropRect
 
     init?(argument: String) {
         let numbers = argument.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard numbers.count == 4 else { return nil }
-        value = ImageRequestOptions.Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+        value = NormalizedCropRect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
     }
 }
 
-extension ImageRequestOptions.ResizeMode: ExpressibleByArgument {}
+extension ImageResizeMode: ExpressibleByArgument {}
 
 /// Where a command writes a file: a path whose folder must exist, or standard output for `-`.
 ///

@@ -16,11 +16,11 @@ public enum ImageResizeMode: String, Sendable, Hashable, Codable, CaseIterable {
     case none
 }
 
-/// Which images a request delivers: PhotoKit's `PHImageRequestOptionsDeliveryMode`.
+/// Which images a request delivers: PhotoKit's `PHImageRequestOptionsDeliveryMode`, as the daemon applies it.
 public enum ImageDeliveryMode: String, Sendable, Hashable, Codable, CaseIterable {
-    /// With `more`: a degraded image first when one is at hand, then the final one.
+    /// With `more`: a degraded image first when one is at hand, then the final one; in one reply, the final one.
     case opportunistic
-    /// One final image.
+    /// One final image, a RAW file's made from its sensor data rather than its embedded preview.
     case highQuality
     /// One image, degraded if that is what is at hand.
     case fast
@@ -66,6 +66,32 @@ public struct RequestImageParameters: Sendable, Hashable, Codable {
         self.deliveryMode = deliveryMode
         self.normalizedCropRect = normalizedCropRect
         self.version = version
+    }
+
+    /// A request for the image of the asset at `targetSize` (nil for the whole image), with PhotoKit's defaults.
+    public init(assetId: String, targetSize: ImageSize?, contentMode: ImageContentMode = .aspectFit,
+                resizeMode: ImageResizeMode = .fast, deliveryMode: ImageDeliveryMode = .opportunistic,
+                normalizedCropRect: NormalizedCropRect? = nil, version: ImageVersion? = nil) {
+        self.init(assetId: assetId, targetWidth: targetSize?.width, targetHeight: targetSize?.height,
+                  contentMode: contentMode, resizeMode: resizeMode, deliveryMode: deliveryMode,
+                  normalizedCropRect: normalizedCropRect, version: version)
+    }
+
+    /// The target size; nil for the whole image.
+    public var targetSize: ImageSize? {
+        guard let targetWidth, let targetHeight, (targetWidth, targetHeight) != (-1, -1) else { return nil }
+        return ImageSize(width: targetWidth, height: targetHeight)
+    }
+}
+
+/// A width and height in pixels.
+public struct ImageSize: Sendable, Hashable {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
     }
 }
 

@@ -42,7 +42,7 @@ public enum PHImageRequestOptionsVersion: Int, Sendable {
     case unadjusted = 1
     case original = 2
 
-    var wireValue: ImageRequestOptions.Version {
+    var wireValue: ImageVersion {
         switch self {
         case .current: .current
         case .unadjusted: .unadjusted
@@ -62,7 +62,7 @@ public final class PHImageRequestOptions: NSObject, @unchecked Sendable {
     public var normalizedCropRect: CGRect = .zero
     /// Images are local: there is no network to allow.
     public var isNetworkAccessAllowed = false
-    /// The handler has run, once with the final image, when the request call returns.
+    /// The handler has run, once, when the request call returns (`.opportunistic` then gives the final image only).
     public var isSynchronous = false
     /// Called with 1.0 when the image is ready (the daemon reports no finer progress).
     public var progressHandler: PHAssetImageProgressHandler?
@@ -86,8 +86,10 @@ public class PHImageManager: NSObject, @unchecked Sendable {
 
     public class func `default`() -> PHImageManager { defaultManager }
 
-    /// Requests an image of `asset`: with `.opportunistic` delivery and no `isSynchronous`, `resultHandler` may be
-    /// called first with a degraded image (`PHImageResultIsDegradedKey` true) and then with the final one.
+    /// Requests an image of `asset`, delivered as the daemon applies the options' delivery mode: `.opportunistic`
+    /// calls `resultHandler` first with a degraded image (`PHImageResultIsDegradedKey` true) when one is at hand and
+    /// then with the final one, or only with the final one when `isSynchronous`; `.highQualityFormat` once with the
+    /// final image (a RAW file's from its sensor data); `.fastFormat` once with the image at hand.
     /// Handlers run on a queue of the request's own, in order.
     @discardableResult
     public func requestImage(for asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode,
@@ -95,27 +97,21 @@ public class PHImageManager: NSObject, @unchecked Sendable {
                              resultHandler: @escaping (PHImage?, [AnyHashable: Any]?) -> Void) -> PHImageRequestID {
         let options = options ?? PHImageRequestOptions()
         let requestId = Self.nextRequestId()
-        let wire = ImageRequestOptions(
+        let request = RequestImageParameters(
+            assetId: asset.localIdentifier,
             targetSize: targetSize.width < 0 || targetSize.height < 0
                 ? nil : ImageSize(width: Int(targetSize.width.rounded()), height: Int(targetSize.height.rounded())),
             contentMode: contentMode == .aspectFill ? .aspectFill : .aspectFit,
             resizeMode: options.resizeMode.wireValue,
             deliveryMode: options.deliveryMode.wireValue,
-            normalizedCropRect: options.normalizedCropRect.isEmpty ? nil : ImageRequestOptions.Rect(options.normalizedCropRect),
+            normalizedCropRect: options.normalizedCropRect.isEmpty ? nil : NormalizedCropRect(options.normalizedCropRect),
             version: options.version == .current ? nil : options.version.wireValue)
-        let assetId = asset.localIdentifier
         let handler = Unchecked(resultHandler)
         let progress = Unchecked(options.progressHandler)
 
         if options.isSynchronous {
-            // One final image: a synchronous request gets no degraded one first.
-            var final = wire
-            final.deliveryMode = wire.deliveryMode == .fast ? .fast : .highQuality
-            let request = final
             let outcome = Result {
-                try LibraryClient.shared.call { library throws(PhotoLibraryError) in
-                    try await library.requestImage(for: assetId, options: request)
-                }
+                try LibraryClient.shared.call { library throws(PhotoLibraryError) in try await library.requestImage(request) }
             }
             Self.finish(requestId, outcome, progress: progress.value, handler: resultHandler)
             return requestId
@@ -131,7 +127,7 @@ public class PHImageManager: NSObject, @unchecked Sendable {
                 for attempt in 1...2 {
                     do {
                         try await ImageConnections.shared.withConnection { library in
-                            for try await image in library.images(for: assetId, options: wire) {
+                            for try await image in library.images(request) {
                                 if Task.isCancelled { break }
                                 delivered = true
                                 let result = Unchecked(Result<ImageResult, any Error>.success(image))
@@ -203,7 +199,7 @@ public final class PHCachingImageManager: PHImageManager, @unchecked Sendable {
         guard targetSize.width > 0, targetSize.height > 0 else { return }
         let ids = assets.map(\.localIdentifier)
         let size = ImageSize(width: Int(targetSize.width.rounded()), height: Int(targetSize.height.rounded()))
-        let mode: ImageRequestOptions.ContentMode = contentMode == .aspectFill ? .aspectFill : .aspectFit
+        let mode: ImageContentMode = contentMode == .aspectFill ? .aspectFill : .aspectFit
         Self.hint { library throws(PhotoLibraryError) in try await library.startCaching(ids, targetSize: size, contentMode: mode) }
     }
 
@@ -231,7 +227,7 @@ public final class PHCachingImageManager: PHImageManager, @unchecked Sendable {
 }
 
 extension PHImageRequestOptionsResizeMode {
-    var wireValue: ImageRequestOptions.ResizeMode {
+    var wireValue: ImageResizeMode {
         switch self {
         case .none: .none
         case .fast: .fast
@@ -241,7 +237,7 @@ extension PHImageRequestOptionsResizeMode {
 }
 
 extension PHImageRequestOptionsDeliveryMode {
-    var wireValue: ImageRequestOptions.DeliveryMode {
+    var wireValue: ImageDeliveryMode {
         switch self {
         case .opportunistic: .opportunistic
         case .highQualityFormat: .highQuality
@@ -250,7 +246,7 @@ extension PHImageRequestOptionsDeliveryMode {
     }
 }
 
-extension ImageRequestOptions.Rect {
+extension NormalizedCropRect {
     init(_ rect: CGRect) {
         self.init(x: Double(rect.origin.x), y: Double(rect.origin.y), width: Double(rect.width), height: Double(rect.height))
     }

@@ -27,8 +27,8 @@ struct EditTests {
 
     static func corners(of id: String, in library: PopulatedDaemon, version: ImageVersion = .current,
                         size: ImageSize? = nil) async throws -> (MarkedPhotos.Corners, ImageResult) {
-        let image = try await library.client.requestImage(
-            for: id, options: ImageRequestOptions(targetSize: size, resizeMode: .exact, deliveryMode: .highQuality, version: version))
+        let image = try await library.client.requestImage(RequestImageParameters(
+            assetId: id, targetSize: size, resizeMode: .exact, deliveryMode: .highQuality, version: version))
         return (try MarkedPhotos.corners(of: image.path), image)
     }
 
@@ -95,7 +95,7 @@ struct EditTests {
         let (library, id, _) = try await Self.markedLibrary()
         let crop = NormalizedRect(x: 0, y: 0, width: 0.5, height: 0.5)
         _ = try await library.change { $0.editAsset(id, basic: BasicAdjustment(crop: crop, exposure: 1)) }
-        let image = try await library.client.requestImage(for: id, options: ImageRequestOptions(deliveryMode: .highQuality))
+        let image = try await library.client.requestImage(RequestImageParameters(assetId: id, deliveryMode: .highQuality))
         #expect(image.size == (width: 150, height: 100))
         #expect(try MarkedPhotos.corners(of: image.path).topLeft == .red)
         // Mid grey (128) one stop brighter in linear light: 0.216 × 2 = 0.432, which is 174 in sRGB.
@@ -140,7 +140,7 @@ struct EditTests {
         try await library.daemon.kill9()
         try await library.daemon.start()
         let client = try await PhotoLibrary.connect(socketPath: library.daemon.socketPath)
-        let image = try await client.requestImage(for: id, options: ImageRequestOptions(deliveryMode: .highQuality))
+        let image = try await client.requestImage(RequestImageParameters(assetId: id, deliveryMode: .highQuality))
         #expect(try MarkedPhotos.corners(of: image.path) == MarkedPhotos.Corners(topLeft: .grey, topRight: .grey, bottomLeft: .green))
         var purge = PhotoLibrary.ChangeBuilder()
         purge.deleteAssets([id], permanently: true)

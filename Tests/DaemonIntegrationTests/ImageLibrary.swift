@@ -31,15 +31,15 @@ struct ImageLibrary {
         return imported
     }
 
-    /// The final image.
-    func requestImage(_ assetId: String, _ options: ImageRequestOptions = ImageRequestOptions()) async throws -> ImageResult {
-        try await client.requestImage(for: assetId, options: options)
+    /// The image of a one-reply request.
+    func requestImage(_ request: RequestImageParameters) async throws -> ImageResult {
+        try await client.requestImage(request)
     }
 
     /// Every image of one request, as the daemon delivers them.
-    func streamImage(_ assetId: String, _ options: ImageRequestOptions = ImageRequestOptions()) async throws -> [ImageResult] {
+    func streamImage(_ request: RequestImageParameters) async throws -> [ImageResult] {
         var images: [ImageResult] = []
-        for try await image in client.images(for: assetId, options: options) { images.append(image) }
+        for try await image in client.images(request) { images.append(image) }
         return images
     }
 
@@ -71,12 +71,13 @@ extension ImageResult {
     var size: (width: Int, height: Int) { (width, height) }
 }
 
-extension ImageRequestOptions {
-    /// Options for a `width`×`height` target.
-    static func target(_ width: Int, _ height: Int, contentMode: ContentMode = .aspectFit, resizeMode: ResizeMode = .fast,
-                       deliveryMode: DeliveryMode = .opportunistic, crop: Rect? = nil) -> ImageRequestOptions {
-        ImageRequestOptions(targetSize: ImageSize(width: width, height: height), contentMode: contentMode, resizeMode: resizeMode,
-                            deliveryMode: deliveryMode, normalizedCropRect: crop)
+extension RequestImageParameters {
+    /// A request for the asset's image at a `width`×`height` target.
+    static func target(_ assetId: String, _ width: Int, _ height: Int, contentMode: ImageContentMode = .aspectFit,
+                       resizeMode: ImageResizeMode = .fast, deliveryMode: ImageDeliveryMode = .opportunistic,
+                       crop: NormalizedCropRect? = nil) -> RequestImageParameters {
+        RequestImageParameters(assetId: assetId, targetSize: ImageSize(width: width, height: height), contentMode: contentMode,
+                               resizeMode: resizeMode, deliveryMode: deliveryMode, normalizedCropRect: crop)
     }
 }
 

@@ -21,9 +21,9 @@ struct ImageRequestTests {
         }
         let ids = try await library.importByReference(expected.map(\.path))
         for (id, photo) in zip(ids, expected) {
-            let whole = try await library.requestImage(id)
+            let whole = try await library.requestImage(RequestImageParameters(assetId: id))
             #expect(whole.size == (photo.width, photo.height), "\(photo.path)")
-            let small = try await library.requestImage(id, .target(60, 60, resizeMode: .exact))
+            let small = try await library.requestImage(.target(id, 60, 60, resizeMode: .exact))
             #expect(small.size == (photo.width / 2, photo.height / 2), "\(photo.path)")
             for reply in [whole, small] {
                 let path = reply.path
@@ -35,22 +35,24 @@ struct ImageRequestTests {
     }
 
     @Test(arguments: [
-        (ImageRequestOptions(), 300, 200),
-        (.target(100, 100, resizeMode: .none), 300, 200),
-        (.target(100, 100, resizeMode: .exact), 100, 67),
-        (.target(100, 100, contentMode: .aspectFill, resizeMode: .exact), 150, 100),
-        (.target(250, 50, resizeMode: .exact), 75, 50),
+        (nil, .aspectFit, .fast, 300, 200),
+        (ImageSize(width: 100, height: 100), .aspectFit, .none, 300, 200),
+        (ImageSize(width: 100, height: 100), .aspectFit, .exact, 100, 67),
+        (ImageSize(width: 100, height: 100), .aspectFill, .exact, 150, 100),
+        (ImageSize(width: 250, height: 50), .aspectFit, .exact, 75, 50),
         // Never larger than the photo, in every mode (CONTRACT §10).
-        (.target(600, 600, resizeMode: .exact), 300, 200),
-        (.target(600, 600, contentMode: .aspectFill, resizeMode: .exact), 300, 200),
-        (.target(2000, 2000), 300, 200),
-        (.target(-1, -1), 300, 200),
-    ] as [(ImageRequestOptions, Int, Int)])
-    func eachResizeModeGivesTheSizeTheContractPromises(options: ImageRequestOptions, width: Int, height: Int) async throws {
+        (ImageSize(width: 600, height: 600), .aspectFit, .exact, 300, 200),
+        (ImageSize(width: 600, height: 600), .aspectFill, .exact, 300, 200),
+        (ImageSize(width: 2000, height: 2000), .aspectFit, .fast, 300, 200),
+        (ImageSize(width: -1, height: -1), .aspectFit, .fast, 300, 200),
+    ] as [(ImageSize?, ImageContentMode, ImageResizeMode, Int, Int)])
+    func eachResizeModeGivesTheSizeTheContractPromises(targetSize: ImageSize?, contentMode: ImageContentMode,
+                                                      resizeMode: ImageResizeMode, width: Int, height: Int) async throws {
         let library = try await ImageLibrary.start()
         let photo = try MarkedPhotos.write(at: library.photos.file("photo.jpg"), width: 300, height: 200, orientation: 6)
         let id = try #require(try await library.importByReference([photo]).first)
-        let reply = try await library.requestImage(id, options)
+        let reply = try await library.requestImage(RequestImageParameters(assetId: id, targetSize: targetSize,
+                                                                          contentMode: contentMode, resizeMode: resizeMode))
         #expect(reply.size == (width, height))
         #expect(try MarkedPhotos.corners(of: reply.path) == .upright)
     }
@@ -60,8 +62,8 @@ struct ImageRequestTests {
         let library = try await ImageLibrary.start()
         let photo = try MarkedPhotos.write(at: library.photos.file("photo.jpg"), width: 300, height: 200, orientation: 8)
         let id = try #require(try await library.importByReference([photo]).first)
-        let exact = try await library.requestImage(id, .target(100, 100, contentMode: ImageContentMode(rawValue: contentMode)!, resizeMode: .exact)).size
-        let fast = try await library.requestImage(id, .target(100, 100, contentMode: ImageContentMode(rawValue: contentMode)!)).size
+        let exact = try await library.requestImage(.target(id, 100, 100, contentMode: ImageContentMode(rawValue: contentMode)!, resizeMode: .exact)).size
+        let fast = try await library.requestImage(.target(id, 100, 100, contentMode: ImageContentMode(rawValue: contentMode)!)).size
         #expect(fast.width >= exact.width && fast.height >= exact.height)
         #expect(min(fast.width, fast.height) <= 2 * min(exact.width, exact.height))
     }
@@ -70,7 +72,7 @@ struct ImageRequestTests {
         let library = try await ImageLibrary.start()
         let photo = try MarkedPhotos.write(at: library.photos.file("photo.jpg"), width: 300, height: 200, orientation: 5)
         let id = try #require(try await library.importByReference([photo]).first)
-        let reply = try await library.requestImage(id, .target(120, 120, resizeMode: .exact, crop: ImageRequestOptions.Rect(x: 0.5, y: 0, width: 0.5, height: 0.5)))
+        let reply = try await library.requestImage(.target(id, 120, 120, resizeMode: .exact, crop: NormalizedCropRect(x: 0.5, y: 0, width: 0.5, height: 0.5)))
         #expect(reply.size == (120, 80))
         let corners = try MarkedPhotos.corners(of: reply.path)
         #expect(corners == MarkedPhotos.Corners(topLeft: .grey, topRight: .green, bottomLeft: .grey))
@@ -84,9 +86,9 @@ struct ImageRequestTests {
         let photo = try MarkedPhotos.write(at: library.photos.file("camera.jpg"), width: 1600, height: 1200, orientation: 1,
                                            exif: ["-ThumbnailImage<=\(thumbnail)", "-Make=Camera"])
         let id = try #require(try await library.importByReference([photo]).first)
-        let options: ImageRequestOptions = .target(800, 800, resizeMode: .exact)
+        let request: RequestImageParameters = .target(id, 800, 800, resizeMode: .exact)
 
-        let first = try await library.streamImage(id, options)
+        let first = try await library.streamImage(request)
         #expect(first.map(\.isDegraded) == [true, false])
         #expect(Set(first.map(\.requestId)).count == 1)
         let degraded = try #require(first.first?.path)
@@ -94,7 +96,7 @@ struct ImageRequestTests {
         let final = try #require(first.last?.size)
         #expect(final == (800, 600))
 
-        let again = try await library.streamImage(id, options)
+        let again = try await library.streamImage(request)
         #expect(again.map { $0.isDegraded } == [false])
         #expect(again.first?.path == first.last?.path)
         #expect(again.first?.requestId != first.first?.requestId)
@@ -106,11 +108,11 @@ struct ImageRequestTests {
         let photo = try MarkedPhotos.write(at: library.photos.file("camera.jpg"), width: 1600, height: 1200, orientation: 1,
                                            exif: ["-ThumbnailImage<=\(thumbnail)"])
         let id = try #require(try await library.importByReference([photo]).first)
-        let highQuality = try await library.streamImage(id, .target(700, 700, resizeMode: .exact, deliveryMode: .highQuality))
+        let highQuality = try await library.streamImage(.target(id, 700, 700, resizeMode: .exact, deliveryMode: .highQuality))
         #expect(highQuality.map { $0.isDegraded } == [false])
-        let plain = try await library.requestImage(id, .target(600, 600, resizeMode: .exact))
+        let plain = try await library.requestImage(.target(id, 600, 600, resizeMode: .exact))
         #expect(plain.isDegraded == false && plain.size == (600, 450))
-        let fast = try await library.streamImage(id, .target(500, 500, resizeMode: .exact, deliveryMode: .fast))
+        let fast = try await library.streamImage(.target(id, 500, 500, resizeMode: .exact, deliveryMode: .fast))
         #expect(fast.count == 1 && fast[0].isDegraded == true)
     }
 
@@ -122,7 +124,7 @@ struct ImageRequestTests {
             for _ in 0..<6 {
                 group.addTask {
                     let client = try await PhotoLibrary.connect(socketPath: library.daemon.socketPath)
-                    let image = try await client.requestImage(for: id, options: .target(900, 900, resizeMode: .exact))
+                    let image = try await client.requestImage(.target(id, 900, 900, resizeMode: .exact))
                     await client.close()
                     return image.path
                 }
@@ -159,9 +161,9 @@ struct ImageRequestTests {
             #expect(error == .invalidParameter(parameter), "\(options)")
         }
         await connection.close()
-        let missing = await varlinkError { try await library.requestImage("no-such-asset") }
+        let missing = await varlinkError { try await library.requestImage(RequestImageParameters(assetId: "no-such-asset")) }
         #expect(missing == VarlinkError("io.photolibd.Images.NotFound", parameters: ["id": "no-such-asset"]))
-        #expect(try await library.requestImage(id).width == 120)
+        #expect(try await library.requestImage(RequestImageParameters(assetId: id)).width == 120)
     }
 
     @Test func brokenTruncatedAndHugeFilesAreReportedAndTheDaemonKeepsServing() async throws {
@@ -175,15 +177,15 @@ struct ImageRequestTests {
         try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: paths[1]))
         try jpegDeclaring(width: 50_000, height: 50_000, basedOn: paths[3]).write(to: URL(fileURLWithPath: paths[2]))
 
-        let garbage = await varlinkError { try await library.requestImage(ids[0], .target(100, 100)) }
+        let garbage = await varlinkError { try await library.requestImage(.target(ids[0], 100, 100)) }
         #expect(garbage?.name == "io.photolibd.Images.ImageUnavailable" && garbage?.parameters["assetId"] == .string(ids[0]))
         #expect(garbage?.parameters["reason"]?.stringValue?.contains("not a known file format") == true, "\(String(describing: garbage))")
-        let truncated = try await library.requestImage(ids[1], .target(150, 150, resizeMode: .exact))
+        let truncated = try await library.requestImage(.target(ids[1], 150, 150, resizeMode: .exact))
         #expect(truncated.size == (150, 100))
-        let bomb = await varlinkError { try await library.requestImage(ids[2], .target(100, 100)) }
+        let bomb = await varlinkError { try await library.requestImage(.target(ids[2], 100, 100)) }
         #expect(bomb?.name == "io.photolibd.Images.ImageUnavailable")
         #expect(bomb?.parameters["reason"]?.stringValue?.contains("50000x50000 pixels, above the limit") == true, "\(String(describing: bomb))")
-        #expect(try await library.requestImage(ids[3]).width == 300)
+        #expect(try await library.requestImage(RequestImageParameters(assetId: ids[3])).width == 300)
         #expect(library.daemon.isRunning)
     }
 
@@ -196,7 +198,7 @@ struct ImageRequestTests {
         try (config + "\n[images]\nmax_pixels = 50000\n").write(toFile: library.daemon.configPath, atomically: true, encoding: .utf8)
         try await library.daemon.start()
         let restarted = try await ImageLibrary(daemon: library.daemon, photos: library.photos)
-        let error = await varlinkError { try await restarted.requestImage(id) }
+        let error = await varlinkError { try await restarted.requestImage(RequestImageParameters(assetId: id)) }
         #expect(error?.parameters["reason"]?.stringValue?.contains("300x200 pixels, above the limit of 50000 pixels") == true,
                 "\(String(describing: error))")
     }
@@ -208,7 +210,7 @@ struct ImageRequestTests {
         let ids = try await library.importByReference([big, other])
         let request = Task {
             let client = try await PhotoLibrary.connect(socketPath: library.daemon.socketPath)
-            return try await client.requestImage(for: ids[0])
+            return try await client.requestImage(RequestImageParameters(assetId: ids[0]))
         }
         try await library.purge([ids[0]])
         switch await request.result {
@@ -220,13 +222,13 @@ struct ImageRequestTests {
         case .failure(let error):
             Issue.record("unexpected \(error)")
         }
-        let kept = try await library.requestImage(ids[1]).path
+        let kept = try await library.requestImage(RequestImageParameters(assetId: ids[1])).path
         // The big photo's renditions are 4000 (whole) and 341 (grid) pixels wide; the other's 300 and 384.
         try await library.waitUntil("only the other photo's renditions remain") {
             try library.renditionFiles.allSatisfy { [300, 384].contains(try ImageProbe.size(of: $0).width) }
         }
         #expect(FileManager.default.fileExists(atPath: kept))
-        let gone = await varlinkError { try await library.requestImage(ids[0]) }
+        let gone = await varlinkError { try await library.requestImage(RequestImageParameters(assetId: ids[0])) }
         #expect(gone?.name == "io.photolibd.Images.NotFound")
     }
 
@@ -238,18 +240,18 @@ struct ImageRequestTests {
             try MarkedPhotos.write(at: library.photos.file($0), width: 600, height: 400, orientation: 1)
         }
         let ids = try await library.importByReference(paths)
-        let options: ImageRequestOptions = .target(300, 300, resizeMode: .exact)
-        let kept = try await library.requestImage(ids[0], options)
-        let damaged = try await library.requestImage(ids[1], options).path
+        let requests = ids.map { RequestImageParameters.target($0, 300, 300, resizeMode: .exact) }
+        let kept = try await library.requestImage(requests[0])
+        let damaged = try await library.requestImage(requests[1]).path
         try await library.daemon.stop()
         let size = try Data(contentsOf: URL(fileURLWithPath: damaged)).count
         try Data(repeating: 0x42, count: size).write(to: URL(fileURLWithPath: damaged))
 
         try await library.daemon.start()
         let restarted = try await ImageLibrary(daemon: library.daemon, photos: library.photos)
-        let again = try await restarted.streamImage(ids[0], options)
+        let again = try await restarted.streamImage(requests[0])
         #expect(again.count == 1 && again[0].path == kept.path && again[0].isDegraded == false)
-        let remade = try await restarted.requestImage(ids[1], options)
+        let remade = try await restarted.requestImage(requests[1])
         #expect(remade.path == damaged)
         #expect(try MarkedPhotos.corners(of: damaged) == .upright)
     }
@@ -258,18 +260,18 @@ struct ImageRequestTests {
         let library = try await ImageLibrary.start()
         let photo = try MarkedPhotos.write(at: library.photos.file("photo.jpg"), width: 300, height: 200, orientation: 1)
         let id = try #require(try await library.importByReference([photo]).first)
-        #expect(try await library.requestImage(id).size == (300, 200))
+        #expect(try await library.requestImage(RequestImageParameters(assetId: id)).size == (300, 200))
         try MarkedPhotos.write(at: library.photos.file("edited.jpg"), width: 200, height: 300, orientation: 1)
         try FileManager.default.removeItem(atPath: photo)
         try FileManager.default.moveItem(atPath: library.photos.file("edited.jpg"), toPath: photo)
-        #expect(try await library.requestImage(id).size == (200, 300))
+        #expect(try await library.requestImage(RequestImageParameters(assetId: id)).size == (200, 300))
     }
 
     @Test func purgingAnAssetRemovesItsRenditions() async throws {
         let library = try await ImageLibrary.start()
         let photo = try MarkedPhotos.write(at: library.photos.file("photo.jpg"), width: 300, height: 200, orientation: 1)
         let id = try #require(try await library.importByReference([photo]).first)
-        let path = try await library.requestImage(id, .target(50, 50)).path
+        let path = try await library.requestImage(.target(id, 50, 50)).path
         try await library.purge([id])
         try await library.waitUntil("the renditions are gone") { library.renditionFiles.isEmpty }
         #expect(!FileManager.default.fileExists(atPath: path))
@@ -286,7 +288,7 @@ struct ImageRequestTests {
         let ids = try await library.importByReference(paths)
         var served: [String] = []
         for id in ids {
-            served.append(try await library.requestImage(id).path)
+            served.append(try await library.requestImage(RequestImageParameters(assetId: id)).path)
             let total = try library.renditionFiles.reduce(0) {
                 $0 + (try FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int ?? 0)
             }
@@ -306,18 +308,18 @@ struct ImageRequestTests {
             try MarkedPhotos.write(at: library.photos.file($0), width: 1200, height: 800, orientation: 1)
         }
         let ids = try await library.importByReference(paths)
-        _ = try await library.requestImage(ids[0], .target(300, 300))
+        _ = try await library.requestImage(.target(ids[0], 300, 300))
         disk.fill()
         do {
-            _ = try await library.requestImage(ids[1])
+            _ = try await library.requestImage(RequestImageParameters(assetId: ids[1]))
         } catch let error as PhotoLibraryError {
             #expect(error.varlinkError?.name == "io.photolibd.Images.ImageUnavailable")
             #expect(error.varlinkError?.parameters["reason"]?.stringValue?.contains("is full") == true, "\(error)")
         }
         #expect(daemon.isRunning)
         disk.empty()
-        #expect(try await library.requestImage(ids[1]).width == 1200)
-        #expect(FileManager.default.fileExists(atPath: try await library.requestImage(ids[0], .target(300, 300)).path))
+        #expect(try await library.requestImage(RequestImageParameters(assetId: ids[1])).width == 1200)
+        #expect(FileManager.default.fileExists(atPath: try await library.requestImage(.target(ids[0], 300, 300)).path))
         try await daemon.stop()
         withExtendedLifetime(disk) {}
     }
@@ -332,13 +334,13 @@ struct ImageRequestTests {
         let ids = try await library.importByReference(paths)
         try await library.waitUntil("the grid renditions are made") { library.renditionFiles.count == 3 }
         for id in ids {
-            let grid = try await library.streamImage(id, .target(256, 256, contentMode: .aspectFill))
+            let grid = try await library.streamImage(.target(id, 256, 256, contentMode: .aspectFill))
             #expect(grid.count == 1 && grid[0].isDegraded == false && grid[0].size == (341, 256))
         }
 
         try await library.client.startCaching(ids, targetSize: ImageSize(width: 1000, height: 1000))
         try await library.waitUntil("the warm-ups are made") { library.renditionFiles.count == 6 }
-        let warmed = try await library.streamImage(ids[0], .target(1000, 1000))
+        let warmed = try await library.streamImage(.target(ids[0], 1000, 1000))
         #expect(warmed.count == 1 && warmed[0].isDegraded == false)
         try await library.client.stopCaching()
     }
@@ -358,7 +360,7 @@ struct ImageRequestTests {
         #expect(madeMeanwhile >= paths.count / 2, "\(madeMeanwhile) of \(paths.count) grid images made during the imports")
         try await library.waitUntil("every grid rendition is made") { library.renditionFiles.count == paths.count }
         for id in ids {
-            let grid = try await library.streamImage(id, .target(256, 256, contentMode: .aspectFill))
+            let grid = try await library.streamImage(.target(id, 256, 256, contentMode: .aspectFill))
             #expect(grid.count == 1 && grid[0].isDegraded == false && grid[0].size == (341, 256), "\(grid.map(\.size))")
             #expect(try MarkedPhotos.corners(of: grid[0].path) == .upright)
         }
@@ -378,7 +380,7 @@ struct ImageRequestTests {
                 """)
         }
         // Waits for the render threads: this request queues behind the runs already started.
-        _ = try await library.requestImage(ids[0], .target(64, 64, resizeMode: .exact))
+        _ = try await library.requestImage(.target(ids[0], 64, 64, resizeMode: .exact))
         #expect(library.renditionFiles.count < 8 + 8 + 1, "\(library.renditionFiles.count) renditions")
         #expect(library.daemon.isRunning)
     }
@@ -457,7 +459,7 @@ struct ImageRequestTests {
         // Held upright: the stream is stored landscape with a quarter-turn display matrix.
         try runTool("/usr/bin/ffmpeg", ["-v", "error", "-i", upright, "-c", "copy", "-metadata:s:v:0", "rotate=90", clip])
         let id = try #require(try await library.importByReference([clip]).first)
-        let poster = try await library.streamImage(id, .target(100, 100, resizeMode: .exact))
+        let poster = try await library.streamImage(.target(id, 100, 100, resizeMode: .exact))
         #expect(poster.count == 1 && poster[0].size == (75, 100) && poster[0].mimeType == "image/jpeg")
         #expect(try ImageProbe.size(of: poster[0].path) == (75, 100))
     }

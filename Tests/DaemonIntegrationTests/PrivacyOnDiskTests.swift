@@ -34,11 +34,11 @@ struct PrivacyOnDiskTests {
         let imported = try await client.importFiles([photos.path + "/copied.jpg"])
         let copied = try #require(imported.files.first?.assetId)
         #expect(try await eventually { try await client.fetchAssets().count == 2 })
-        _ = try await client.requestImage(for: copied, options: ImageRequestOptions(targetSize: ImageSize(width: 256, height: 256)))
+        _ = try await client.requestImage(RequestImageParameters(assetId: copied, targetSize: ImageSize(width: 256, height: 256)))
         var edit = PhotoLibrary.ChangeBuilder()
         edit.editAsset(copied, basic: BasicAdjustment(rotate: 90))
         _ = try await client.performChanges(edit)
-        _ = try await client.requestImage(for: copied, options: ImageRequestOptions(targetSize: ImageSize(width: 128, height: 128)))
+        _ = try await client.requestImage(RequestImageParameters(assetId: copied, targetSize: ImageSize(width: 128, height: 128)))
         await client.close()
 
         for root in [daemon.libraryPath, daemon.directory + "/cache"] {

@@ -40,7 +40,7 @@ struct RawFileTests {
         #expect(raws.assets.map(\.id) == [id])
 
         // The whole image is a real decode, upright, with rawpy's pixels.
-        let whole = try await library.requestImage(id, .target(-1, -1, deliveryMode: .highQuality))
+        let whole = try await library.requestImage(.target(id, -1, -1, deliveryMode: .highQuality))
         #expect(whole.size == (asset.pixelWidth, asset.pixelHeight) && !whole.isDegraded)
         let compared = try Self.rawpy("compare", path, whole.path)
         #expect((compared["meanDifference"] as? Double ?? 255) < 4, "\(compared)")
@@ -56,13 +56,13 @@ struct RawFileTests {
         let path = try Self.dng(at: library.photos.file("preview.dng"), width: 1200, height: 800, orientation: 6,
                                 preview: (600, 400))
         let id = try #require(try await library.importByReference([path]).first)
-        let thumbnail = try #require(try await library.streamImage(id, .target(256, 256, resizeMode: .exact)).last)
+        let thumbnail = try #require(try await library.streamImage(.target(id, 256, 256, resizeMode: .exact)).last)
         #expect(thumbnail.size == (171, 256) && !thumbnail.isDegraded, "upright")
         #expect(try Self.bands(of: thumbnail.path) == 1, "made from the preview")
-        let highQuality = try await library.requestImage(id, .target(256, 256, resizeMode: .exact, deliveryMode: .highQuality))
+        let highQuality = try await library.requestImage(.target(id, 256, 256, resizeMode: .exact, deliveryMode: .highQuality))
         #expect(highQuality.size == (171, 256) && highQuality.path != thumbnail.path)
         #expect(try Self.bands(of: highQuality.path) == 3, "a high-quality request decodes the sensor data")
-        let images = try await library.streamImage(id, .target(1000, 1000, resizeMode: .exact))
+        let images = try await library.streamImage(.target(id, 1000, 1000, resizeMode: .exact))
         #expect(images.map(\.isDegraded) == [true, false])
         #expect(images.first.map { $0.height > $0.width } == true, "a degraded image at hand, upright")
         let final = try #require(images.last)
@@ -94,7 +94,7 @@ struct RawFileTests {
         let library = try await ImageLibrary.start()
         let path = try Self.dng(at: library.photos.file("bare.dng"), width: 1000, height: 600)
         let id = try #require(try await library.importByReference([path]).first)
-        let image = try await library.requestImage(id, .target(200, 200, resizeMode: .exact, deliveryMode: .highQuality))
+        let image = try await library.requestImage(.target(id, 200, 200, resizeMode: .exact, deliveryMode: .highQuality))
         #expect(image.size == (200, 120) && !image.isDegraded)
         #expect(try await library.client.fetchAssets(matching: AssetQuery(ids: [id])).assets.first?.pixelWidth == 1000)
     }
@@ -128,7 +128,7 @@ struct RawFileTests {
         let edited = try #require(try await library.client.fetchAssets(matching: AssetQuery(ids: [id])).assets.first)
         #expect(edited.hasAdjustments && edited.pixelWidth == 600 && edited.pixelHeight == 400,
                 "the 400x600 upright decode turned a quarter: \(edited.pixelWidth)x\(edited.pixelHeight)")
-        let image = try await library.requestImage(id, .target(-1, -1, deliveryMode: .highQuality))
+        let image = try await library.requestImage(.target(id, -1, -1, deliveryMode: .highQuality))
         #expect(image.size == (600, 400))
         let original = try await library.client.requestImageData(for: id, version: .original)
         #expect(FileManager.default.contentsEqual(atPath: original.path, andPath: path))
@@ -144,11 +144,11 @@ struct RawFileTests {
 
         #expect(try await library.client.requestImageData(for: id).path == jpeg)
         #expect(try await library.client.requestImageData(for: id, version: .original).path == raw)
-        let shown = try await library.requestImage(id, .target(-1, -1, deliveryMode: .highQuality))
+        let shown = try await library.requestImage(.target(id, -1, -1, deliveryMode: .highQuality))
         #expect(shown.size == (300, 200))
-        var options = ImageRequestOptions.target(-1, -1, deliveryMode: .highQuality)
-        options.version = .original
-        let original = try await library.requestImage(id, options)
+        var request = RequestImageParameters.target(id, -1, -1, deliveryMode: .highQuality)
+        request.version = .original
+        let original = try await library.requestImage(request)
         #expect(original.size == (600, 400) && original.path != shown.path)
         let compared = try Self.rawpy("compare", raw, original.path)
         #expect((compared["meanDifference"] as? Double ?? 255) < 4, "\(compared)")

@@ -22,6 +22,15 @@ struct ImageMessagesJSONTests {
         #expect(try read(RequestImageParameters.self, text) == decoded)
     }
 
+    /// A target size is the wire's width and height; both absent, or PhotoKit's -1s, ask for the whole image.
+    @Test func aTargetSizeIsTheWiresWidthAndHeight() {
+        let sized = RequestImageParameters(assetId: "a", targetSize: ImageSize(width: 256, height: 128))
+        #expect(sized.targetWidth == 256 && sized.targetHeight == 128)
+        #expect(sized.targetSize == ImageSize(width: 256, height: 128))
+        #expect(RequestImageParameters(assetId: "a", targetSize: nil).targetSize == nil)
+        #expect(RequestImageParameters(assetId: "a", targetWidth: -1, targetHeight: -1).targetSize == nil)
+    }
+
     /// What the decoder refuses, the reader refuses too: the daemon then lets the decoder name the parameter.
     @Test(arguments: [
         #"{}"#, #"{"assetId":1}"#, #"{"assetId":"a","targetWidth":1.5}"#, #"{"assetId":"a","resizeMode":"huge"}"#,

@@ -39,7 +39,7 @@ struct ImageRequest: Sendable, Hashable {
 }
 
 /// How a request's images are delivered: PhotoKit's delivery modes over a call that takes one reply or several,
-/// decided here and nowhere else in the daemon.
+/// decided here and nowhere else (clients send the mode they were given).
 enum ImageDelivery: Sendable, Hashable {
     /// A degraded image first when one is at hand, then the final one: the opportunistic mode, streamed.
     case degradedThenFinal

@@ -47,9 +47,10 @@ struct MediaRoutes<Context: RequestContext>: Sendable {
     /// The picture from the daemon's cache, or a grid thumbnail a page fetched moments ago.
     private func picture(of id: String, key: String, side: Int?) async throws(GalleryError) -> RecentThumbnails.Thumbnail {
         if let kept = recentThumbnails.thumbnail(for: key) { return kept }
-        let options = ImageRequestOptions(targetSize: side.map { ImageSize(width: $0, height: $0) }, deliveryMode: .highQuality)
+        let request = RequestImageParameters(assetId: id, targetSize: side.map { ImageSize(width: $0, height: $0) },
+                                             deliveryMode: .highQuality)
         let image = try await connections.withLibrary { library throws(PhotoLibraryError) in
-            try await library.requestImage(for: id, options: options)
+            try await library.requestImage(request)
         }
         let thumbnail = RecentThumbnails.Thumbnail(bytes: try await connections.files.read(image.path), mimeType: image.mimeType)
         if let side, side <= 512 { recentThumbnails.keep(thumbnail, for: key, assetId: id) }

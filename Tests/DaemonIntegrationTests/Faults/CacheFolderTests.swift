@@ -12,16 +12,16 @@ struct CacheFolderTests {
             try MarkedPhotos.write(at: library.photos.file($0), width: 800, height: 600, orientation: 1)
         }
         let ids = try await library.importByReference(paths)
-        _ = try await library.requestImage(ids[0], .target(200, 200))
+        _ = try await library.requestImage(.target(ids[0], 200, 200))
         let cache = library.daemon.directory + "/cache"
         try FileManager.default.removeItem(atPath: cache)
 
         for id in ids {
-            let image = try await library.requestImage(id, .target(200, 200))
+            let image = try await library.requestImage(.target(id, 200, 200))
             #expect(FileManager.default.fileExists(atPath: image.path))
         }
         #expect(FileManager.default.fileExists(atPath: cache))
-        let again = try await library.requestImage(ids[1], .target(200, 200))
+        let again = try await library.requestImage(.target(ids[1], 200, 200))
         #expect(FileManager.default.fileExists(atPath: again.path))
         #expect(library.daemon.log().components(separatedBy: "cache folder").count <= 2, "at most one log line")
         #expect(library.daemon.isRunning)

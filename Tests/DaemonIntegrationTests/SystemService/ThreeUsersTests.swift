@@ -61,7 +61,7 @@ struct ThreeUsersTests {
         for path in [toSend, toImport] { chmod(path, 0o644) }
         let owner = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
         let assetId = try #require(try await owner.importFiles([photo]).files.first?.assetId)
-        _ = try await owner.requestImage(for: assetId, options: ImageRequestOptions(targetSize: ImageSize(width: 128, height: 128)))
+        _ = try await owner.requestImage(RequestImageParameters(assetId: assetId, targetSize: ImageSize(width: 128, height: 128)))
         var edit = PhotoLibrary.ChangeBuilder()
         edit.editAsset(assetId, basic: BasicAdjustment(rotate: 90))
         _ = try await owner.performChanges(edit)
