@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -20,11 +20,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Without its default ConfigurationSupport trait: the gallery reads no swift-configuration providers, and a first
+        // build skips compiling that package.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
@@ -32,6 +33,9 @@ let package = Package(
         .target(name: "CompactJSON"),
         // Bytes written as lowercase hex: digests, tokens, content hashes.
         .target(name: "HexEncoding"),
+        // SHA-256, MD5 and HMAC by OpenSSL's libcrypto, as Debian packages it: content hashes, cache file names, tokens.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(name: "Digests", dependencies: ["COpenSSL"]),
 
         // Pure value types of the library: assets, collections, queries, changes, tokens.
         .target(name: "PhotoModel", dependencies: ["CompactJSON"]),
@@ -126,7 +130,7 @@ let package = Package(
             dependencies: [
                 "HexEncoding",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "Digests",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -149,7 +153,7 @@ let package = Package(
                 "MediaProbe", "VideoExport", "XMPAnnotations",
                 "ThumbnailCache", "CMalloc", "HexEncoding",
                 .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "Digests",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -211,7 +215,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "Digests",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -250,6 +254,7 @@ let package = Package(
         // Helpers shared by tests and benchmarks: running tools, temporary directories, image fixtures, sockets.
         .target(name: "TestSupport", dependencies: ["Varlink"], path: "Tests/TestSupport"),
         .testTarget(name: "CompactJSONTests", dependencies: ["CompactJSON"]),
+        .testTarget(name: "DigestsTests", dependencies: ["Digests", "HexEncoding", "TestSupport"]),
         .testTarget(name: "PhotoModelTests", dependencies: ["PhotoModel", "CompactJSON"]),
         .testTarget(name: "PredicateQueryTests", dependencies: ["PredicateQuery", "PhotoModel"]),
         .testTarget(name: "LibraryStoreTests", dependencies: ["LibraryStore", "PhotoModel"]),
@@ -281,7 +286,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DaemonIntegrationTests",
-            dependencies: ["PhotoLibrary", "PhotoModel", "LibraryStore", "Varlink", "TestSupport", "photolibd", "photolib"]
+            dependencies: ["PhotoLibrary", "PhotoModel", "LibraryStore", "Varlink", "TestSupport", "Digests", "HexEncoding", "photolibd", "photolib"]
         ),
     ]
 )

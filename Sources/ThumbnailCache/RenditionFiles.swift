@@ -1,4 +1,4 @@
-import Crypto
+import Digests
 import Foundation
 import Glibc
 import HexEncoding
@@ -18,7 +18,7 @@ struct RenditionFiles: Sendable {
 
     /// The file of `key` below the root: a two-character shard directory, then a hash of the key.
     func relativePath(of key: RenditionKey, fileExtension: String) -> String {
-        let digest = SHA256.hash(data: Data((key.assetId + "\u{0}" + key.variant).utf8)).lowercaseHex
+        let digest = Digest.sha256((key.assetId + "\u{0}" + key.variant).utf8).lowercaseHex
         return "\(digest.prefix(2))/\(digest.dropFirst(2).prefix(30)).\(fileExtension)"
     }
 
@@ -28,7 +28,7 @@ struct RenditionFiles: Sendable {
 
     /// The lowercase hex SHA-256 of `bytes`.
     static func checksum(of bytes: some DataProtocol) -> String {
-        SHA256.hash(data: bytes).lowercaseHex
+        Digest.sha256(bytes).lowercaseHex
     }
 
     /// Writes `bytes` to a temporary file, then renames it to `relativePath`, replacing any file there.

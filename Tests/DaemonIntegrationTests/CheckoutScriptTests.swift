@@ -9,7 +9,7 @@ struct CheckoutScriptTests {
         .deletingLastPathComponent().path
     static let environmentFile = "scripts/lib/environment.bash"
 
-    /// Every script that runs `swift`, with the line that does first.
+    /// Every script that runs `swift` (itself or through scripts/lib/build-products.bash), with the line that does first.
     static func scriptsRunningSwift() throws -> [(path: String, firstSwiftLine: Int)] {
         let folders = ["scripts", "Benchmarks"]
         var found: [(String, Int)] = []
@@ -20,7 +20,7 @@ struct CheckoutScriptTests {
                     continue
                 }
                 let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-                if let first = lines.firstIndex(where: { $0.range(of: #"^\s*[^#]*\bswift (build|test|run|package)\b"#, options: .regularExpression) != nil }) {
+                if let first = lines.firstIndex(where: { $0.range(of: #"^\s*[^#]*\b(swift (build|test|run|package)|build_products)\b"#, options: .regularExpression) != nil }) {
                     found.append((path, first))
                 }
             }

@@ -31,10 +31,10 @@ struct ReadmeTourTests {
             try ImageFixtures.image(at: home.file("Pictures/IMG_000\(index + 1).jpg"), width: 320, height: 240,
                                     exif: ["-DateTimeOriginal=\(day) 10:00:00", "-OffsetTimeOriginal=+02:00"])
         }
-        // `alias photolib=$PWD/.build/release/photolib` as written: here the build folder is the test's own.
+        // `alias photolib=$PWD/.build/debug/photolib` as written: here the build folder is the test's own.
         let working = home.file("checkout")
         try FileManager.default.createDirectory(atPath: working + "/.build", withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: working + "/.build/release", withDestinationPath: DaemonProcess.productsDirectory)
+        try FileManager.default.createSymbolicLink(atPath: working + "/.build/debug", withDestinationPath: DaemonProcess.productsDirectory)
 
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("XDG_") && !$0.key.hasPrefix("PHOTOLIBD_") }
         environment["HOME"] = home.path

@@ -1,4 +1,4 @@
-import Crypto
+import Digests
 import Foundation
 import Glibc
 import HexEncoding
@@ -73,7 +73,7 @@ struct FreedesktopThumbnails: Sendable {
 
     /// The standard's file name of the thumbnails of `uri`: the MD5 of the URI in hex, `.png`.
     private static func thumbnailName(ofURI uri: String) -> String {
-        Insecure.MD5.hash(data: Data(uri.utf8)).lowercaseHex + ".png"
+        Digest.md5(uri.utf8).lowercaseHex + ".png"
     }
 
     /// The `file://` URI of an absolute path, escaped as RFC 2396 asks (and GLib's `g_filename_to_uri` does).

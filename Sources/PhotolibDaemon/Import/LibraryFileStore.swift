@@ -1,4 +1,4 @@
-import Crypto
+import Digests
 import Foundation
 import Glibc
 import HexEncoding
@@ -111,9 +111,9 @@ struct LibraryFileStore: Sendable {
         do {
             defer { close(output) }
             // One read of the source: hashed as it is copied, and the copy used only if the hash matches.
-            var hasher = SHA256()
+            var hasher = SHA256Hasher()
             try Self.readChunks(input) { chunk throws(ImportFailure) in
-                hasher.update(bufferPointer: chunk)
+                hasher.update(chunk)
                 try Self.write(chunk, to: output)
             }
             guard hasher.finalize().lowercaseHex == hash else { return false }
@@ -160,11 +160,11 @@ struct LibraryFileStore: Sendable {
                 unlink(target)
             }
         }
-        var hasher = SHA256()
+        var hasher = SHA256Hasher()
         do {
             defer { close(output) }
             try feed { chunk throws(ImportFailure) in
-                hasher.update(bufferPointer: chunk)
+                hasher.update(chunk)
                 try Self.write(chunk, to: output)
             }
             var info = stat()
@@ -206,7 +206,7 @@ struct LibraryFileStore: Sendable {
 
     /// SHA-256 of `bytes`, lowercase hex.
     static func hash(_ bytes: UnsafeRawBufferPointer) -> String {
-        SHA256.hash(data: bytes).lowercaseHex
+        Digest.sha256(bytes).lowercaseHex
     }
 
     /// SHA-256 of the content of the file at `path`, lowercase hex.
@@ -219,8 +219,8 @@ struct LibraryFileStore: Sendable {
 
     /// SHA-256 of the file's content, lowercase hex.
     static func hash(descriptor: Int32) throws(ImportFailure) -> String {
-        var hasher = SHA256()
-        try readChunks(descriptor) { hasher.update(bufferPointer: $0) }
+        var hasher = SHA256Hasher()
+        try readChunks(descriptor) { hasher.update($0) }
         return hasher.finalize().lowercaseHex
     }
 

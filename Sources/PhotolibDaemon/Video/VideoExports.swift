@@ -1,4 +1,4 @@
-import Crypto
+import Digests
 import Foundation
 import Glibc
 import HexEncoding
@@ -97,7 +97,7 @@ final class VideoExports: Sendable {
     private static func name(of request: VideoExportRequest, sourceVersion: String) -> String {
         let key = [request.assetId, request.preset.rawValue, request.version.rawValue,
                    request.optimizesForNetworkUse ? "fast-start" : "", sourceVersion].joined(separator: "\n")
-        return SHA256.hash(data: Data(key.utf8)).prefix(16).lowercaseHex
+        return Digest.sha256(key.utf8).prefix(16).lowercaseHex
     }
 
     private static func fileSize(at path: String) -> Int? {

@@ -1,4 +1,4 @@
-import Crypto
+import Digests
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -15,8 +15,7 @@ public struct AccessToken: Sendable, Hashable {
 
     public init(value: String) {
         self.value = value
-        let key = SymmetricKey(data: Data(value.utf8))
-        sessionValue = HMAC<SHA256>.authenticationCode(for: Data("photolib-web session".utf8), using: key).lowercaseHex
+        sessionValue = Digest.hmacSHA256(key: value.utf8, message: "photolib-web session".utf8).lowercaseHex
     }
 
     /// A new random token: 32 bytes, hex.

@@ -1,4 +1,4 @@
-import Crypto
+import Digests
 import HTTPTypes
 import HexEncoding
 import Hummingbird
@@ -14,7 +14,7 @@ struct PageRoutes<Context: RequestContext>: Sendable {
         init(_ bytes: [UInt8], _ contentType: String) {
             self.bytes = bytes
             self.contentType = contentType
-            etag = "\"" + SHA256.hash(data: bytes).prefix(12).lowercaseHex + "\""
+            etag = "\"" + Digest.sha256(bytes).prefix(12).lowercaseHex + "\""
         }
     }
 
