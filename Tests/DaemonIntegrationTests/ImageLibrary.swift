@@ -1,4 +1,6 @@
+import Digests
 import Foundation
+import HexEncoding
 import PhotoLibrary
 import Testing
 import TestSupport
@@ -57,6 +59,15 @@ struct ImageLibrary {
         return shards.filter { $0 != "incoming" }.flatMap { shard in
             ((try? FileManager.default.contentsOfDirectory(atPath: root + "/" + shard)) ?? []).map { "\(root)/\(shard)/\($0)" }
         }
+    }
+
+    /// Whether the cache holds the asset's grid image (the rendition whose shorter side is 256 pixels), named as
+    /// the cache names its files: a hash of the asset id and the rendition's variant.
+    func hasGridRendition(_ assetId: String) -> Bool {
+        let digest = Digest.sha256((assetId + "\u{0}" + "short-256").utf8).lowercaseHex
+        let shard = daemon.directory + "/cache/renditions/" + digest.prefix(2)
+        let stem = String(digest.dropFirst(2).prefix(30)) + "."
+        return ((try? FileManager.default.contentsOfDirectory(atPath: shard)) ?? []).contains { $0.hasPrefix(stem) }
     }
 
     /// Waits for background work of the daemon to show; fails after a minute rather than hang.

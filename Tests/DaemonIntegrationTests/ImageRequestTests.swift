@@ -366,6 +366,39 @@ struct ImageRequestTests {
         }
     }
 
+    @Test func aBatchOfPhotosTooBigToKeepInMemoryStillGetsEveryGridImageWithoutWaitingForTheLibraryToSettle() async throws {
+        let library = try await ImageLibrary.start()
+        // Three 30 MB photos (a small JPEG and the padding after its end, which decoders skip) in one call: the third
+        // does not fit in the bytes a batch keeps for first renditions, so its rendition reads its file again.
+        let padding = Data(count: 30 << 20)
+        var changes = PhotoLibrary.ChangeBuilder()
+        for index in 0..<3 {
+            let path = try MarkedPhotos.write(at: library.photos.file("padded\(index).jpg"), width: 1600, height: 1200, orientation: 6)
+            let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try file.seekToEnd()
+            try file.write(contentsOf: padding)
+            try file.close()
+            _ = changes.createAsset(fromFile: path)
+        }
+        let created = Array(try await library.client.performChanges(changes).created.values)
+        #expect(created.count == 3)
+        // A photo's content changes every 200 ms: the library is never quiet for the second the warm-ups wait for.
+        let changing = library.photos.file("changing.jpg")
+        let photo = try Data(contentsOf: URL(fileURLWithPath: MarkedPhotos.write(at: changing, width: 320, height: 240, orientation: 1)))
+        var madeMeanwhile = false
+        for round in 0..<25 where !madeMeanwhile {
+            try (photo + Data("round \(round)".utf8)).write(to: URL(fileURLWithPath: changing))
+            _ = try await library.importByReference([changing])
+            try await Task.sleep(for: .milliseconds(200))
+            madeMeanwhile = created.allSatisfy(library.hasGridRendition)
+        }
+        #expect(madeMeanwhile, "grid images made: \(created.map(library.hasGridRendition))")
+        for id in created {
+            let grid = try await library.streamImage(.target(id, 256, 256, contentMode: .aspectFill))
+            #expect(grid.count == 1 && grid[0].isDegraded == false && grid[0].size == (341, 256), "\(grid.map(\.size))")
+        }
+    }
+
     @Test func aClosedConnectionCancelsItsQueuedRequests() async throws {
         let library = try await ImageLibrary.start()
         let paths = try (0..<8).map {

@@ -18,13 +18,15 @@ public struct ChangeOutcome: Sendable {
 extension LibraryDatabase {
     /// Applies `changes` in one write transaction that also records one change-log entry: all or nothing.
     ///
-    /// `drafts` holds, for each `createAsset` change by index, the asset the caller prepared from its file; `edits`,
-    /// for each `editAsset` change, the edit whose rendered file the caller put in the store.
-    public func performChanges(_ changes: [LibraryChange], drafts: [Int: AssetDraft] = [:],
+    /// `drafts` holds, for each `createAsset` change by index, the asset the caller prepared from its file, and
+    /// `newAssetIds` the id its new asset gets when the change chose none (else a new one); `edits`, for each
+    /// `editAsset` change, the edit whose rendered file the caller put in the store.
+    public func performChanges(_ changes: [LibraryChange], drafts: [Int: AssetDraft] = [:], newAssetIds: [Int: String] = [:],
                                edits: [Int: AssetEditDraft] = [:]) async throws -> ChangeOutcome {
         try await commitTransaction { transaction in
             for (index, change) in changes.enumerated() {
-                try transaction.apply(change, index: index, draft: drafts[index], edit: edits[index])
+                try transaction.apply(change, index: index, draft: drafts[index], newAssetId: newAssetIds[index],
+                                      edit: edits[index])
             }
         }
     }
@@ -62,13 +64,14 @@ struct ChangeTransaction {
         self.now = now
     }
 
-    mutating func apply(_ change: LibraryChange, index: Int, draft: AssetDraft?, edit prepared: AssetEditDraft? = nil) throws {
+    mutating func apply(_ change: LibraryChange, index: Int, draft: AssetDraft?, newAssetId: String? = nil,
+                        edit prepared: AssetEditDraft? = nil) throws {
         switch change {
         case .createAsset(let creation):
             guard let draft else { throw LibraryError.invalidChange(index: index, reason: "the file was not prepared") }
             try claim(creation.placeholder, index: index)
             try claim(chosenId: creation.id, index: index)
-            let (id, isDuplicate) = try insertAsset(draft, id: creation.id)
+            let (id, isDuplicate) = try insertAsset(draft, id: creation.id ?? newAssetId)
             createdAssets[index] = isDuplicate ? .duplicate(assetId: id, libraryCopy: nil) : .inserted(assetId: id)
             if let placeholder = creation.placeholder { placeholders[placeholder] = id }
             // A duplicate is the asset that has its content: later changes that name the chosen id reach it.

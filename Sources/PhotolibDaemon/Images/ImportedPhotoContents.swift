@@ -25,10 +25,11 @@ final class ImportedPhotoContents: Sendable {
 
     private let held = Mutex(Held())
 
-    /// Leaves the photo about to be inserted as `assetId`, with `contents` unless too many bytes are kept already.
-    func hold(_ contents: EncodedBuffer, forNewAsset assetId: String) {
+    /// Leaves the photo about to be inserted as `assetId`, with `contents` if any, unless too many bytes are kept
+    /// already.
+    func hold(_ contents: EncodedBuffer?, forNewAsset assetId: String) {
         held.withLock { held in
-            guard held.byteCount == 0 || held.byteCount + contents.count <= Self.byteLimit else {
+            guard let contents, held.byteCount == 0 || held.byteCount + contents.count <= Self.byteLimit else {
                 held.byAssetId[assetId] = LeftPhoto(contents: nil)
                 return
             }

@@ -169,7 +169,8 @@ struct Importer: Sendable {
         let file = SourceFile(contentHash: draft.contentHash, sourceRoot: sourceRoot, sourcePath: path,
                               groupKey: MediaFileKind.groupKey(ofPath: path), role: kind.role(fileName: filename),
                               identity: identity)
-        return PreparedFile(sourcePath: path, mode: mode, staged: staged, draft: draft, file: file, contents: contents,
+        return PreparedFile(sourcePath: path, mode: mode, staged: staged, draft: draft, file: file,
+                            firstRendition: contents.map(PreparedFile.FirstRendition.fromContents),
                             annotationProblems: annotations.problems, sidecar: annotations.sidecar,
                             sidecarIdentity: annotations.sidecarIdentity)
     }

@@ -100,10 +100,10 @@ struct IngestPipeline: Sendable {
         sidecars.submit(.fileArrived(assetId: outcome.assetId, sourcePath: file.sourcePath, mode: file.mode))
     }
 
-    /// Leaves a photo's bytes, when its preparation kept them, for the first rendition of the asset its commit is to
-    /// insert.
+    /// Leaves a photo its import read whole, with its bytes when they were kept, for the first rendition of the asset
+    /// its commit is to insert.
     private func leaveForFirstRendition(_ file: PreparedFile) {
-        if let contents = file.contents { importedContents.hold(contents, forNewAsset: file.newAssetId) }
+        if let first = file.firstRendition { importedContents.hold(first.contents, forNewAsset: file.newAssetId) }
     }
 
     /// Drops the bytes left for a first rendition when the commit inserted no asset under the id they wait for.

@@ -41,14 +41,26 @@ struct ImportFailure: Error, CustomStringConvertible {
 
 /// A file read, hashed and (in copy and move modes) copied into the store, ready to commit as an asset.
 struct PreparedFile: Sendable {
+    /// The first rendition of a still its import read whole.
+    enum FirstRendition: Sendable {
+        /// From the bytes read once for its hash, copy and metadata.
+        case fromContents(EncodedBuffer)
+        /// From its file: its batch kept too many bytes to keep these too.
+        case fromFile
+
+        var contents: EncodedBuffer? {
+            if case .fromContents(let contents) = self { contents } else { nil }
+        }
+    }
+
     var sourcePath: String
     var mode: SourceMode
     /// The copy in the library's store, for copy and move modes.
     var staged: LibraryFileStore.StagedFile?
     var draft: AssetDraft
     var file: SourceFile
-    /// A still's bytes, read once for its hash, copy and metadata, and kept for its first rendition.
-    var contents: EncodedBuffer?
+    /// How the asset's grid rendition is made right after its commit, if it is (else once the library settles).
+    var firstRendition: FirstRendition?
     /// The id the asset gets if the file makes a new one.
     var newAssetId = UUID().uuidString.lowercased()
     /// What could not be read of the file's annotations and its sidecar (each ignored), to log.

@@ -34,7 +34,7 @@ actor StoreSync {
     /// Settles a committed `file` once its copy and its commit are synced.
     func settleOnceSynced(_ file: PreparedFile, outcome: IngestOutcome, logger: Logger) {
         var file = file
-        file.contents = nil
+        file.firstRendition = nil
         waiting.append(Committed(file: file, outcome: outcome, logger: logger))
         handedCount += 1
         guard !isSyncing else { return }

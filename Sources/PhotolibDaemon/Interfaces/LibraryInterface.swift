@@ -113,7 +113,8 @@ struct LibraryInterface: VarlinkInterface {
             changes.append(change)
         }
         var prepared: [Int: PreparedFile] = [:], edits: [Int: PreparedEdit] = [:]
-        // The batch holds its files until it commits: only the first ones keep their bytes for first renditions.
+        // The batch holds its files until it commits: only the first ones keep their bytes for first renditions, the
+        // others' are made from their files.
         var heldBytes = 0
         // Uploads the changes took are removed once the call is done, whatever became of it.
         var takenUploads: [String] = []
@@ -129,8 +130,10 @@ struct LibraryInterface: VarlinkInterface {
                             .prepare(creation, caller: context.caller, logger: context.logger)
                         var file = made.file
                         takenUploads += made.takenUploads
-                        heldBytes += file.contents?.count ?? 0
-                        if heldBytes > ImportedPhotoContents.byteLimit { file.contents = nil }
+                        if let kept = file.firstRendition?.contents {
+                            heldBytes += kept.count
+                            if heldBytes > ImportedPhotoContents.byteLimit { file.firstRendition = .fromFile }
+                        }
                         if let chosen = creation.id { file.newAssetId = chosen }
                         prepared[index] = file
                     case .editAsset(let target, let renderedPath, let adjustment, nil):
@@ -157,6 +160,7 @@ struct LibraryInterface: VarlinkInterface {
             isCommitting = true
             outcome = try await ingest.commit(prepared, logger: context.logger) {
                 let outcome = try await database.performChanges(changes, drafts: prepared.mapValues(\.draft),
+                                                                newAssetIds: prepared.mapValues(\.newAssetId),
                                                                 edits: edits.mapValues(\.draft))
                 return (outcome, outcome.assets)
             }
