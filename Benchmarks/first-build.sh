@@ -1,28 +1,43 @@
 #!/usr/bin/env bash
-# Times the build of a first scripts/run-daemon: what it builds (debug, by default), from a fresh clone of HEAD with
-# an empty .build, beside the release build of the same products in another fresh clone (what it built before, and
-# what the package and the benchmarks build). Packages are resolved before the clock starts: fetching is not
-# compiling. Run it with nothing else on the machine. Usage: Benchmarks/first-build.sh
+# Times the compiling of a first scripts/run-daemon, each build from a fresh clone with an empty .build, one after
+# another: what it builds now (debug), what it built before (release, at BASELINE: by default 669cf4d, the last commit
+# whose run-daemon built for release), and the release build of the same products now (what the package and the
+# benchmarks build). Packages are resolved before the clock starts: fetching is not compiling. Run it with nothing else
+# on the machine; it takes about 15 minutes on two cores. Usage: Benchmarks/first-build.sh [BASELINE]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 scripts/setup
 source scripts/lib/environment.bash
+baseline=${1:-669cf4d}
 work=$(mktemp -d /tmp/photolibd-first-build.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-declare -A seconds
-for configuration in debug release; do
-    git clone -q . "$work/$configuration"
-    (
-        cd "$work/$configuration"
+# Clones REVISION into NAME and prints the seconds that building run-daemon's four products in CONFIGURATION takes.
+time_build() {
+    local name=$1 revision=$2 configuration=$3
+    git clone -q . "$work/$name" && git -C "$work/$name" checkout -q --detach "$revision"
+    cd "$work/$name"
+    swift package resolve >"$work/$name.log" 2>&1 || { cat "$work/$name.log" >&2; exit 1; }
+    local start
+    start=$(date +%s.%N)
+    if [[ -f scripts/lib/build-products.bash ]]; then
         source scripts/lib/build-products.bash
-        swift package resolve >/dev/null
-        start=$(date +%s.%N)
-        build_products "$configuration" >"$work/$configuration.log" 2>&1 || { tail -20 "$work/$configuration.log" >&2; exit 1; }
-        echo "$(date +%s.%N) - $start" | bc >"$work/$configuration.seconds"
-    )
-    seconds[$configuration]=$(<"$work/$configuration.seconds")
-    printf '%-8s first build of photolibd, photolibd-raw, photolib, photolib-web: %6.1f s\n' "$configuration" "${seconds[$configuration]}"
-done
-printf 'scripts/run-daemon (debug) against the release build: %.2f× (target ≤ 0.5×)\n' \
-    "$(echo "${seconds[debug]} / ${seconds[release]}" | bc -l)"
+    else
+        # What run-daemon ran before build-products.bash existed.
+        build_products() {
+            local product
+            for product in photolibd photolibd-raw photolib photolib-web; do swift build -c "$1" --product "$product"; done
+        }
+    fi
+    build_products "$configuration" >>"$work/$name.log" 2>&1 || { tail -20 "$work/$name.log" >&2; exit 1; }
+    echo "$(date +%s.%N) - $start" | bc
+}
+
+now_debug=$(time_build now-debug HEAD debug)
+printf 'scripts/run-daemon now (debug, HEAD):            %6.1f s\n' "$now_debug"
+before=$(time_build before "$baseline" release)
+printf 'scripts/run-daemon before (release, %s):   %6.1f s\n' "$baseline" "$before"
+now_release=$(time_build now-release HEAD release)
+printf 'release build of the same products now (HEAD): %6.1f s\n' "$now_release"
+printf 'a first scripts/run-daemon compiles for %.2f× the time it did (target ≤ 0.5×); %.2f× of a release build now\n' \
+    "$(echo "$now_debug / $before" | bc -l)" "$(echo "$now_debug / $now_release" | bc -l)"
