@@ -263,7 +263,7 @@ let package = Package(
         .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "TestSupport"]),
         .testTarget(
             name: "ImageServingTests",
-            dependencies: ["PhotolibDaemon", "PhotolibProtocol", "CompactJSON", "Imaging", "PhotoModel", "ThumbnailCache",
+            dependencies: ["PhotolibDaemon", "PhotolibProtocol", "CompactJSON", "Imaging", "PhotoModel", "ThumbnailCache", "TestSupport",
                            .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "PhotolibConfigTests", dependencies: ["PhotolibConfig", "PhotolibLocations"]),

@@ -14,12 +14,15 @@ struct FileAnnotations: Sendable {
     /// ignored and logged, and the file is imported all the same.
     var problems: [(path: String, reason: String)] = []
 
-    /// Reads what the file at `path` and its sidecar say; `contents` are the file's bytes when already in memory.
-    init(path: String, kind: MediaFileKind, contents: EncodedBuffer?) {
+    /// Reads what the file at `path` and its sidecar say; `contents` are the file's bytes when already in memory,
+    /// else they are read from `copy`, the library's copy of the file, when there is one. exiv2 reads a file while
+    /// it holds a lock of the whole process: the source's disk, which may stop answering, is left out of it.
+    init(path: String, kind: MediaFileKind, contents: EncodedBuffer?, copy: String? = nil) {
         var reading = AnnotationReading()
         if kind == .image || kind == .raw {
             do {
-                reading = try contents.map { try EmbeddedAnnotations.read(contents: $0.contents) } ?? EmbeddedAnnotations.read(path: path)
+                reading = try contents.map { try EmbeddedAnnotations.read(contents: $0.contents) }
+                    ?? EmbeddedAnnotations.read(path: copy ?? path)
             } catch {
                 // A file exiv2 cannot parse has no annotations to give; libvips decides whether it is an image.
             }

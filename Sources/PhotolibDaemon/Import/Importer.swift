@@ -148,8 +148,6 @@ struct Importer: Sendable {
         let contents = keepsContents && kind == .image && identity.size <= Self.wholeReadLimit
             ? try Self.readWhole(descriptor, size: Int(identity.size)) : nil
         var draft = try describe(path: path, kind: kind, filename: filename, identity: identity, contents: contents)
-        let annotations = FileAnnotations(path: path, kind: kind, contents: contents)
-        draft.annotations = annotations.annotations
         var staged: LibraryFileStore.StagedFile?
         if mode == .reference {
             draft.contentHash = try contents.map { LibraryFileStore.hash($0.contents) } ?? LibraryFileStore.hash(descriptor: descriptor)
@@ -163,6 +161,8 @@ struct Importer: Sendable {
             if let staged { fileStore.settle(staged, isKept: false) }
             throw ImportFailure(kind: .changing, reason: "the file changed while it was read")
         }
+        let annotations = FileAnnotations(path: path, kind: kind, contents: contents, copy: staged?.storedPath)
+        draft.annotations = annotations.annotations
         draft.resources = [DraftResource(type: draft.resources[0].type, originalFilename: filename,
                                          mimeType: draft.resources[0].mimeType, fileSize: identity.size,
                                          path: staged?.storedPath ?? path, isOwnedByLibrary: mode != .reference)]
