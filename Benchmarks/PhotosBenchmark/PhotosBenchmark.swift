@@ -128,7 +128,7 @@ struct PhotosBenchmark {
                 rawPages.append(monotonicMilliseconds() - start)
             }
             report("PhotoLibrary.fetchAssets, \(pageSize) asset\(pageSize == 1 ? "" : "s")", clientPages, rawPages, assets: assets,
-                   target: pageSize == 500 ? "≤ 1.2×" : "")
+                   target: pageSize == 500 ? "≤ 1.1×" : "")
         }
         await library.close()
     }
