@@ -5,7 +5,10 @@ public struct SHA256Hasher: ~Copyable {
     private let context: OpaquePointer
 
     public init() {
-        context = Digest.newContext(Digest.sha256Algorithm)
+        guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, Digest.sha256Algorithm, nil) == 1 else {
+            fatalError("cannot start a digest")
+        }
+        self.context = context
     }
 
     deinit {
@@ -19,7 +22,7 @@ public struct SHA256Hasher: ~Copyable {
 
     /// The digest of every byte fed: 32 bytes.
     public consuming func finalize() -> [UInt8] {
-        Digest.finish(context, length: 32)
+        Digest.written(length: 32) { digest, written in EVP_DigestFinal_ex(context, digest, written) }
     }
 }
 
@@ -34,13 +37,6 @@ public enum Digest {
         digest(bytes, sha256Algorithm, length: 32)
     }
 
-    /// SHA-256 of `bytes`: 32 bytes.
-    public static func sha256(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-        var hasher = SHA256Hasher()
-        hasher.update(bytes)
-        return hasher.finalize()
-    }
-
     /// MD5 of `bytes`, 16 bytes: for names other programs derive with it (freedesktop.org thumbnails), never for
     /// security.
     public static func md5(_ bytes: some Sequence<UInt8>) -> [UInt8] {
@@ -50,40 +46,34 @@ public enum Digest {
     /// HMAC-SHA-256 of `message` under `key`: 32 bytes.
     public static func hmacSHA256(key: some Sequence<UInt8>, message: some Sequence<UInt8>) -> [UInt8] {
         let key = Array(key), message = Array(message)
-        var code = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        let made = code.withUnsafeMutableBufferPointer { code in
-            HMAC(sha256Algorithm, key, Int32(key.count), message, message.count, code.baseAddress, &length)
+        return written(length: 32) { code, length in
+            HMAC(sha256Algorithm, key, Int32(key.count), message, message.count, code, length) == nil ? 0 : 1
         }
-        precondition(made != nil && length == 32, "HMAC-SHA-256 failed")
-        return code
     }
 
+    /// The digest of `bytes`, read in place when they are contiguous.
     private static func digest(_ bytes: some Sequence<UInt8>, _ algorithm: OpaquePointer, length: Int) -> [UInt8] {
-        let context = newContext(algorithm)
-        defer { EVP_MD_CTX_free(context) }
-        let bytes = Array(bytes)
-        precondition(EVP_DigestUpdate(context, bytes, bytes.count) == 1, "digest update failed")
-        return finish(context, length: length)
+        func digest(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+            written(length: length) { digest, written in
+                EVP_Digest(bytes.baseAddress, bytes.count, digest, written, algorithm, nil)
+            }
+        }
+        return bytes.withContiguousStorageIfAvailable { digest(UnsafeRawBufferPointer($0)) }
+            ?? Array(bytes).withUnsafeBytes(digest)
+    }
+
+    /// The `length` bytes `write` puts out, checking that it succeeded (1) and wrote all of them.
+    fileprivate static func written(length: Int,
+                                    _ write: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt32>) -> Int32) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: length)
+        var count: UInt32 = 0
+        let succeeded = output.withUnsafeMutableBufferPointer { write($0.baseAddress, &count) }
+        precondition(succeeded == 1 && count == length, "libcrypto could not make a digest")
+        return output
     }
 
     private static func fetch(_ name: String) -> OpaquePointer {
         guard let algorithm = EVP_MD_fetch(nil, name, nil) else { fatalError("libcrypto has no \(name)") }
         return algorithm
-    }
-
-    fileprivate static func newContext(_ algorithm: OpaquePointer) -> OpaquePointer {
-        guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, algorithm, nil) == 1 else {
-            fatalError("cannot start a digest")
-        }
-        return context
-    }
-
-    fileprivate static func finish(_ context: OpaquePointer, length: Int) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: length)
-        var written: UInt32 = 0
-        let finished = digest.withUnsafeMutableBufferPointer { EVP_DigestFinal_ex(context, $0.baseAddress, &written) }
-        precondition(finished == 1 && written == length, "digest failed")
-        return digest
     }
 }
