@@ -2,8 +2,9 @@
 ///
 /// A `switch` on a `JSONKey` tries its string patterns one after another, which for an object of thirty
 /// members costs more than reading their values. `JSONReader.readObject(keys:_:)` instead checks whether the
-/// text goes on with the key after the previous one (our writers write members in one order), and only
-/// otherwise reads the key and looks for it among all; either way it hands over a case to switch on.
+/// text goes on with the key after the previous one or the one after that (our writers write members in one order,
+/// leaving out some optional ones), and only otherwise reads the key and looks for it among all; either way it
+/// hands over a case to switch on.
 public struct JSONKeyOrder<Key: RawRepresentable & CaseIterable & Sendable>: Sendable where Key.RawValue == String {
     @usableFromInline let cases: [Key]
     /// Each key as it is written, quotes included: `"id"`.
@@ -50,6 +51,14 @@ public struct JSONKeyOrder<Key: RawRepresentable & CaseIterable & Sendable>: Sen
         }
     }
 
+    /// `next` or the key after it, whichever `bytes` hold, quoted, from `offset`.
+    @inlinable @inline(__always)
+    func expectedKey(from next: Int, isAt offset: Int, in bytes: UnsafeRawBufferPointer) -> Int? {
+        if next < cases.count, quotedKey(next, isAt: offset, in: bytes) { return next }
+        if next + 1 < cases.count, quotedKey(next + 1, isAt: offset, in: bytes) { return next + 1 }
+        return nil
+    }
+
     /// The index of the case named by the UTF-8 `key`, or nil for a key of none.
     @inlinable
     func find(_ key: UnsafeRawBufferPointer) -> Int? {
@@ -68,10 +77,11 @@ extension JSONReader {
         var next = 0
         try readMembers { json throws(JSONReadError) in
             let key: Key?
-            if next < keys.cases.count, keys.quotedKey(next, isAt: json.index, in: json.bytes) {
-                json.index += keys.packedKeys[next].count
-                key = keys.cases[next]
-                next += 1
+            // The key after the previous one, or the one after that: a writer leaves out an optional member it lacks.
+            if let expected = keys.expectedKey(from: next, isAt: json.index, in: json.bytes) {
+                json.index += keys.packedKeys[expected].count
+                key = keys.cases[expected]
+                next = expected + 1
             } else {
                 let read = try json.readStringBytes()
                 var escaped = read.escaped ?? ""

@@ -67,6 +67,16 @@ public struct JSONReader {
         return value
     }
 
+    /// Reads the JSON value at the start of `bytes` with `body`, whatever follows it (the rest of a text still
+    /// arriving); returns the value and how many bytes it took, whitespace before it included.
+    public static func readLeadingValue<Value>(
+        _ bytes: UnsafeRawBufferPointer, with body: (inout JSONReader) throws(JSONReadError) -> Value
+    ) throws(JSONReadError) -> (value: Value, byteCount: Int) {
+        var reader = JSONReader(bytes)
+        let value = try body(&reader)
+        return (value, reader.index)
+    }
+
     /// Reads one whole JSON text as a `Value`.
     public static func read<Value: JSONReadable>(_ type: Value.Type, from bytes: UnsafeRawBufferPointer) throws(JSONReadError) -> Value {
         try read(bytes) { json throws(JSONReadError) in try Value(reading: &json) }
@@ -77,18 +87,22 @@ public struct JSONReader {
     /// Reads an object, calling `member` with each key; `member` must read or skip the value.
     @inlinable
     public mutating func readObject(_ member: (JSONKey, inout JSONReader) throws(JSONReadError) -> Void) throws(JSONReadError) {
-        try readMembers { json throws(JSONReadError) in
-            let key = try json.readStringBytes()
-            try json.expect(UInt8(ascii: ":"))
-            if let bytes = key.bytes {
-                try member(JSONKey(bytes: bytes), &json)
-            } else {
-                var escaped = key.escaped!
-                do {
-                    try escaped.withUTF8 { utf8 in try member(JSONKey(bytes: UnsafeRawBufferPointer(utf8)), &json) }
-                } catch {
-                    throw error as! JSONReadError  // `withUTF8` rethrows untyped; `member` throws only this type
-                }
+        try readMembers { json throws(JSONReadError) in try json.readMember(member) }
+    }
+
+    /// Reads one member of an object: its key, the colon, and its value by `member`.
+    @inlinable @inline(__always)
+    mutating func readMember(_ member: (JSONKey, inout JSONReader) throws(JSONReadError) -> Void) throws(JSONReadError) {
+        let key = try readStringBytes()
+        try expect(UInt8(ascii: ":"))
+        if let bytes = key.bytes {
+            try member(JSONKey(bytes: bytes), &self)
+        } else {
+            var escaped = key.escaped!
+            do {
+                try escaped.withUTF8 { utf8 in try member(JSONKey(bytes: UnsafeRawBufferPointer(utf8)), &self) }
+            } catch {
+                throw error as! JSONReadError  // `withUTF8` rethrows untyped; `member` throws only this type
             }
         }
     }
@@ -106,6 +120,18 @@ public struct JSONReader {
             try member(&self)
             skipWhitespace()
         } while consume(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "}"))
+    }
+
+    /// Reads the rest of an object whose opening brace and first members were read before this reader began
+    /// (`,"key":value…}`, or just `}`), calling `member` with each key as `readObject` does.
+    public mutating func readRemainingMembers(_ member: (JSONKey, inout JSONReader) throws(JSONReadError) -> Void) throws(JSONReadError) {
+        skipWhitespace()
+        while consume(UInt8(ascii: ",")) {
+            skipWhitespace()
+            try readMember(member)
+            skipWhitespace()
+        }
         try expect(UInt8(ascii: "}"))
     }
 

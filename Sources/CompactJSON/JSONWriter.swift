@@ -9,6 +9,12 @@ public struct JSONWriter {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Hands over what is written so far and goes on after it: for a text sent in parts as it is written.
+    public mutating func takeBytes() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
+    }
+
     public mutating func beginObject() {
         separate()
         bytes.append(UInt8(ascii: "{"))

@@ -35,29 +35,71 @@ public struct LibraryDatabase: Sendable {
     /// One page of assets and the size of the whole result, read at one consistent state.
     public func fetchAssets(_ query: AssetQuery, offset: Int = 0, pageSize: Int = 500,
                             includeResources: Bool = false) async throws -> AssetPage {
-        guard offset >= 0 else { throw LibraryError.invalidParameter("offset") }
-        guard pageSize >= 0 else { throw LibraryError.invalidParameter("pageSize") }
+        try Self.checkPage(offset: offset, pageSize: pageSize)
         let now = Date()
         return try await writer.read { db in
-            let selection = try AssetSelection.compiling(query, now: now, in: db)
-            // A cursor reads each row in place, without copying it first.
-            var assets = try Array(AssetRecord.fetchCursor(
-                db, sql: selection.pageSQL(columns: AssetRecord.selection, offset: offset, count: pageSize),
-                arguments: selection.arguments
-            ).map(\.asset))
-            let count = try selection.count(ofFirstPage: assets.count, pageSize: pageSize, offset: offset) ?? selection.count(db)
-            let keywords = try AnnotationColumns.keywords(of: assets.map(\.id), in: db)
-            for index in assets.indices { assets[index].annotations.keywords = keywords[assets[index].id] ?? [] }
-            if includeResources {
-                let resources = try ResourceRecord.resources(of: assets.map(\.id), in: db)
-                let sidecars = try SidecarRows.states(of: assets.map(\.id), in: db)
-                for index in assets.indices {
-                    assets[index].resources = resources[assets[index].id] ?? []
-                    assets[index].sidecar = sidecars[assets[index].id]
-                }
-            }
-            return AssetPage(count: count, assets: assets, token: try token(db))
+            var assets: [Asset] = []
+            let (count, token) = try readPage(query, now: now, offset: offset, pageSize: pageSize, includeResources: includeResources,
+                                              batchSize: pageSize, in: db) { assets += $0 }
+            return AssetPage(count: count, assets: assets, token: token)
         }
+    }
+
+    /// Reads a page as `fetchAssets(_:offset:pageSize:includeResources:)` does, handing its assets to `receive`
+    /// `batchSize` at a time as their rows are read, so that the first can be sent on before the last is read.
+    /// Returns the size of the whole result and the token of the state read.
+    public func fetchAssets(_ query: AssetQuery, offset: Int = 0, pageSize: Int = 500, includeResources: Bool = false,
+                            inBatchesOf batchSize: Int,
+                            receiving receive: @escaping @Sendable ([Asset]) throws -> Void) async throws -> (count: Int, token: ChangeToken) {
+        try Self.checkPage(offset: offset, pageSize: pageSize)
+        let now = Date()
+        return try await writer.read { db in
+            try readPage(query, now: now, offset: offset, pageSize: pageSize, includeResources: includeResources,
+                         batchSize: batchSize, in: db, receiving: receive)
+        }
+    }
+
+    private static func checkPage(offset: Int, pageSize: Int) throws {
+        guard offset >= 0 else { throw LibraryError.invalidParameter("offset") }
+        guard pageSize >= 0 else { throw LibraryError.invalidParameter("pageSize") }
+    }
+
+    private func readPage(_ query: AssetQuery, now: Date, offset: Int, pageSize: Int, includeResources: Bool, batchSize: Int,
+                          in db: Database, receiving receive: ([Asset]) throws -> Void) throws -> (count: Int, token: ChangeToken) {
+        let selection = try AssetSelection.compiling(query, now: now, in: db)
+        // A cursor reads each row in place, without copying it first.
+        let rows = try AssetRecord.fetchCursor(
+            db, sql: selection.pageSQL(columns: AssetRecord.selection, offset: offset, count: pageSize), arguments: selection.arguments
+        )
+        var batch: [Asset] = [], rowCount = 0
+        while let record = try rows.next() {
+            batch.append(record.asset)
+            rowCount += 1
+            if batch.count == max(batchSize, 1) {
+                try receive(completed(batch, includeResources: includeResources, in: db))
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty { try receive(completed(batch, includeResources: includeResources, in: db)) }
+        let count = try selection.count(ofFirstPage: rowCount, pageSize: pageSize, offset: offset) ?? selection.count(db)
+        return (count, try token(db))
+    }
+
+    /// `assets` with their keywords, and with their resources and sidecar states when asked for.
+    private func completed(_ assets: [Asset], includeResources: Bool, in db: Database) throws -> [Asset] {
+        var assets = assets
+        let ids = assets.map(\.id)
+        let keywords = try AnnotationColumns.keywords(of: ids, in: db)
+        for index in assets.indices { assets[index].annotations.keywords = keywords[assets[index].id] ?? [] }
+        if includeResources {
+            let resources = try ResourceRecord.resources(of: ids, in: db)
+            let sidecars = try SidecarRows.states(of: ids, in: db)
+            for index in assets.indices {
+                assets[index].resources = resources[assets[index].id] ?? []
+                assets[index].sidecar = sidecars[assets[index].id]
+            }
+        }
+        return assets
     }
 }
 

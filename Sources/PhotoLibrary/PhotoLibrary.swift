@@ -89,8 +89,14 @@ public final class PhotoLibrary: Sendable {
     /// The page `[offset, offset + pageSize)` of the assets matching `query` (the daemon's default page is 500).
     public func fetchAssets(matching query: AssetQuery = AssetQuery(), offset: Int? = nil, pageSize: Int? = nil,
                             includeResources: Bool = false) async throws(PhotoLibraryError) -> AssetFetchResult {
-        try await call(LibraryMethod.fetchAssets, FetchAssetsParameters(query: query, offset: offset, pageSize: pageSize,
-                                                                  includeResources: includeResources))
+        let parameters = FetchAssetsParameters(query: query, offset: offset, pageSize: pageSize, includeResources: includeResources)
+        do {
+            // The daemon sends a page's assets as it reads their rows: each is read here as it arrives.
+            return try await connection.call(LibraryMethod.fetchAssets.qualifiedName, parameters: parameters,
+                                             readingAsItArrives: AssetFetchResult.self)
+        } catch {
+            throw PhotoLibraryError(error, socketPath: socketPath)
+        }
     }
 
     /// Every asset matching `query`, fetched page by page; `token` is the first page's.

@@ -34,11 +34,7 @@ struct VarlinkFrameDecoder: ByteToMessageDecoder {
             context.fireChannelRead(Self.wrapInboundOut(buffer.readSlice(length: count)!))
             return .continue
         }
-        let found: Int? = buffer.withUnsafeReadableBytes { bytes in
-            guard let start = bytes.baseAddress, bytes.count > searchedBytes else { return nil }
-            return memchr(start + searchedBytes, 0, bytes.count - searchedBytes).map { UnsafeRawPointer($0) - start }
-        }
-        guard let terminatorOffset = found else {
+        guard let terminatorOffset = buffer.offsetOfMessageEnd(searchingFrom: searchedBytes) else {
             searchedBytes = buffer.readableBytes
             if searchedBytes > maximumMessageSize {
                 throw VarlinkFramingError.messageTooLarge(limit: maximumMessageSize)
@@ -67,7 +63,54 @@ struct VarlinkFrameDecoder: ByteToMessageDecoder {
     }
 }
 
+/// Bytes of one reply, as they arrived; `isLast` when the NUL that ends the reply came with them (and was dropped).
+struct ReplyPart: Sendable {
+    let bytes: ByteBuffer
+    let isLast: Bool
+}
+
+/// The client's framing: passes each reply on in parts as its bytes arrive, so that a long reply can be read
+/// while the rest of it is still coming (see `JSONArrayLedObject`).
+///
+/// Throws `VarlinkFramingError.messageTooLarge` once a reply exceeds `maximumMessageSize` bytes.
+struct VarlinkReplyDecoder: ByteToMessageDecoder {
+    typealias InboundOut = ReplyPart
+
+    let maximumMessageSize: Int
+    /// Bytes of the current reply passed on so far.
+    private var replyByteCount = 0
+
+    init(maximumMessageSize: Int) {
+        self.maximumMessageSize = maximumMessageSize
+    }
+
+    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        guard buffer.readableBytes > 0 else { return .needMoreData }
+        let end = buffer.offsetOfMessageEnd(searchingFrom: 0)
+        let length = end ?? buffer.readableBytes
+        replyByteCount += length
+        if replyByteCount > maximumMessageSize {
+            throw VarlinkFramingError.messageTooLarge(limit: maximumMessageSize)
+        }
+        let part = ReplyPart(bytes: buffer.readSlice(length: length)!, isLast: end != nil)
+        if part.isLast {
+            buffer.moveReaderIndex(forwardBy: 1)
+            replyByteCount = 0
+        }
+        context.fireChannelRead(Self.wrapInboundOut(part))
+        return part.isLast ? .continue : .needMoreData
+    }
+}
+
 extension ByteBuffer {
+    /// Where the NUL that ends a message lies among the readable bytes, searching from `offset` on.
+    func offsetOfMessageEnd(searchingFrom offset: Int) -> Int? {
+        withUnsafeReadableBytes { bytes in
+            guard let start = bytes.baseAddress, bytes.count > offset else { return nil }
+            return memchr(start + offset, 0, bytes.count - offset).map { UnsafeRawPointer($0) - start }
+        }
+    }
+
     /// Appends one framed message: the JSON bytes and the NUL that ends them.
     mutating func writeVarlinkMessage(json: some Collection<UInt8>) {
         reserveCapacity(minimumWritableBytes: json.count + 1)

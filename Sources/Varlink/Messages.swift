@@ -216,7 +216,7 @@ struct IncomingReply<Parameters: Decodable>: Decodable {
         }
     }
 
-    private init(outcome: Result<Parameters, VarlinkError>, continues: Bool) {
+    init(outcome: Result<Parameters, VarlinkError>, continues: Bool) {
         self.outcome = outcome
         self.continues = continues
     }

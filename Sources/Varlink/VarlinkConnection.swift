@@ -1,3 +1,4 @@
+import CompactJSON
 import NIOCore
 import NIOPosix
 
@@ -33,7 +34,7 @@ public final class VarlinkConnection: Sendable {
     /// lives: a task of its own because the connection outlives the caller's scope.
     private let exchanges: Task<Void, Never>
 
-    private init(_ messages: NIOAsyncChannel<ByteBuffer, ByteBuffer>) {
+    private init(_ messages: NIOAsyncChannel<ReplyPart, ByteBuffer>) {
         let (requestStream, requests) = AsyncStream.makeStream(of: ConnectionRequest.self)
         self.channel = messages.channel
         self.requests = requests
@@ -87,9 +88,9 @@ public final class VarlinkConnection: Sendable {
             .connect(unixDomainSocketPath: socketPath) { channel in
             channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandler(
-                    ByteToMessageHandler(VarlinkFrameDecoder(maximumMessageSize: maximumMessageSize))
+                    ByteToMessageHandler(VarlinkReplyDecoder(maximumMessageSize: maximumMessageSize))
                 )
-                return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                return try NIOAsyncChannel<ReplyPart, ByteBuffer>(wrappingChannelSynchronously: channel)
             }
         }
         return VarlinkConnection(messages)
@@ -107,6 +108,20 @@ public final class VarlinkConnection: Sendable {
         let message = try OutgoingCall.framed(method: method, parameters: parameters, more: false)
         let frame = try await request { .call(PendingCall(message: message, replies: .single($0))) }
         return try IncomingReply<R>(frame: frame).outcome.get()
+    }
+
+    /// One call whose reply leads with a long array (`JSONArrayLedObject`): its elements are read one by one as the
+    /// reply arrives, while the server is still writing the rest; as `call(_:parameters:returning:)` otherwise.
+    public func call<R: JSONArrayLedObject & Decodable & Sendable>(
+        _ method: String,
+        parameters: some Encodable & Sendable,
+        readingAsItArrives: R.Type
+    ) async throws -> R {
+        let message = try OutgoingCall.framed(method: method, parameters: parameters, more: false)
+        // Read on the event loop as the parts arrive, as a decoder would, without a hop to this task for each.
+        let reader = ArrayLedReplyReader<R>()
+        try await request { received in .call(PendingCall(message: message, replies: .parts(append: reader.append, received: received))) }
+        return try reader.finish().outcome.get()
     }
 
     /// One call, one reply, with untyped parameters.
@@ -185,22 +200,49 @@ public final class VarlinkConnection: Sendable {
 
     /// Serves the requests in order over the channel until the connection is closed or dropped.
     private static func exchangeMessages(
-        over messages: NIOAsyncChannel<ByteBuffer, ByteBuffer>,
+        over messages: NIOAsyncChannel<ReplyPart, ByteBuffer>,
         serving requests: AsyncStream<ConnectionRequest>
     ) async {
         let channel = messages.channel
         try? await messages.executeThenClose { inbound, outbound in
             var replies = inbound.makeAsyncIterator()
 
-            /// Reads the next reply; a failure to read closes the channel, whose state is unknown.
+            /// Reads the next part of a reply; a failure to read closes the channel, whose state is unknown.
+            func nextPart() async throws -> ReplyPart {
+                do {
+                    guard let part = try await replies.next() else { throw VarlinkConnectionError.closed }
+                    return part
+                } catch {
+                    channel.close(promise: nil)
+                    throw error
+                }
+            }
+
+            /// Reads the next reply whole.
             func nextReply() async -> Result<ByteBuffer, any Error> {
                 do {
-                    guard let reply = try await replies.next() else {
-                        return .failure(VarlinkConnectionError.closed)
+                    var part = try await nextPart()
+                    var reply = part.bytes
+                    while !part.isLast {
+                        part = try await nextPart()
+                        reply.writeImmutableBuffer(part.bytes)
                     }
                     return .success(reply)
                 } catch {
-                    channel.close(promise: nil)
+                    return .failure(error)
+                }
+            }
+
+            /// Hands on the parts of the next reply as they arrive.
+            func passParts(to append: (ByteBuffer) -> Void) async -> Result<Void, any Error> {
+                do {
+                    var part: ReplyPart
+                    repeat {
+                        part = try await nextPart()
+                        append(part.bytes)
+                    } while !part.isLast
+                    return .success(())
+                } catch {
                     return .failure(error)
                 }
             }
@@ -216,6 +258,9 @@ public final class VarlinkConnection: Sendable {
                 switch call.replies {
                 case .single(let reply):
                     reply.resume(with: await nextReply())
+                    return false
+                case .parts(let append, let received):
+                    received.resume(with: await passParts(to: append))
                     return false
                 case .stream(let opened):
                     opened.resume()

@@ -18,11 +18,14 @@ struct PendingCall: Sendable {
         case single(CheckedContinuation<ByteBuffer, any Error>)
         /// Waits until the call is sent, then asks for each reply.
         case stream(opened: CheckedContinuation<Void, any Error>)
+        /// Hands the one reply's parts to `append` as they arrive, on the connection's event loop, then resumes.
+        case parts(append: @Sendable (ByteBuffer) -> Void, received: CheckedContinuation<Void, any Error>)
 
         func fail(_ error: any Error) {
             switch self {
             case .single(let reply): reply.resume(throwing: error)
             case .stream(let opened): opened.resume(throwing: error)
+            case .parts(_, let received): received.resume(throwing: error)
             }
         }
     }

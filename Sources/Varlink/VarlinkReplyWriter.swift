@@ -58,6 +58,28 @@ public struct VarlinkReplyWriter: Sendable {
         }
     }
 
+    /// Sends one reply whose parameters `write` writes through `VarlinkReplyParts` as they are made, each part going
+    /// out at once (a page of assets as its rows are read), rather than all at the end; as `send(_:continues:)`
+    /// otherwise. The parts are sent without back-pressure: make them for a reply of bounded size.
+    ///
+    /// An error that `write` throws before a part has gone out is thrown as from any handler, to be answered with. After,
+    /// the reply can no longer be told apart from an error, so the connection is closed first.
+    public func send(inParts write: (VarlinkReplyParts) async throws -> Void, continues: Bool = false) async throws {
+        if continues && !more {
+            throw VarlinkError.expectedMore()
+        }
+        try progress.checkOpen(method: method)
+        let parts = VarlinkReplyParts(channel: oneway ? nil : channel)
+        do {
+            try await write(parts)
+            try await parts.finish(continues: continues)
+            try progress.record(continues: continues, method: method)
+        } catch {
+            if parts.hasSent { try? await channel.close() }
+            throw error
+        }
+    }
+
     /// The estimated size from which a reply is written off the event loop.
     public static let largeReplyByteCount = 1 << 20
 
@@ -118,6 +140,11 @@ private final class ReplyProgress: Sendable {
     private let finalReplySent = Mutex(false)
 
     var hasSentFinalReply: Bool { finalReplySent.withLock { $0 } }
+
+    /// Throws unless a reply may still be sent.
+    func checkOpen(method: String) throws(VarlinkReplyError) {
+        guard !hasSentFinalReply else { throw .finalReplyAlreadySent(method: method) }
+    }
 
     func record(continues: Bool, method: String) throws(VarlinkReplyError) {
         try finalReplySent.withLock { sent throws(VarlinkReplyError) in

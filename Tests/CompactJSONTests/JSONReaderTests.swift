@@ -77,7 +77,7 @@ struct JSONReaderTests {
         #expect(seen == ["a": "1", "b": "nil", "c": "z"])
     }
 
-    private enum Member: String, CaseIterable, Sendable {
+    enum Member: String, CaseIterable, Sendable {
         case id, idLong, name, size, aKeyOfMoreThanTwentyFourBytes
     }
 
@@ -103,6 +103,67 @@ struct JSONReaderTests {
             }
         }
         #expect(seen == [.id: "1", .idLong: "2", .name: "n", .size: "4"])
+    }
+
+    /// Members in the usual order with optional ones left out, one or two in a row.
+    @Test(arguments: [
+        (#"{"id":"1","name":"n","aKeyOfMoreThanTwentyFourBytes":0}"#, [Member.id: "1", .name: "n"]),
+        (#"{"idLong":"2","size":4}"#, [.idLong: "2", .size: "4"]),
+        (#"{"id":"1","size":4}"#, [.id: "1", .size: "4"]),
+    ])
+    func readsMembersByKeyOrderWithOptionalOnesLeftOut(text: String, expected: [Member: String]) throws {
+        var seen: [Member: String] = [:]
+        try read(text) { json throws(JSONReadError) in
+            try json.readObject(keys: JSONKeyOrder<Member>()) { member, json throws(JSONReadError) in
+                switch member {
+                case .id?, .idLong?, .name?: seen[member!] = try json.readString()
+                case .size?: seen[.size] = String(try json.readInt())
+                case .aKeyOfMoreThanTwentyFourBytes?, nil: try json.skipValue()
+                }
+            }
+        }
+        #expect(seen == expected)
+    }
+
+    @Test func readsALeadingValueAndSaysHowManyBytesItTook() throws {
+        let text = Data(#"  {"a":[1,2]} , "rest" "#.utf8)
+        let (value, byteCount) = try text.withUnsafeBytes { bytes in
+            try JSONReader.readLeadingValue(bytes) { json throws(JSONReadError) in
+                var numbers: [Int] = []
+                try json.readObject { _, json throws(JSONReadError) in
+                    numbers = try json.readArray { json throws(JSONReadError) in try json.readInt() }
+                }
+                return numbers
+            }
+        }
+        #expect(value == [1, 2])
+        #expect(byteCount == 13)
+        #expect(throws: JSONReadError.self) {
+            try Data(#"{"a":[1,"#.utf8).withUnsafeBytes { bytes in
+                try JSONReader.readLeadingValue(bytes) { json throws(JSONReadError) in try json.skipValue() }
+            }
+        }
+    }
+
+    @Test(arguments: [(#" , "b" : 2 ,"c":[3]} "#, ["b", "c"]), ("}", []), (#","\u0062":2}"#, ["b"])])
+    func readsTheMembersThatRemainOfAnObject(text: String, keys: [String]) throws {
+        var seen: [String] = []
+        try read(text) { json throws(JSONReadError) in
+            try json.readRemainingMembers { key, json throws(JSONReadError) in
+                seen.append(key.description)
+                try json.skipValue()
+            }
+        }
+        #expect(seen == keys)
+    }
+
+    @Test(arguments: [#","b":2"#, #""b":2}"#, #",}"#, #",b:2}"#, #"} x"#])
+    func refusesMalformedRemainingMembers(text: String) {
+        #expect(throws: JSONReadError.self) {
+            try read(text) { json throws(JSONReadError) in
+                try json.readRemainingMembers { _, json throws(JSONReadError) in try json.skipValue() }
+            }
+        }
     }
 
     @Test(arguments: [#"{"id":"1""#, #"{"id""1"}"#, #"{"id":"1",}"#, #"{"id:"1"}"#])

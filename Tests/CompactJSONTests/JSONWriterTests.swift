@@ -18,4 +18,17 @@ struct JSONWriterTests {
         writer.int(UInt64.max)
         #expect(String(decoding: writer.bytes, as: UTF8.self) == "[" + values.map(String.init).joined(separator: ",") + "],\(UInt64.max)")
     }
+
+    @Test func aTextTakenInPartsReadsAsOneWrittenWhole() {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("list"); writer.beginArray(); writer.int(1)
+        var parts = [writer.takeBytes()]
+        #expect(writer.bytes.isEmpty)
+        writer.int(2); writer.endArray()
+        parts.append(writer.takeBytes())
+        writer.key("flag"); writer.bool(true); writer.endObject()
+        parts.append(writer.takeBytes())
+        #expect(parts.map { String(decoding: $0, as: UTF8.self) } == [#"{"list":[1"#, ",2]", #","flag":true}"#])
+    }
 }

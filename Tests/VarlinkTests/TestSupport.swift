@@ -368,6 +368,15 @@ struct RawClient {
         }
     }
 
+    /// The bytes received and not yet taken by `receive`, once there are at least `count` of them.
+    mutating func peek(atLeast count: Int) async throws -> [UInt8] {
+        while received.count < count {
+            guard let bytes = try await inbound.next() else { break }
+            received += bytes.readableBytesView
+        }
+        return received
+    }
+
     /// The next message parsed as JSON; `nil` when the server closed the connection.
     mutating func receiveJSON() async throws -> JSONValue? {
         guard let message = try await receive() else { return nil }

@@ -66,18 +66,34 @@ struct LibraryInterface: VarlinkInterface {
         }
     }
 
+    /// Sends a page as its rows are read, so that the client reads the first assets while the daemon reads the rest.
     private func fetchAssets(_ parameters: FetchAssetsParameters, access: CallerAccess, context: VarlinkCallContext,
                              replies: VarlinkReplyWriter) async throws {
-        let page = access.canRead
-            ? try await database.fetchAssets(parameters.query ?? AssetQuery(), offset: parameters.offset ?? 0,
-                                             pageSize: parameters.pageSize ?? 500,
-                                             includeResources: parameters.includeResources ?? false)
-            : AssetPage(count: 0, assets: [], token: try await database.currentToken())
-        if parameters.includeResources == true {
-            servedFiles.name(page.assets.lazy.flatMap { $0.resources ?? [] }.compactMap(\.path), to: context.caller)
+        guard access.canRead else {
+            return try await replies.send(AssetFetchResult(count: 0, assets: [], token: try await database.currentToken().description))
         }
-        try await replies.send(AssetFetchResult(count: page.count, assets: page.assets, token: page.token.description))
+        let (servedFiles, caller) = (servedFiles, context.caller)
+        try await replies.send(inParts: { parts in
+            let (count, token) = try await database.fetchAssets(
+                parameters.query ?? AssetQuery(), offset: parameters.offset ?? 0, pageSize: parameters.pageSize ?? 500,
+                includeResources: parameters.includeResources ?? false, inBatchesOf: Self.assetsPerPart
+            ) { assets in
+                // Named before they go out: the caller may ask for the files as soon as it reads them.
+                servedFiles.name(assets.lazy.flatMap { $0.resources ?? [] }.compactMap(\.path), to: caller)
+                parts.write { json, isFirst in
+                    if isFirst { AssetFetchResult.writeOpening(to: &json) }
+                    for asset in assets { asset.write(to: &json) }
+                }
+            }
+            parts.write { json, isFirst in
+                if isFirst { AssetFetchResult.writeOpening(to: &json) }
+                AssetFetchResult.writeClosing(count: count, token: token.description, to: &json)
+            }
+        })
     }
+
+    /// How many assets are read before they are written out: about 36 kB of JSON, a part of its own.
+    private static let assetsPerPart = 50
 
     private func fetchAssetMetadata(_ parameters: FetchAssetMetadataParameters, replies: VarlinkReplyWriter) async throws {
         let query = AssetQuery(ids: [parameters.id], includeHidden: true, includeTrashed: true, includeAllBurstAssets: true)

@@ -1,0 +1,63 @@
+import CompactJSON
+import NIOCore
+import Synchronization
+
+/// The parameters of one reply, written and sent in parts: what the writes add goes out as soon as it makes a part
+/// worth sending, so that the client reads the start of a long reply while the rest is still being made. See
+/// `VarlinkReplyWriter.send(inParts:)`.
+///
+/// Writes may come from any thread; they go out in the order they are made.
+public final class VarlinkReplyParts: Sendable {
+    private struct State {
+        var json = JSONWriter(capacity: 1 << 16)
+        var hasBegun = false
+        var hasSent = false
+    }
+
+    private let channel: (any Channel)?
+    private let state = Mutex(State())
+
+    /// Parts for `channel`, or parts that go nowhere (the reply to a `oneway` call).
+    init(channel: (any Channel)?) {
+        self.channel = channel
+    }
+
+    /// Writes more of the parameters with `body`, which is told whether it writes their start, and sends what is
+    /// written once it is `partByteCount` or more: a short reply goes out whole, at the end.
+    public func write(_ body: (_ json: inout JSONWriter, _ isFirst: Bool) -> Void) {
+        state.withLock { state in
+            let isFirst = !state.hasBegun
+            if isFirst {
+                state.json.beginObject()
+                state.json.key("parameters")
+                state.hasBegun = true
+            }
+            body(&state.json, isFirst)
+            guard state.json.bytes.count >= Self.partByteCount else { return }
+            state.hasSent = true
+            channel?.writeAndFlush(ByteBuffer(bytes: state.json.takeBytes()), promise: nil)
+        }
+    }
+
+    /// The least that goes out as a part before the end of the reply.
+    static let partByteCount = 1 << 14
+
+    /// Whether a part has gone out, after which the reply can no longer be replaced by an error.
+    var hasSent: Bool { state.withLock { $0.hasSent } }
+
+    /// Ends the reply after its parameters (`{}` if none were written) and waits until it is written to the socket.
+    func finish(continues: Bool) async throws {
+        let bytes = state.withLock { state in
+            if !state.hasBegun {
+                state.json.beginObject()
+                state.json.key("parameters"); state.json.beginObject(); state.json.endObject()
+            }
+            if continues { state.json.key("continues"); state.json.bool(true) }
+            state.json.endObject()
+            var bytes = state.json.takeBytes()
+            bytes.append(0)
+            return bytes
+        }
+        try await channel?.writeAndFlush(ByteBuffer(bytes: bytes)).get()
+    }
+}
