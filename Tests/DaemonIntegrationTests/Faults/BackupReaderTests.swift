@@ -39,7 +39,9 @@ struct BackupReaderTests {
             try await library.assets().count == index && filesUnder(drop.path).isEmpty
         }
         #expect(backup.isRunning, "the backup held its transaction all along")
-        #expect(slowest < .seconds(5), "a change waited \(slowest) behind the backup's read")
+        // A change held up by the backup would wait out the writer's busy timeout (10 s) or the backup itself (a
+        // minute); a change slowed only by a busy machine (the tests running beside this one) takes a few seconds.
+        #expect(slowest < .seconds(8), "a change waited \(slowest) behind the backup's read")
 
         commands.fileHandleForWriting.write(Data("COMMIT;\n".utf8))
         try commands.fileHandleForWriting.close()
