@@ -42,8 +42,11 @@ final class ArrayLedReplyReader<Parameters: JSONArrayLedObject & Decodable>: Sen
         private var elements: [Parameters.Element] = []
         private var elementCount = 0
         private var stage = Stage.opening
+        /// How many bytes were unread when reading them last gave nothing: they are tried again once they have doubled,
+        /// so that an element arriving a few bytes at a time is not read over and over.
+        private var unreadAtLastAttempt = 0
 
-        /// How many bytes of a part are joined to the unread bytes at a time to complete the element they begin.
+        /// The fewest bytes of a part joined to the unread bytes at a time to complete the element they begin.
         private static var joinStep: Int { 4096 }
 
         /// How a reply that this reader follows begins: up to its array's `[`.
@@ -58,12 +61,14 @@ final class ArrayLedReplyReader<Parameters: JSONArrayLedObject & Decodable>: Sen
             parts.append(part)
             part.withUnsafeReadableBytes { bytes in
                 var offset = 0
-                // Complete what the previous part left unread, joining this part's bytes to it a step at a time.
+                // Complete what the previous part left unread, joining this part's bytes to it in steps that double.
                 while isReadingElements, !unread.isEmpty, offset < bytes.count {
-                    let joined = min(Self.joinStep, bytes.count - offset), unreadBefore = unread.count
+                    let joined = min(max(Self.joinStep, unread.count), bytes.count - offset), unreadBefore = unread.count
                     unread += UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + joined])
                     offset += joined
+                    guard unread.count >= 2 * unreadAtLastAttempt else { continue }
                     let read = unread.withUnsafeBytes { self.read($0) }
+                    unreadAtLastAttempt = read == 0 ? unread.count : 0
                     if read >= unreadBefore {
                         offset -= unread.count - read
                         unread = []

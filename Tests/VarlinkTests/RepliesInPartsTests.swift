@@ -218,6 +218,13 @@ final class PartsInterface: VarlinkInterface {
         }
     }
 
+    @Test func aReplyArrivingAByteAtATimeReadsAsTheWholeReply() {
+        // One element of 64 kB among short ones: read again at every byte, it took a minute here instead of a second.
+        let page = Page(items: Page.sample(count: 3).items + Page.sample(count: 1, textLength: 64 << 10).items, total: 4)
+        let reply = Array(#"{"parameters":\#(Self.text(of: page))}"#.utf8)
+        #expect(Self.readInParts(reply.map { [$0] }, as: Page.self) == "\(page)")
+    }
+
     @Test func anArrayOfNumbersCutAnywhereReadsAsTheWholeArray() {
         let reply = Array(#"{"parameters":{"numbers": [ 12345 , -678,9 ] , "more": [1]}}"#.utf8)
         for parts in Self.cuts(of: reply) {
