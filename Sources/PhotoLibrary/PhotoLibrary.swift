@@ -1,3 +1,4 @@
+import CompactJSON
 import Foundation
 import PhotolibLocations
 import PhotolibProtocol
@@ -89,14 +90,10 @@ public final class PhotoLibrary: Sendable {
     /// The page `[offset, offset + pageSize)` of the assets matching `query` (the daemon's default page is 500).
     public func fetchAssets(matching query: AssetQuery = AssetQuery(), offset: Int? = nil, pageSize: Int? = nil,
                             includeResources: Bool = false) async throws(PhotoLibraryError) -> AssetFetchResult {
-        let parameters = FetchAssetsParameters(query: query, offset: offset, pageSize: pageSize, includeResources: includeResources)
-        do {
-            // The daemon sends a page's assets as it reads their rows: each is read here as it arrives.
-            return try await connection.call(LibraryMethod.fetchAssets.qualifiedName, parameters: parameters,
-                                             readingAsItArrives: AssetFetchResult.self)
-        } catch {
-            throw PhotoLibraryError(error, socketPath: socketPath)
-        }
+        // The daemon sends a page's assets as it reads their rows: each is read here as it arrives.
+        try await call(LibraryMethod.fetchAssets, FetchAssetsParameters(query: query, offset: offset, pageSize: pageSize,
+                                                                         includeResources: includeResources),
+                       readingAsItArrives: AssetFetchResult.self)
     }
 
     /// Every asset matching `query`, fetched page by page; `token` is the first page's.
@@ -262,8 +259,22 @@ public final class PhotoLibrary: Sendable {
     func call<Reply: Decodable & Sendable>(_ method: some PhotolibMethod, _ parameters: some Encodable & Sendable)
         async throws(PhotoLibraryError) -> Reply
     {
+        try await mappingFailures { try await connection.call(method.qualifiedName, parameters: parameters, returning: Reply.self) }
+    }
+
+    /// Calls `method` and reads its reply as it arrives, element by element of the array that leads it; as `call`.
+    func call<Reply: JSONArrayLedObject & Decodable & Sendable>(
+        _ method: some PhotolibMethod, _ parameters: some Encodable & Sendable, readingAsItArrives: Reply.Type
+    ) async throws(PhotoLibraryError) -> Reply {
+        try await mappingFailures {
+            try await connection.call(method.qualifiedName, parameters: parameters, readingAsItArrives: Reply.self)
+        }
+    }
+
+    /// `call`'s result, any failure mapped to a `PhotoLibraryError`.
+    private func mappingFailures<Reply>(_ call: () async throws -> Reply) async throws(PhotoLibraryError) -> Reply {
         do {
-            return try await connection.call(method.qualifiedName, parameters: parameters, returning: Reply.self)
+            return try await call()
         } catch {
             throw PhotoLibraryError(error, socketPath: socketPath)
         }

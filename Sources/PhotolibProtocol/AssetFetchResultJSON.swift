@@ -6,17 +6,30 @@ import PhotoModel
 extension AssetFetchResult: JSONReadable {
     /// Reads a page as the `Decodable` conformance does, without `JSONDecoder`'s cost per asset.
     public init(reading json: inout JSONReader) throws(JSONReadError) {
-        var count: Int?, assets: [Asset]?, token: String?
+        var assets: [Asset]?, members = MembersBesideAssets()
         try json.readObject { key, json throws(JSONReadError) in
+            if case "assets" = key { assets = try json.readArray(of: Asset.self) } else { try members.read(key, &json) }
+        }
+        guard let assets else { throw json.error("an asset page lacks its assets") }
+        self = try members.page(of: assets, json)
+    }
+
+    /// A page's members other than its assets, read in whatever order they come.
+    private struct MembersBesideAssets {
+        var count: Int?, token: String?
+
+        mutating func read(_ key: JSONKey, _ json: inout JSONReader) throws(JSONReadError) {
             switch key {
             case "count": count = try json.readInt()
-            case "assets": assets = try json.readArray(of: Asset.self)
             case "token": token = try json.readString()
             default: try json.skipValue()
             }
         }
-        guard let count, let assets, let token else { throw json.error("an asset page lacks its count, assets or token") }
-        self.init(count: count, assets: assets, token: token)
+
+        func page(of assets: [Asset], _ json: JSONReader) throws(JSONReadError) -> AssetFetchResult {
+            guard let count, let token else { throw json.error("an asset page lacks its count or token") }
+            return AssetFetchResult(count: count, assets: assets, token: token)
+        }
     }
 }
 
@@ -28,16 +41,9 @@ extension AssetFetchResult: JSONArrayLedObject {
     }
 
     public init(elements assets: [Asset], readingMembersAfterArray json: inout JSONReader) throws(JSONReadError) {
-        var count: Int?, token: String?
-        try json.readRemainingMembers { key, json throws(JSONReadError) in
-            switch key {
-            case "count": count = try json.readInt()
-            case "token": token = try json.readString()
-            default: try json.skipValue()
-            }
-        }
-        guard let count, let token else { throw json.error("an asset page lacks its count or token") }
-        self.init(count: count, assets: assets, token: token)
+        var members = MembersBesideAssets()
+        try json.readRemainingMembers { key, json throws(JSONReadError) in try members.read(key, &json) }
+        self = try members.page(of: assets, json)
     }
 
     /// Writes the start of a page, up to its first asset: the assets lead, so that a client reads them as they

@@ -40,7 +40,6 @@ final class ArrayLedReplyReader<Parameters: JSONArrayLedObject & Decodable>: Sen
         /// Bytes received but not read yet: the start of an element cut at the end of a part, or the members after the array.
         private var unread: [UInt8] = []
         private var elements: [Parameters.Element] = []
-        private var elementCount = 0
         private var stage = Stage.opening
         /// How many bytes were unread when reading them last gave nothing: they are tried again once they have doubled,
         /// so that an element arriving a few bytes at a time is not read over and over.
@@ -119,7 +118,7 @@ final class ArrayLedReplyReader<Parameters: JSONArrayLedObject & Decodable>: Sen
                     stage = .afterArray
                     return start + 1
                 }
-                if elementCount > 0 {
+                if !elements.isEmpty {
                     guard bytes[start] == UInt8(ascii: ",") else {
                         stage = .whole
                         break
@@ -133,7 +132,6 @@ final class ArrayLedReplyReader<Parameters: JSONArrayLedObject & Decodable>: Sen
                     elements.removeLast()
                     break
                 }
-                elementCount += 1
                 next = start + length
             }
             return next
@@ -166,7 +164,7 @@ final class ArrayLedReplyReader<Parameters: JSONArrayLedObject & Decodable>: Sen
                     var continues = false, isError = false
                     try json.readRemainingMembers { key, json throws(JSONReadError) in
                         switch key {
-                        case "continues": continues = try json.readOptional { json throws(JSONReadError) in try json.readBool() } ?? false
+                        case "continues": continues = try json.readFlag()
                         case "error": isError = true; try json.skipValue()
                         default: try json.skipValue()
                         }

@@ -37,9 +37,9 @@ struct CallHeader: Decodable {
                         guard try outcome.get() != nil else { parameters = nil; return }
                         let start = bytes.baseAddress! - message.baseAddress!
                         parameters = start..<start + bytes.count
-                    case "more": more = try json.attempt(Self.readFlag).outcome.get()
-                    case "oneway": oneway = try json.attempt(Self.readFlag).outcome.get()
-                    case "upgrade": upgrade = try json.attempt(Self.readFlag).outcome.get()
+                    case "more": more = try json.attempt { json throws(JSONReadError) in try json.readFlag() }.outcome.get()
+                    case "oneway": oneway = try json.attempt { json throws(JSONReadError) in try json.readFlag() }.outcome.get()
+                    case "upgrade": upgrade = try json.attempt { json throws(JSONReadError) in try json.readFlag() }.outcome.get()
                     default: try json.skipValue()
                     }
                 }
@@ -51,11 +51,6 @@ struct CallHeader: Decodable {
         guard let method else { return nil }
         (self.method, hasParameters, parametersLocation) = (method, parameters != nil, parameters)
         (self.more, self.oneway, self.upgrade) = (more, oneway, upgrade)
-    }
-
-    /// A `more`, `oneway` or `upgrade` member: true, false, or null for false.
-    private static func readFlag(_ json: inout JSONReader) throws(JSONReadError) -> Bool {
-        try json.readOptional { json throws(JSONReadError) in try json.readBool() } ?? false
     }
 
     /// A call whose `field` nests arrays and objects too deep to read.
@@ -132,11 +127,31 @@ extension ByteBuffer {
     /// One framed reply message whose parameters write themselves.
     static func varlinkReply(_ parameters: some JSONWritable, continues: Bool) -> ByteBuffer {
         .varlinkMessage(estimatedByteCount: parameters.estimatedByteCount + 64) { json in
-            json.beginObject()
-            json.key("parameters"); parameters.write(to: &json)
-            if continues { json.key("continues"); json.bool(true) }
-            json.endObject()
+            json.beginReply()
+            parameters.write(to: &json)
+            json.endReply(continues: continues)
         }
+    }
+}
+
+extension JSONWriter {
+    /// Writes the start of a reply message, up to its parameters, which follow.
+    mutating func beginReply() {
+        beginObject()
+        key("parameters")
+    }
+
+    /// Writes the end of a reply message, after its parameters.
+    mutating func endReply(continues: Bool) {
+        if continues { key("continues"); bool(true) }
+        endObject()
+    }
+}
+
+extension JSONReader {
+    /// A `more`, `oneway`, `upgrade` or `continues` member: true, false, or null for false.
+    mutating func readFlag() throws(JSONReadError) -> Bool {
+        try readOptional { json throws(JSONReadError) in try json.readBool() } ?? false
     }
 }
 
@@ -242,7 +257,7 @@ struct IncomingReply<Parameters: Decodable>: Decodable {
             try json.readObject { key, json throws(JSONReadError) in
                 switch key {
                 case "parameters": parameters = try json.attempt { json throws(JSONReadError) in try readable.init(reading: &json) }
-                case "continues": continues = try json.readOptional { json throws(JSONReadError) in try json.readBool() } ?? false
+                case "continues": continues = try json.readFlag()
                 case "error": errorName = try json.readOptional { json throws(JSONReadError) in try json.readString() }
                 default: try json.skipValue()
                 }

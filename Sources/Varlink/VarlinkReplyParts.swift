@@ -12,6 +12,14 @@ public final class VarlinkReplyParts: Sendable {
         var json = JSONWriter(capacity: 1 << 16)
         var hasBegun = false
         var hasSent = false
+
+        /// Begins the reply unless it has begun; returns whether it began here.
+        mutating func begin() -> Bool {
+            guard !hasBegun else { return false }
+            json.beginReply()
+            hasBegun = true
+            return true
+        }
     }
 
     private let channel: (any Channel)?
@@ -26,13 +34,7 @@ public final class VarlinkReplyParts: Sendable {
     /// written once it is `partByteCount` or more: a short reply goes out whole, at the end.
     public func write(_ body: (_ json: inout JSONWriter, _ isFirst: Bool) -> Void) {
         state.withLock { state in
-            let isFirst = !state.hasBegun
-            if isFirst {
-                state.json.beginObject()
-                state.json.key("parameters")
-                state.hasBegun = true
-            }
-            body(&state.json, isFirst)
+            body(&state.json, state.begin())
             guard state.json.bytes.count >= Self.partByteCount else { return }
             state.hasSent = true
             channel?.writeAndFlush(ByteBuffer(bytes: state.json.takeBytes()), promise: nil)
@@ -47,17 +49,13 @@ public final class VarlinkReplyParts: Sendable {
 
     /// Ends the reply after its parameters (`{}` if none were written) and waits until it is written to the socket.
     func finish(continues: Bool) async throws {
-        let bytes = state.withLock { state in
-            if !state.hasBegun {
-                state.json.beginObject()
-                state.json.key("parameters"); state.json.beginObject(); state.json.endObject()
-            }
-            if continues { state.json.key("continues"); state.json.bool(true) }
-            state.json.endObject()
-            var bytes = state.json.takeBytes()
-            bytes.append(0)
-            return bytes
+        let message = state.withLock { state in
+            if state.begin() { state.json.beginObject(); state.json.endObject() }
+            state.json.endReply(continues: continues)
+            var message = ByteBuffer()
+            message.writeVarlinkMessage(json: state.json.takeBytes())
+            return message
         }
-        try await channel?.writeAndFlush(ByteBuffer(bytes: bytes)).get()
+        try await channel?.writeAndFlush(message).get()
     }
 }
