@@ -42,7 +42,8 @@ public struct JSONWriter {
         separate()
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -52,13 +53,23 @@ public struct JSONWriter {
         needsComma = true
     }
 
+    @inlinable
     public mutating func int<Integer: BinaryInteger>(_ value: Integer) {
+        if let value = Int64(exactly: value) { int64(value) } else { number(digits: String(value)) }
+    }
+
+    @usableFromInline
+    mutating func int64(_ value: Int64) {
         separate()
-        if let value = Int64(exactly: value) {
-            appendDecimal(value)
-        } else {
-            bytes.append(contentsOf: String(value).utf8)
-        }
+        appendDecimal(value)
+        needsComma = true
+    }
+
+    /// Writes an integer too large for `Int64` from its decimal digits.
+    @usableFromInline
+    mutating func number(digits: String) {
+        separate()
+        bytes.append(contentsOf: digits.utf8)
         needsComma = true
     }
 
@@ -91,7 +102,9 @@ public struct JSONWriter {
         needsComma = true
     }
 
-    /// Writes `value` with `write`, or null when it is nil.
+    /// Writes `value` with `write`, or null when it is nil. Inlinable, as `array` is: unspecialized, a call costs
+    /// more than the value it writes.
+    @inlinable
     public mutating func optional<Value>(_ value: Value?, _ write: (inout JSONWriter, Value) -> Void) {
         if let value { write(&self, value) } else { null() }
     }
@@ -171,6 +184,7 @@ extension JSONWriter {
     }
 
     /// Writes each element with `write`, as an array.
+    @inlinable
     public mutating func array<Element>(_ elements: some Sequence<Element>, _ write: (inout JSONWriter, Element) -> Void) {
         beginArray()
         for element in elements { write(&self, element) }
