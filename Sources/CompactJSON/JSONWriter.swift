@@ -9,10 +9,10 @@ public struct JSONWriter {
         bytes.reserveCapacity(capacity)
     }
 
-    /// Hands over what is written so far and goes on after it: for a text sent in parts as it is written.
-    public mutating func takeBytes() -> [UInt8] {
-        defer { bytes.removeAll(keepingCapacity: true) }
-        return bytes
+    /// Forgets what is written so far, keeping its room, and goes on after it: for a text sent in parts as it is
+    /// written, each part copied out of `bytes` first.
+    public mutating func discardWritten() {
+        bytes.removeAll(keepingCapacity: true)
     }
 
     public mutating func beginObject() {

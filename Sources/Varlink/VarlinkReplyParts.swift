@@ -37,7 +37,8 @@ public final class VarlinkReplyParts: Sendable {
             body(&state.json, state.begin())
             guard state.json.bytes.count >= Self.partByteCount else { return }
             state.hasSent = true
-            channel?.writeAndFlush(ByteBuffer(bytes: state.json.takeBytes()), promise: nil)
+            channel?.writeAndFlush(ByteBuffer(bytes: state.json.bytes), promise: nil)
+            state.json.discardWritten()
         }
     }
 
@@ -53,7 +54,8 @@ public final class VarlinkReplyParts: Sendable {
             if state.begin() { state.json.beginObject(); state.json.endObject() }
             state.json.endReply(continues: continues)
             var message = ByteBuffer()
-            message.writeVarlinkMessage(json: state.json.takeBytes())
+            message.writeVarlinkMessage(json: state.json.bytes)
+            state.json.discardWritten()
             return message
         }
         try await channel?.writeAndFlush(message).get()

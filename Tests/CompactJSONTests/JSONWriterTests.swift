@@ -21,14 +21,18 @@ struct JSONWriterTests {
 
     @Test func aTextTakenInPartsReadsAsOneWrittenWhole() {
         var writer = JSONWriter()
+        func takePart() -> [UInt8] {
+            defer { writer.discardWritten() }
+            return writer.bytes
+        }
         writer.beginObject()
         writer.key("list"); writer.beginArray(); writer.int(1)
-        var parts = [writer.takeBytes()]
+        var parts = [takePart()]
         #expect(writer.bytes.isEmpty)
         writer.int(2); writer.endArray()
-        parts.append(writer.takeBytes())
+        parts.append(takePart())
         writer.key("flag"); writer.bool(true); writer.endObject()
-        parts.append(writer.takeBytes())
+        parts.append(takePart())
         #expect(parts.map { String(decoding: $0, as: UTF8.self) } == [#"{"list":[1"#, ",2]", #","flag":true}"#])
     }
 }
