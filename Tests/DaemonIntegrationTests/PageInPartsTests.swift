@@ -34,6 +34,13 @@ import Varlink
         try await daemon.start()
         let client = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
         let connection = try await daemon.connect()
+        // As it starts, the daemon writes the keyworded assets' sidecars (here their folder does not exist) and records
+        // how each went, with no new change token: the page is taken once all are recorded, so that two reads agree.
+        let sidecarsRecorded = try await eventually {
+            let assets = try await client.fetchAssets(includeResources: true).assets
+            return assets.count == Self.assetCount && Self.keyworded.allSatisfy { assets[$0].sidecar != nil }
+        }
+        #expect(sidecarsRecorded, "the daemon recorded each keyworded asset's sidecar")
 
         let page = try await client.fetchAssets(includeResources: true)
         #expect(page.count == Self.assetCount)
