@@ -52,7 +52,7 @@ public struct JSONReader {
     /// How many arrays and objects enclose the reader's position.
     @usableFromInline var depth = 0
 
-    private init(_ bytes: UnsafeRawBufferPointer) {
+    @usableFromInline init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
 
@@ -68,7 +68,9 @@ public struct JSONReader {
     }
 
     /// Reads the JSON value at the start of `bytes` with `body`, whatever follows it (the rest of a text still
-    /// arriving); returns the value and how many bytes it took, whitespace before it included.
+    /// arriving); returns the value and how many bytes it took, whitespace before it included. Inlinable: a reader
+    /// generic over what it reads calls it once per element, and would otherwise look up its result's type each time.
+    @inlinable
     public static func readLeadingValue<Value>(
         _ bytes: UnsafeRawBufferPointer, with body: (inout JSONReader) throws(JSONReadError) -> Value
     ) throws(JSONReadError) -> (value: Value, byteCount: Int) {

@@ -40,6 +40,8 @@ final class ArrayLedReplyReader<Parameters: JSONArrayLedObject & Decodable>: Sen
         /// Bytes received but not read yet: the start of an element cut at the end of a part, or the members after the array.
         private var unread: [UInt8] = []
         private var elements: [Parameters.Element] = []
+        /// `elements.count`, kept apart: asked of the generic array, it costs a type lookup for every element.
+        private var elementCount = 0
         private var stage = Stage.opening
         /// How many bytes were unread when reading them last gave nothing: they are tried again once they have doubled,
         /// so that an element arriving a few bytes at a time is not read over and over.
@@ -118,7 +120,7 @@ final class ArrayLedReplyReader<Parameters: JSONArrayLedObject & Decodable>: Sen
                     stage = .afterArray
                     return start + 1
                 }
-                if !elements.isEmpty {
+                if elementCount > 0 {
                     guard bytes[start] == UInt8(ascii: ",") else {
                         stage = .whole
                         break
@@ -132,6 +134,7 @@ final class ArrayLedReplyReader<Parameters: JSONArrayLedObject & Decodable>: Sen
                     elements.removeLast()
                     break
                 }
+                elementCount += 1
                 next = start + length
             }
             return next
