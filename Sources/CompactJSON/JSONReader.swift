@@ -219,7 +219,8 @@ public struct JSONReader {
         switch peek {
         case UInt8(ascii: "{"): try readObject { _, json throws(JSONReadError) in try json.skipValue() }
         case UInt8(ascii: "["): try readArray { json throws(JSONReadError) in try json.skipValue() }
-        case UInt8(ascii: "\""): _ = try readString()
+        // Checked as `readString` checks it, without making a `String` of text that is thrown away.
+        case UInt8(ascii: "\""): _ = try readStringBytes()
         case UInt8(ascii: "t"), UInt8(ascii: "f"): _ = try readBool()
         case UInt8(ascii: "n"): _ = try readNull()
         default: _ = try readDouble()

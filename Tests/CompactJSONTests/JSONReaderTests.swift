@@ -176,7 +176,7 @@ struct JSONReaderTests {
     }
 
     @Test(arguments: [#"{"a":1"#, #"{"a" 1}"#, #"{"a":1,}"#, "[1,]", "[1 2]", "tru", "nul", #"{"a":1} x"#, "{1:2}", "[01x]",
-                      "[fals]", "[falsy]", "[nulL]", "[truee]"])
+                      "[fals]", "[falsy]", "[nulL]", "[truee]", #"["a\qb"]"#, #"["\u12G4"]"#, #"["abc"#, "[\"a\u{01}b\"]"])
     func refusesMalformedText(_ text: String) {
         #expect(throws: JSONReadError.self) { try read(text) { json throws(JSONReadError) in try json.skipValue() } }
     }
