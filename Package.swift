@@ -371,7 +371,7 @@ if environment["PHOTOLIBD_BENCHMARKS"] != nil {
         // held result (Benchmarks/photos.sh runs it).
         .executableTarget(
             name: "PhotosBenchmark",
-            dependencies: ["BenchmarkSupport", "Photos", "PhotoLibrary", "CompactJSON", "CMalloc"],
+            dependencies: ["BenchmarkSupport", "Photos", "PhotoLibrary", "CompactJSON", "CMalloc", "Varlink"],
             path: "Benchmarks/PhotosBenchmark"
         ),
 

@@ -4,6 +4,7 @@ import CompactJSON
 import Foundation
 import PhotoLibrary
 import Photos
+import Varlink
 
 /// Times the `Photos` module beside the raw socket on the same queries of a library of N assets: a fetch
 /// (the result's ids), enumerating every object of it, and a 500-asset page; and the memory a program
@@ -112,26 +113,59 @@ struct PhotosBenchmark {
         return reads.median
     }
 
-    /// Times `PhotoLibrary.fetchAssets` pages beside the raw socket's. Off the main actor, as a client's
-    /// work usually is: `main`'s own actor would add a hop back to it after every call.
+    /// Times `PhotoLibrary.fetchAssets` pages beside the raw socket's, and the same call through `VarlinkConnection`
+    /// with the assets skipped over, not read: the connection's share of the page apart from reading its assets. Then
+    /// the CPU time each way takes per page. Off the main actor, as a client's work usually is: `main`'s own actor
+    /// would add a hop back to it after every call.
     private nonisolated static func comparePages(socket: String, rounds: Int, assets: Int) async throws {
         let library = try await PhotoLibrary.connect(socketPath: socket)
+        let connection = try await VarlinkConnection.connect(socketPath: socket)
         let raw = try RawVarlinkClient(socketPath: socket)
         for pageSize in [1, 500] {
-            var clientPages = Measurements(), rawPages = Measurements()
+            var clientPages = Measurements(), rawPages = Measurements(), skippingPages = Measurements()
             let pageCall = #"{"method":"io.photolibd.Library.FetchAssets","parameters":{"query":{},"pageSize":\#(pageSize)}}"#
+            let fetchPage = { () async throws -> Void in _ = try await library.fetchAssets(pageSize: pageSize) }
+            let fetchSkipping = { () async throws -> Void in
+                let page = try await connection.call(LibraryMethod.fetchAssets.qualifiedName, parameters: FetchAssetsParameters(pageSize: pageSize),
+                                                     readingAsItArrives: PageWithAssetsSkipped.self)
+                precondition(page.assetCount == pageSize, "a page of \(page.assetCount) assets, not \(pageSize)")
+            }
             for _ in 0..<rounds {
                 var start = monotonicMilliseconds()
-                _ = try await library.fetchAssets(pageSize: pageSize)
+                try await fetchPage()
                 clientPages.append(monotonicMilliseconds() - start)
                 start = monotonicMilliseconds()
                 _ = try raw.call(pageCall)
                 rawPages.append(monotonicMilliseconds() - start)
+                start = monotonicMilliseconds()
+                try await fetchSkipping()
+                skippingPages.append(monotonicMilliseconds() - start)
             }
             report("PhotoLibrary.fetchAssets, \(pageSize) asset\(pageSize == 1 ? "" : "s")", clientPages, rawPages, assets: assets,
                    target: pageSize == 500 ? "≤ 1.1×" : "")
+            report("  … through Varlink, assets skipped", skippingPages, rawPages, assets: assets, target: "")
+            guard pageSize == 500 else { continue }
+            let pageCPU = try await processCPUMilliseconds(per: rounds, fetchPage)
+            let skippingCPU = try await processCPUMilliseconds(per: rounds, fetchSkipping)
+            let rawCPU = try await processCPUMilliseconds(per: rounds) { _ = try raw.call(pageCall) }
+            print(String(format: "  … CPU of this process per page: %.2f ms, %.2f ms with the assets skipped, %.2f ms raw",
+                         pageCPU, skippingCPU, rawCPU))
         }
         await library.close()
+        await connection.close()
+    }
+
+    /// The CPU time, user and system, that this process spends per call of `body`, over `rounds` calls.
+    private nonisolated static func processCPUMilliseconds(per rounds: Int, _ body: () async throws -> Void) async rethrows -> Double {
+        func cpuMilliseconds() -> Double {
+            var usage = rusage()
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            let (user, system) = (usage.ru_utime, usage.ru_stime)
+            return Double(user.tv_sec + system.tv_sec) * 1000 + Double(user.tv_usec + system.tv_usec) / 1000
+        }
+        let start = cpuMilliseconds()
+        for _ in 0..<rounds { try await body() }
+        return (cpuMilliseconds() - start) / Double(rounds)
     }
 
     private static func report(_ what: String, _ ours: Measurements, _ raw: Measurements, assets: Int, target: String) {
@@ -139,5 +173,40 @@ struct PhotosBenchmark {
         print(what.padding(toLength: 38, withPad: " ", startingAt: 0) + " | " + figures + " | " + target)
         BenchmarkRecord.figure("Photos (\(assets) assets): " + what.trimmingCharacters(in: .whitespaces), ours: ours.median, peer: raw.median,
                                peerName: "raw socket", unit: "ms", target: target)
+    }
+}
+
+/// A page whose assets are skipped over, not read into `Asset`s: what the connection costs apart from reading them.
+private struct PageWithAssetsSkipped: JSONArrayLedObject, Decodable, Sendable {
+    let assetCount: Int
+
+    static var leadingArrayKey: StaticString { "assets" }
+
+    static func readElement(_ json: inout JSONReader, appendingTo elements: inout [Void]) throws(JSONReadError) {
+        try json.skipValue()
+        elements.append(())
+    }
+
+    init(elements: [Void], readingMembersAfterArray json: inout JSONReader) throws(JSONReadError) {
+        try json.readRemainingMembers { _, json throws(JSONReadError) in try json.skipValue() }
+        assetCount = elements.count
+    }
+
+    init(reading json: inout JSONReader) throws(JSONReadError) {
+        var count = 0
+        try json.readObject { key, json throws(JSONReadError) in
+            guard case "assets" = key else { return try json.skipValue() }
+            try json.readArray { json throws(JSONReadError) in
+                try json.skipValue()
+                count += 1
+            }
+        }
+        assetCount = count
+    }
+
+    private enum CodingKeys: String, CodingKey { case assets }
+
+    init(from decoder: any Decoder) throws {
+        assetCount = try decoder.container(keyedBy: CodingKeys.self).nestedUnkeyedContainer(forKey: .assets).count ?? 0
     }
 }
