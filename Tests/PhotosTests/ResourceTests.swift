@@ -1,4 +1,5 @@
 import Foundation
+import PhotoLibrary
 import Photos
 import Testing
 import TestSupport
@@ -79,16 +80,21 @@ extension PhotosModuleTests {
             #expect(error.localizedDescription.contains("No such file or directory"))
         }
 
+        // The handler holds the first chunk until the request is cancelled, so the rest cannot arrive before it is.
+        let clipSize = try #require(try FileManager.default.attributesOfItem(atPath: clip)[.size] as? Int)
+        #expect(clipSize > FileTransfers.chunkSize, "the clip must take more than one chunk of the transfer")
         let target = URL(fileURLWithPath: directory.file("cancelled.mp4"))
         let outcome = Outcome()
         let manager = PHAssetResourceManager.default()
-        let started = Chunks()
+        let started = Chunks(), cancelled = DispatchGroup()
+        cancelled.enter()
         let request = manager.requestData(for: resource, options: nil, dataReceivedHandler: { chunk in
             started.add(chunk)
-            Thread.sleep(forTimeInterval: 0.05)
+            _ = cancelled.wait(timeout: .now() + 60)
         }, completionHandler: { outcome.set($0 == nil, $0) })
         #expect(try await eventually { !started.joined.isEmpty })
         manager.cancelDataRequest(request)
+        cancelled.leave()
         #expect(try await eventually { outcome.isSet })
         #expect((outcome.error as? PHPhotosError)?.code == .userCancelled)
         #expect(!FileManager.default.fileExists(atPath: target.path))
