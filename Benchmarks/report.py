@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes Benchmarks/REPORT.md and its plots from the figures the benchmarks recorded (BENCHMARK_RECORD).
+"""Writes Benchmarks/REPORT.md and its plots from the figures the benchmarks recorded (BENCHMARK_RECORD), keeping the
+report's hand-written `## Notes` section.
 
 Usage: report.py RECORD.jsonl REPORT.md PLOT_DIRECTORY RUN_KIND
 """
@@ -141,8 +142,18 @@ def main():
     if samples:
         lines += ["", "## Latency distributions", "",
                   f"![latency distributions]({os.path.basename(directory)}/{os.path.basename(distribution_plot(samples, directory))})"]
+    notes = written_notes(report)
     with open(report, "w") as output:
-        output.write("\n".join(lines) + "\n")
+        output.write("\n".join(lines) + "\n" + (f"\n{notes}" if notes else ""))
+
+
+def written_notes(report):
+    """The report's hand-written section, kept from one run to the next: everything from its `## Notes` heading on."""
+    if not os.path.exists(report):
+        return ""
+    text = open(report).read()
+    start = text.find("\n## Notes\n")
+    return text[start + 1:] if start >= 0 else ""
 
 
 if __name__ == "__main__":

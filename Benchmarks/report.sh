@@ -50,7 +50,7 @@ run .build/release/image-benchmark "$daemon" "$work/images" "$photos" 4
 BENCHMARK_DIR="$work/images" run Benchmarks/edits.sh "$(( photos < 20 ? photos : 20 ))"
 run .build/release/import-benchmark throughput "$daemon" "$work/import" "$files"
 run .build/release/import-benchmark latency "$daemon" "$work/import"
-run .build/release/annotation-benchmark "$daemon" "$work/annotations" "${sizes[-1]}" 50 "$work/import/photos"
+run .build/release/annotation-benchmark "$daemon" "$work/annotations" "${sizes[-1]}" 50 "$work/import/throughput/photos"
 BENCHMARK_DIR="$work/raw" run Benchmarks/raw.sh "$($quick && echo 4 || echo 8)"
 run .build/release/transfer-benchmark "$daemon" "$work/transfers" "$work/images/photos/IMG_0000.jpg" "$($quick && echo 10 || echo 20)"
 run python3 Benchmarks/gallery_benchmark.py .build/release "$work/gallery" 100000
