@@ -41,23 +41,22 @@ def number(value):
 
 def distribution_plot(samples, directory):
     figure, axis = plt.subplots(figsize=(8, 4.5))
-    for record in samples:
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for series, record in enumerate(samples):
         # A log scale has no zero: what the clock could not tell from nothing is drawn at a microsecond.
         values = sorted(max(value, 0.001) for value in record["values"])
         if not values:
             continue
         fractions = [(index + 1) / len(values) for index in range(len(values))]
-        axis.step(values, fractions, where="post", label=f"{record['name']} (n={len(values)})")
+        # More series than colours: each pass through the colours draws with another dash, so no two look alike.
+        dash = ["-", "--", ":", "-."][series // len(colours) % 4]
+        axis.step(values, fractions, where="post", color=colours[series % len(colours)], linestyle=dash,
+                  label=f"{record['name']} (n={len(values)})")
     axis.set_xscale("log")
     axis.set_xlabel(f"latency ({samples[0]['unit']}, log scale)")
     axis.set_ylabel("fraction of requests at most this")
     axis.grid(True, which="both", alpha=0.3)
-    axis.legend(fontsize=7, loc="lower right")
-    figure.tight_layout()
-    path = os.path.join(directory, "latency-distributions.png")
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
-    return path
+    return save_with_legend_below(figure, axis, os.path.join(directory, "latency-distributions.png"))
 
 
 def scaling_plot(points, directory):
@@ -73,10 +72,13 @@ def scaling_plot(points, directory):
     axis.set_xlabel("library size (assets, log scale)")
     axis.set_ylabel("cost (log scale)")
     axis.grid(True, which="both", alpha=0.3)
-    axis.legend(fontsize=7)
-    figure.tight_layout()
-    path = os.path.join(directory, "cost-by-library-size.png")
-    figure.savefig(path, dpi=110)
+    return save_with_legend_below(figure, axis, os.path.join(directory, "cost-by-library-size.png"))
+
+
+def save_with_legend_below(figure, axis, path):
+    """Saves a plot with its legend below the axes, where it hides no line; the image grows to hold it."""
+    axis.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.13))
+    figure.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(figure)
     return path
 
