@@ -4,15 +4,9 @@
 # same statements on the same file; times a rating's write-back until its sidecar is renamed into place; and
 # compares reference imports of PHOTOS camera-sized JPEGs with a darktable sidecar each against the same JPEGs
 # without. Usage: Benchmarks/annotations.sh [ASSETS] [ROUNDS] [PHOTOS]
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-scripts/setup
-source scripts/lib/environment.bash
-export PHOTOLIBD_BENCHMARKS=1
-swift build -c release --product photolibd
-swift build -c release --product annotation-benchmark
-work=${BENCHMARK_DIR:-$(mktemp -d /tmp/photolibd-annotations.XXXXXX)}
-echo "work directory: $work (reused when run again with BENCHMARK_DIR=$work)"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/preamble.bash" setup
+build_release photolibd annotation-benchmark
+make_work_folder annotations
 photos=${3:-2000}
 Benchmarks/make-photos.sh "$work/photos" "$photos"
 .build/release/annotation-benchmark .build/release/photolibd "$work" "${1:-1000000}" "${2:-200}" "$work/photos"

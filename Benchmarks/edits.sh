@@ -1,15 +1,9 @@
 #!/usr/bin/env bash
 # Times basic edits through a real photolibd beside vips, the thumbnail of an edit after its commit, and what reading
 # camera data costs imports, on camera-sized JPEGs (Benchmarks/make-photos.sh). Usage: Benchmarks/edits.sh [PHOTOS]
-set -euo pipefail
-cd "$(dirname "$0")/.."
-source scripts/lib/environment.bash
-export PHOTOLIBD_BENCHMARKS=1
-swift build -c release --product photolibd
-swift build -c release --product edit-benchmark
-
-work=${BENCHMARK_DIR:-$(mktemp -d /tmp/photolibd-edits.XXXXXX)}
-echo "work directory: $work (reused when run again with BENCHMARK_DIR=$work)"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/preamble.bash" no-setup
+build_release photolibd edit-benchmark
+make_work_folder edits
 
 count=${1:-20}
 Benchmarks/make-photos.sh "$work/photos" "$count"

@@ -4,10 +4,9 @@
 # whose run-daemon built for release), and the release build of the same products now (what the package and the
 # benchmarks build). Packages are resolved before the clock starts: fetching is not compiling. Run it with nothing else
 # on the machine; it takes about 15 minutes on two cores. Usage: Benchmarks/first-build.sh [BASELINE]
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-scripts/setup
-source scripts/lib/environment.bash
+source "$(dirname "${BASH_SOURCE[0]}")/lib/preamble.bash" setup
+# The builds timed are of the default package, as a user's first run-daemon builds it.
+unset PHOTOLIBD_BENCHMARKS
 baseline=${1:-669cf4d}
 work=$(mktemp -d /tmp/photolibd-first-build.XXXXXX)
 trap 'rm -rf "$work"' EXIT

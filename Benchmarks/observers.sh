@@ -2,19 +2,13 @@
 # Observe delivery latency: one observer holding a 1,000,000-asset result (favorite toggle and insertion),
 # then 1 and 1,000 observers with two queries each at one change per 10 ms.
 # Usage: Benchmarks/observers.sh [ASSETS] [ROUNDS] [OBSERVERS]
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-scripts/setup
-source scripts/lib/environment.bash
-export PHOTOLIBD_BENCHMARKS=1
-swift build -c release --product photolibd
-swift build -c release --product observer-benchmark
-work=${BENCHMARK_DIR:-$(mktemp -d /tmp/photolibd-observers.XXXXXX)}
+source "$(dirname "${BASH_SOURCE[0]}")/lib/preamble.bash" setup
+build_release photolibd observer-benchmark
+make_work_folder observers
 photos="$work/photos"
 if [[ ! -d $photos ]]; then
     mkdir -p "$photos"
     for i in $(seq -w 1 ${2:-200}); do vips gaussnoise "$photos/new$i.jpg" 64 48; done
 fi
-echo "work directory: $work (reused when run again with BENCHMARK_DIR=$work)"
 ulimit -n 65536 || true
 .build/release/observer-benchmark .build/release/photolibd "$work" "$photos" "${1:-1000000}" "${2:-200}" "${3:-1000}"

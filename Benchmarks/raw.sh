@@ -2,16 +2,9 @@
 # Times RAW renditions with a release photolibd on 24-MP DNG files with an embedded preview (made from synthetic
 # Bayer data with pidng): a 256-pixel thumbnail beside exiftool + vipsthumbnail, a full-size decode beside LibRaw's
 # dcraw_emu. Usage: Benchmarks/raw.sh [FILES]
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-scripts/setup
-source scripts/lib/environment.bash
-export PHOTOLIBD_BENCHMARKS=1
-swift build -c release --product photolibd
-swift build -c release --product photolibd-raw
-swift build -c release --product raw-benchmark
-work=${BENCHMARK_DIR:-$(mktemp -d /tmp/photolibd-raw.XXXXXX)}
-echo "work directory: $work (reused when run again with BENCHMARK_DIR=$work)"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/preamble.bash" setup
+build_release photolibd photolibd-raw raw-benchmark
+make_work_folder raw
 mkdir -p "$work/dng"
 files=()
 # Each orientation makes a file of its own content, so none is a duplicate of another.

@@ -3,22 +3,15 @@
 # machine, date and commit) with plots in Benchmarks/report/. The full run (10k, 100k and 1M assets; 2,000 camera
 # JPEGs) takes about twenty minutes on 2 cores (measured: 18) and 25 GB of disk; --quick runs the same benchmarks
 # on 10k and 100k assets and fewer files, in about ten minutes. Usage: Benchmarks/report.sh [--quick]
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source "$(dirname "${BASH_SOURCE[0]}")/lib/preamble.bash" setup --benchmarks
 quick=false
 [[ ${1:-} == --quick ]] && quick=true
-scripts/setup --benchmarks
-source scripts/lib/environment.bash
-export PHOTOLIBD_BENCHMARKS=1
-for product in photolibd photolibd-raw fetch-benchmark observer-benchmark photos-benchmark image-benchmark import-benchmark \
-    edit-benchmark raw-benchmark annotation-benchmark photolib-web gallery-benchmark-library \
-    transfer-benchmark; do
-    swift build -c release --product "$product"
-done
+build_release photolibd photolibd-raw fetch-benchmark observer-benchmark photos-benchmark image-benchmark \
+    import-benchmark edit-benchmark raw-benchmark annotation-benchmark photolib-web gallery-benchmark-library \
+    transfer-benchmark
 
-work=${BENCHMARK_DIR:-$(mktemp -d /tmp/photolibd-report.XXXXXX)}
+make_work_folder report
 mkdir -p "$work"
-echo "work directory: $work (reused when run again with BENCHMARK_DIR=$work)"
 export BENCHMARK_RECORD="$work/record.jsonl"
 rm -f "$BENCHMARK_RECORD"
 log="$work/report.log"
