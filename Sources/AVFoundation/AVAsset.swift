@@ -1,26 +1,26 @@
 import Foundation
 import MediaProbe
+import Synchronization
 
 /// AVFoundation's `AVAsset`: timed media. Here, a video or sound file.
 open class AVAsset: NSObject, @unchecked Sendable {
-    // @unchecked: `knownDuration` is written once under `lock`.
-    private let lock = NSLock()
-    private var knownDuration: CMTime?
+    // @unchecked: an open class cannot be checked; `knownDuration` is written once, under its lock.
+    private let knownDuration: Mutex<CMTime?>
     /// How an export of this asset is made; a Photos asset's goes through the daemon.
     package let exporter: (any AVAssetExporting)?
 
     package init(duration: CMTime?, exporter: (any AVAssetExporting)?) {
-        knownDuration = duration
+        knownDuration = Mutex(duration)
         self.exporter = exporter
     }
 
     /// The length of the media; read from the file (with ffprobe) the first time it is asked for when not known.
     open var duration: CMTime {
-        if let known = lock.withLock({ knownDuration }) { return known }
+        if let known = knownDuration.withLock({ $0 }) { return known }
         let probed = (self as? AVURLAsset).flatMap { asset in
             try? MediaProber().probe(path: asset.url.path).duration
         }.map { CMTime(seconds: $0, preferredTimescale: 600) } ?? .invalid
-        lock.withLock { knownDuration = probed }
+        knownDuration.withLock { $0 = probed }
         return probed
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MediaProbe
+import Synchronization
 import VideoExport
 
 /// AVFoundation's `AVFileType`: a container's type identifier.
@@ -44,30 +45,33 @@ package struct AVExportRequest: Sendable {
 }
 
 /// Stops an export in progress from any thread.
-package final class AVExportCancellation: @unchecked Sendable {
-    // @unchecked: every member is read and written under `lock`.
-    private let lock = NSLock()
-    private var cancelled = false
-    private var actions: [() -> Void] = []
+package final class AVExportCancellation: Sendable {
+    private struct State {
+        var cancelled = false
+        /// Run on the thread that cancels.
+        var actions: [@Sendable () -> Void] = []
+    }
+
+    private let state = Mutex(State())
 
     package init() {}
 
-    package var isCancelled: Bool { lock.withLock { cancelled } }
+    package var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     /// Runs `action` when the export is cancelled (at once if it is already).
-    package func onCancel(_ action: @escaping () -> Void) {
-        let now = lock.withLock { () -> Bool in
-            if !cancelled { actions.append(action) }
-            return cancelled
+    package func onCancel(_ action: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            if !state.cancelled { state.actions.append(action) }
+            return state.cancelled
         }
         if now { action() }
     }
 
     func cancel() {
-        let pending = lock.withLock { () -> [() -> Void] in
-            cancelled = true
-            defer { actions = [] }
-            return actions
+        let pending = state.withLock { state -> [@Sendable () -> Void] in
+            state.cancelled = true
+            defer { state.actions = [] }
+            return state.actions
         }
         pending.forEach { $0() }
     }
@@ -100,7 +104,7 @@ struct LocalExporter: AVAssetExporting {
 /// writes a real H.264/AAC file of the preset's size with ffmpeg (the streams copied for the passthrough preset):
 /// the daemon's for a Photos asset, here for a file.
 open class AVAssetExportSession: NSObject, @unchecked Sendable {
-    // @unchecked: the mutable state is read and written under `lock`; the settings are set before the export.
+    // @unchecked: an open class cannot be checked; `state` is behind its lock, the settings are set before the export.
 
     /// AVFoundation's `AVAssetExportSession.Status`, with Apple's raw values.
     public enum Status: Int, Sendable {
@@ -122,10 +126,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
     open var shouldOptimizeForNetworkUse = false
 
     private let preset: ExportPreset
-    private let lock = NSLock()
-    private var currentStatus = Status.unknown
-    private var failure: (any Error)?
-    private var fraction: Float = 0
+    private let state = Mutex(State())
     private let cancellation = AVExportCancellation()
 
     /// An export of `asset` with `presetName` (one of the `AVAssetExportPreset…` names); nil for a preset this
@@ -144,19 +145,25 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
 
     open var supportedFileTypes: [AVFileType] { [.mp4, .mov] }
 
-    open var status: Status { lock.withLock { currentStatus } }
+    private struct State {
+        var status = Status.unknown
+        var failure: (any Error)?
+        var fraction: Float = 0
+    }
+
+    open var status: Status { state.withLock { $0.status } }
     /// Why the export failed, when it did.
-    open var error: (any Error)? { lock.withLock { failure } }
+    open var error: (any Error)? { state.withLock { $0.failure } }
     /// The fraction done, 0...1.
-    open var progress: Float { lock.withLock { fraction } }
+    open var progress: Float { state.withLock { $0.fraction } }
 
     /// Starts the export on a thread of its own and calls `handler` there when it is over (completed, failed or
     /// cancelled).
     open func exportAsynchronously(completionHandler handler: @escaping @Sendable () -> Void) {
-        guard lock.withLock({ () -> Bool in
-            guard currentStatus == .unknown else { return false }
-            currentStatus = cancellation.isCancelled ? .cancelled : .exporting
-            return currentStatus == .exporting
+        guard state.withLock({ state -> Bool in
+            guard state.status == .unknown else { return false }
+            state.status = cancellation.isCancelled ? .cancelled : .exporting
+            return state.status == .exporting
         }) else {
             handler()
             return
@@ -169,7 +176,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
 
     /// Stops the export: ffmpeg is stopped, no file is left, and the status is `cancelled`.
     open func cancelExport() {
-        lock.withLock { if currentStatus == .unknown || currentStatus == .waiting { currentStatus = .cancelled } }
+        state.withLock { state in if state.status == .unknown || state.status == .waiting { state.status = .cancelled } }
         cancellation.cancel()
     }
 
@@ -191,21 +198,21 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
         var exporter = asset.exporter
         if exporter == nil, let file = asset as? AVURLAsset { exporter = LocalExporter(asset: file) }
         guard let exporter else { throw AVExportFailure("the asset has no file to export") }
-        try exporter.export(request, progress: { [self] done in lock.withLock { fraction = done } },
+        try exporter.export(request, progress: { [self] done in state.withLock { $0.fraction = done } },
                             cancellation: cancellation)
     }
 
     private func finish(_ outcome: Result<Void, any Error>) {
-        lock.withLock {
+        state.withLock { state in
             switch outcome {
             case .success:
-                currentStatus = .completed
-                fraction = 1
+                state.status = .completed
+                state.fraction = 1
             case .failure where cancellation.isCancelled:
-                currentStatus = .cancelled
+                state.status = .cancelled
             case .failure(let error):
-                currentStatus = .failed
-                failure = error
+                state.status = .failed
+                state.failure = error
             }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import PhotoLibrary
 import Photos
+import Synchronization
 
 public let ALAssetsGroupPropertyName = "ALAssetsGroupPropertyName"
 public let ALAssetsGroupPropertyType = "ALAssetsGroupPropertyType"
@@ -24,10 +25,9 @@ public final class ALAssetsFilter: NSObject, @unchecked Sendable {
 
 /// AssetsLibrary's `ALAssetsGroup`: the library (`ALAssetsGroupSavedPhotos`, `ALAssetsGroupLibrary`), an album
 /// (`ALAssetsGroupAlbum`) or an event, the library's moment of one day (`ALAssetsGroupEvent`).
-public final class ALAssetsGroup: NSObject, @unchecked Sendable {
+public final class ALAssetsGroup: NSObject, Sendable {
     let collection: AssetCollection
-    private let lock = NSLock()
-    private var filter = ALAssetsFilter.allAssets()
+    private let filter = Mutex(ALAssetsFilter.allAssets())
 
     init(_ collection: AssetCollection) {
         self.collection = collection
@@ -57,7 +57,7 @@ public final class ALAssetsGroup: NSObject, @unchecked Sendable {
     public var isEditable: Bool { collection.kind == .album }
 
     public func setAssetsFilter(_ filter: ALAssetsFilter) {
-        lock.withLock { self.filter = filter }
+        self.filter.withLock { $0 = filter }
     }
 
     /// The number of assets the filter lets through.
@@ -121,7 +121,7 @@ public final class ALAssetsGroup: NSObject, @unchecked Sendable {
     /// The group's assets that pass the filter, in the group's order.
     private func assets() -> PHFetchResult<PHAsset> {
         let options = PHFetchOptions()
-        if let mediaType = lock.withLock({ filter.mediaTypes?.first }) {
+        if let mediaType = filter.withLock({ $0.mediaTypes?.first }) {
             options.predicate = PHPredicate(format: "mediaType == %d", mediaType.photoKitValue)
         }
         return PHAsset.fetchAssets(in: PHAssetCollection(collection), options: options)

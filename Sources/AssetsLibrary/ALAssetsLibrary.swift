@@ -1,6 +1,7 @@
 import Foundation
 import PhotoLibrary
 import Photos
+import Synchronization
 
 public typealias ALAssetsGroupType = Int
 public let ALAssetsGroupLibrary: ALAssetsGroupType = 1 << 0
@@ -199,18 +200,21 @@ enum ImageFormat {
 }
 
 /// Posts `ALAssetsLibraryChangedNotification` for every committed transaction, once any `ALAssetsLibrary` exists.
-final class ChangeNotifier: NSObject, PHPhotoLibraryChangeObserver, @unchecked Sendable {
+final class ChangeNotifier: NSObject, PHPhotoLibraryChangeObserver, Sendable {
     static let shared = ChangeNotifier()
 
-    private let lock = NSLock()
-    private var started = false
-    private weak var library: ALAssetsLibrary?
+    private struct State {
+        var started = false
+        weak var library: ALAssetsLibrary?
+    }
+
+    private let state = Mutex(State())
 
     func start(for library: ALAssetsLibrary) {
-        let first = lock.withLock {
-            defer { started = true }
-            self.library = library
-            return !started
+        let first = state.withLock { state in
+            defer { state.started = true }
+            state.library = library
+            return !state.started
         }
         if first { PHPhotoLibrary.shared().register(self) }
     }
@@ -240,7 +244,7 @@ final class ChangeNotifier: NSObject, PHPhotoLibraryChangeObserver, @unchecked S
         if !inserted.isEmpty { userInfo[ALAssetLibraryInsertedAssetGroupsKey] = inserted }
         if !updated.isEmpty { userInfo[ALAssetLibraryUpdatedAssetGroupsKey] = updated }
         if !deleted.isEmpty { userInfo[ALAssetLibraryDeletedAssetGroupsKey] = deleted }
-        let library = lock.withLock { self.library }
+        let library = state.withLock { $0.library }
         NotificationCenter.default.post(name: .ALAssetsLibraryChanged, object: library,
                                         userInfo: userInfo)
     }

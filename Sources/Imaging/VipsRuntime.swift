@@ -1,5 +1,6 @@
 import CVips
 import Foundation
+import Synchronization
 
 /// The process-wide libvips library state.
 public enum VipsRuntime {
@@ -33,17 +34,17 @@ public enum VipsRuntime {
 
     /// Guards libvips' error buffer, which is one per process: without it, concurrent calls would
     /// read each other's failures, and lines some successful loads leave behind.
-    private static let errorBufferLock = NSLock()
+    private static let errorBuffer = Mutex(())
 
     /// Runs `body` with libvips' error buffer emptied and to itself, so that what
     /// ``takeErrorMessage()`` returns inside `body` comes from `body`'s own libvips calls.
     static func withErrorBuffer<Value, Failure: Error>(
         _ body: () throws(Failure) -> Value
     ) throws(Failure) -> Value {
-        errorBufferLock.lock()
-        defer { errorBufferLock.unlock() }
-        vips_error_clear()
-        return try body()
+        try errorBuffer.withLock { _ throws(Failure) -> Value in
+            vips_error_clear()
+            return try body()
+        }
     }
 
     /// Returns and clears libvips' error buffer after a failed call that ran without ``withErrorBuffer(_:)``.
@@ -51,7 +52,7 @@ public enum VipsRuntime {
     /// Long operations run unlocked so that threads render in parallel; should two fail at once, the message
     /// may hold the other's lines too.
     static func takeFailureMessage() -> String {
-        errorBufferLock.withLock { takeErrorMessage() }
+        errorBuffer.withLock { _ in takeErrorMessage() }
     }
 
     /// Returns and clears libvips' error buffer as one line, repeated lines dropped.

@@ -1,31 +1,34 @@
 import Foundation
 import PhotoLibrary
+import Synchronization
 
 /// PhotoKit's availability observers: told once per outage that the daemon went away for longer than the reconnect
 /// window. Held weakly, as change observers are.
 extension ChangeStream {
     func register(availabilityObserver observer: any PHPhotoLibraryAvailabilityObserver) {
-        lock.withLock {
-            availabilityObservers.removeAll { $0.value == nil }
-            availabilityObservers.append(WeakAvailabilityObserver(value: observer))
+        let observer = Unchecked(observer)
+        state.withLock { state in
+            state.availabilityObservers.removeAll { $0.value == nil }
+            state.availabilityObservers.append(WeakAvailabilityObserver(value: observer.value))
         }
         openOrRetry()
     }
 
     func unregister(availabilityObserver observer: any PHPhotoLibraryAvailabilityObserver) {
-        lock.withLock { availabilityObservers.removeAll { $0.value == nil || $0.value === observer } }
+        let observer = Unchecked(observer)
+        state.withLock { $0.availabilityObservers.removeAll { $0.value == nil || $0.value === observer.value } }
     }
 
     /// Why the library is unavailable; nil while the daemon answers (or has been away less than the window).
-    var unavailabilityReason: PHPhotosError? { lock.withLock { unavailability } }
+    var unavailabilityReason: PHPhotosError? { state.withLock { $0.unavailability } }
 
     /// Tells each availability observer, once per outage, that the library is unavailable.
     func reportUnavailable() {
-        let observers: [any PHPhotoLibraryAvailabilityObserver]? = lock.withLock {
-            guard unavailability == nil else { return nil }
-            unavailability = PHPhotosError(.libraryVolumeOffline, reason: "photolibd stopped and did not answer again "
+        let observers: [any PHPhotoLibraryAvailabilityObserver]? = state.withLock { state in
+            guard state.unavailability == nil else { return nil }
+            state.unavailability = PHPhotosError(.libraryVolumeOffline, reason: "photolibd stopped and did not answer again "
                 + "within \(Self.reconnectWindow.components.seconds) s; the library comes back when it does")
-            return availabilityObservers.compactMap(\.value)
+            return state.availabilityObservers.compactMap(\.value)
         }
         guard let observers else { return }
         let notified = Unchecked(observers)

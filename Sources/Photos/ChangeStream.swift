@@ -14,9 +14,9 @@ enum FollowedQuery: Sendable, Hashable {
 /// Held by every fetch result of that query (a result and the results after its changes); when the last one
 /// goes, the daemon stops following it.
 final class ResultRegistration: @unchecked Sendable {
+    // @unchecked: its vars are read and written under `ChangeStream`'s `state` lock only.
     let name: String
     let query: FollowedQuery
-    /// Guarded by `ChangeStream`'s lock.
     var identifiers: ResultIdentifiers?
     var generation: Int64 = -1
     /// Changes read before the daemon's answer with the first result arrived.
@@ -54,20 +54,23 @@ struct ResultTransition: @unchecked Sendable {
 ///
 /// When the daemon restarts, the stream is opened again; what changed meanwhile is read from the change
 /// history and reported as one `PHChange` (non-incremental details when the history no longer reaches back).
-final class ChangeStream: @unchecked Sendable {
+final class ChangeStream: Sendable {
     static let shared = ChangeStream()
 
-    let lock = NSLock()
-    var observerId: String?
-    var lastToken: String?
-    var opening: Task<String, any Error>?
-    var registrations: [String: ResultRegistration] = [:]
-    var nameCount = 0
-    /// Held weakly, as PhotoKit holds them: a released observer is dropped.
-    var observers: [WeakChangeObserver] = []
-    var availabilityObservers: [WeakAvailabilityObserver] = []
-    /// Set when the daemon was gone longer than `reconnectWindow`; cleared when the stream opens again.
-    var unavailability: PHPhotosError?
+    struct State {
+        var observerId: String?
+        var lastToken: String?
+        var opening: Task<String, any Error>?
+        var registrations: [String: ResultRegistration] = [:]
+        var nameCount = 0
+        /// Held weakly, as PhotoKit holds them: a released observer is dropped.
+        var observers: [WeakChangeObserver] = []
+        var availabilityObservers: [WeakAvailabilityObserver] = []
+        /// Set when the daemon was gone longer than `reconnectWindow`; cleared when the stream opens again.
+        var unavailability: PHPhotosError?
+    }
+
+    let state = Mutex(State())
     /// How long the daemon may be away (a restart) before the library is reported unavailable.
     static let reconnectWindow = Duration.seconds(10)
     /// Handlers run here, one change at a time, never on the caller's thread.
@@ -79,10 +82,10 @@ final class ChangeStream: @unchecked Sendable {
     /// result's identifiers with the generation they are at when the daemon has answered (none, at generation
     /// -1, when it could not answer).
     func follow(_ query: FollowedQuery) -> (ResultRegistration, Pending<(ResultIdentifiers, Int64)>) {
-        let registration = lock.withLock {
-            nameCount += 1
-            let registration = ResultRegistration(name: "r\(nameCount)", query: query)
-            registrations[registration.name] = registration
+        let registration = state.withLock { state in
+            state.nameCount += 1
+            let registration = ResultRegistration(name: "r\(state.nameCount)", query: query)
+            state.registrations[registration.name] = registration
             return registration
         }
         registration.retain()
@@ -97,7 +100,7 @@ final class ChangeStream: @unchecked Sendable {
                         try await library.addObservedQueries(observerId, collectionQueries: [registration.name: collections])
                     }
                 }
-                let (loaded, droppedMeanwhile) = lock.withLock {
+                let (loaded, droppedMeanwhile) = state.withLock { state in
                     registration.identifiers = update.results[registration.name] ?? ResultIdentifiers([])
                     registration.generation = ChangeToken(update.token)?.generation ?? -1
                     for (changeGeneration, change) in registration.early where changeGeneration > registration.generation {
@@ -105,7 +108,8 @@ final class ChangeStream: @unchecked Sendable {
                         registration.generation = changeGeneration
                     }
                     registration.early = []
-                    return ((registration.identifiers!, registration.generation), registrations[registration.name] !== registration)
+                    let isFollowed = state.registrations[registration.name] === registration
+                    return ((registration.identifiers!, registration.generation), !isFollowed)
                 }
                 if droppedMeanwhile { await stopFollowing(registration.name, observerId: observerId) }
                 // The reply's text is freed by now; without a trim the allocator keeps its pages, and a large result
@@ -113,7 +117,7 @@ final class ChangeStream: @unchecked Sendable {
                 if loaded.0.count >= 100_000 { _ = ClientExecutor.start { malloc_trim(0) } }
                 return loaded
             } catch {
-                _ = lock.withLock { registrations.removeValue(forKey: registration.name) }
+                _ = state.withLock { $0.registrations.removeValue(forKey: registration.name) }
                 PhotosLog.report("a fetch failed and is empty", error)
                 return (ResultIdentifiers([]), -1)
             }
@@ -123,10 +127,11 @@ final class ChangeStream: @unchecked Sendable {
 
     /// Stops following a query no fetch result holds any more.
     func unfollow(_ registration: ResultRegistration) {
-        let observerId: String? = lock.withLock {
+        let observerId: String? = state.withLock { state in
             // A result dropped before the daemon answered its fetch is dropped by `follow` once the answer is in.
-            guard registrations.removeValue(forKey: registration.name) != nil, registration.identifiers != nil else { return nil }
-            return self.observerId
+            guard state.registrations.removeValue(forKey: registration.name) != nil, registration.identifiers != nil
+            else { return nil }
+            return state.observerId
         }
         guard let observerId else { return }
         ClientExecutor.start { await self.stopFollowing(registration.name, observerId: observerId) }
@@ -142,15 +147,17 @@ final class ChangeStream: @unchecked Sendable {
     // MARK: Change observers
 
     func register(_ observer: any PHPhotoLibraryChangeObserver) {
-        lock.withLock {
-            observers.removeAll { $0.value == nil }
-            observers.append(WeakChangeObserver(value: observer))
+        let observer = Unchecked(observer)
+        state.withLock { state in
+            state.observers.removeAll { $0.value == nil }
+            state.observers.append(WeakChangeObserver(value: observer.value))
         }
         openOrRetry()
     }
 
     func unregister(_ observer: any PHPhotoLibraryChangeObserver) {
-        lock.withLock { observers.removeAll { $0.value == nil || $0.value === observer } }
+        let observer = Unchecked(observer)
+        state.withLock { $0.observers.removeAll { $0.value == nil || $0.value === observer.value } }
     }
 
     /// Opens the stream now, or keeps trying in the background when the daemon does not answer yet.

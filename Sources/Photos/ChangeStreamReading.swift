@@ -8,16 +8,16 @@ import Synchronization
 extension ChangeStream {
     /// The id of the open stream, opening it first if needed.
     func openStream() async throws -> String {
-        let task: Task<String, any Error> = lock.withLock {
-            if let opening { return opening }
+        let task: Task<String, any Error> = state.withLock { state in
+            if let opening = state.opening { return opening }
             let task = Task<String, any Error>(executorPreference: ClientExecutor.shared) { try await self.connect() }
-            opening = task
+            state.opening = task
             return task
         }
         do {
             return try await task.value
         } catch {
-            lock.withLock { if opening == task { opening = nil } }
+            state.withLock { state in if state.opening == task { state.opening = nil } }
             throw error
         }
     }
@@ -26,8 +26,8 @@ extension ChangeStream {
     /// its own; returns the stream's id.
     private func connect() async throws -> String {
         let library = try await LibraryClient.shared.separateConnection()
-        let (followed, since) = lock.withLock {
-            (registrations.values.filter { $0.identifiers != nil }, lastToken)
+        let (followed, since) = state.withLock { state in
+            (state.registrations.values.filter { $0.identifiers != nil }, state.lastToken)
         }
         var assetQueries: [String: AssetQuery] = [:], collectionQueries: [String: CollectionQuery] = [:]
         for registration in followed {
@@ -44,9 +44,9 @@ extension ChangeStream {
         if let since {
             await catchUp(since: since, snapshot: first, followed: followed)
         }
-        lock.withLock {
-            self.observerId = observerId
-            lastToken = first.token
+        state.withLock { state in
+            state.observerId = observerId
+            state.lastToken = first.token
         }
         let replies = Unchecked(iterator)
         ClientExecutor.start { [self] in
@@ -72,16 +72,16 @@ extension ChangeStream {
     /// Opens the stream again after it ended (the daemon stopped), retrying until the daemon answers; tells the
     /// availability observers when that takes longer than the reconnect window.
     private func reopen() {
-        lock.withLock {
-            observerId = nil
-            opening = nil
+        state.withLock { state in
+            state.observerId = nil
+            state.opening = nil
         }
         let gone = ContinuousClock.now
         ClientExecutor.start { [self] in
             var delay: UInt64 = 100_000_000
             while true {
                 if (try? await openStream()) != nil {
-                    lock.withLock { unavailability = nil }
+                    state.withLock { $0.unavailability = nil }
                     return
                 }
                 if ContinuousClock.now - gone > Self.reconnectWindow { reportUnavailable() }
@@ -98,7 +98,7 @@ extension ChangeStream {
         let changed = Set(history?.flatMap { $0.updatedAssetIds + $0.updatedCollectionIds } ?? [])
         let newIds = Dictionary(snapshot.results.map { ($0.name, $0.ids ?? []) }, uniquingKeysWith: { first, _ in first })
         let generation = ChangeToken(snapshot.token)?.generation ?? -1
-        let transitions: [String: ResultTransition] = lock.withLock {
+        let transitions: [String: ResultTransition] = state.withLock { _ in
             var transitions: [String: ResultTransition] = [:]
             for registration in followed {
                 guard let before = registration.identifiers, let newIds = newIds[registration.name] else { continue }
@@ -158,11 +158,11 @@ extension ChangeStream {
     /// Advances the followed results past one reply and reports it.
     private func apply(_ event: LibraryChangeEvent) {
         guard let generation = ChangeToken(event.token)?.generation else { return }
-        let transitions: [String: ResultTransition] = lock.withLock {
-            lastToken = event.token
+        let transitions: [String: ResultTransition] = state.withLock { state in
+            state.lastToken = event.token
             var transitions: [String: ResultTransition] = [:]
             for result in event.results {
-                guard let registration = registrations[result.name] else { continue }
+                guard let registration = state.registrations[result.name] else { continue }
                 guard let before = registration.identifiers else {
                     registration.early.append((generation, result))
                     continue
@@ -182,9 +182,9 @@ extension ChangeStream {
 
     /// Calls every change observer with `change`, after the changes before it.
     private func deliver(_ change: PHChange) {
-        let registered = Unchecked(lock.withLock {
-            observers.removeAll { $0.value == nil }
-            return observers
+        let registered = Unchecked(state.withLock { state in
+            state.observers.removeAll { $0.value == nil }
+            return state.observers
         })
         delivery.async {
             for observer in registered.value { observer.value?.photoLibraryDidChange(change) }

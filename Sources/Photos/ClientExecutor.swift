@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Runs the module's own asynchronous work (socket calls and the change stream)
 /// on a dispatch queue of its own, never on Swift's cooperative pool: PhotoKit's API is synchronous, and
@@ -38,28 +39,31 @@ final class ClientExecutor: TaskExecutor {
 }
 
 /// A value that work on another thread provides once; reading it blocks until it is there.
-final class Pending<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var result: Result<Value, any Error>?
+final class Pending<Value>: Sendable {
+    // `Value` need not be `Sendable`: it is handed over once, through the lock, from the one thread to the readers.
+    private let result: Mutex<Unchecked<Result<Value, any Error>>?>
     private let ready = DispatchSemaphore(value: 0)
 
-    init() {}
+    init() {
+        result = Mutex(nil)
+    }
 
     /// A value that is there from the start.
     init(_ value: Value) {
-        result = .success(value)
+        result = Mutex(Unchecked(.success(value)))
     }
 
     func fulfill(_ result: Result<Value, any Error>) {
-        lock.withLock { self.result = result }
+        let handed = Unchecked(result)
+        self.result.withLock { $0 = handed }
         ready.signal()
     }
 
     func get() throws -> Value {
-        if let result = lock.withLock({ result }) { return try result.get() }
+        if let result = result.withLock({ $0 }) { return try result.value.get() }
         ready.wait()
         ready.signal()  // for the next reader that found no value yet
-        return try lock.withLock { result! }.get()
+        return try result.withLock { $0! }.value.get()
     }
 }
 

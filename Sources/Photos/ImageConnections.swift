@@ -1,26 +1,29 @@
 import Foundation
 import PhotoLibrary
+import Synchronization
 
 /// The connections asynchronous image requests share: at most `limit`, each serving one request at a time (its
 /// replies come in order on it), the others waiting their turn in order. A request cancelled while it waits leaves
 /// the queue; one cancelled while it runs closes its connection (its last replies could not be told from the next
 /// request's), which the next request replaces.
-final class ImageConnections: @unchecked Sendable {
-    // @unchecked: every member is read and written under `lock`.
+final class ImageConnections: Sendable {
     static let shared = ImageConnections(limit: 2)
 
+    private struct State {
+        var idle: [PhotoLibrary] = []
+        var open = 0
+        var waiting: [(id: UUID, turn: CheckedContinuation<PhotoLibrary?, any Error>)] = []
+    }
+
     let limit: Int
-    private let lock = NSLock()
-    private var idle: [PhotoLibrary] = []
-    private var open = 0
-    private var waiting: [(id: UUID, turn: CheckedContinuation<PhotoLibrary?, any Error>)] = []
+    private let state = Mutex(State())
 
     init(limit: Int) {
         self.limit = limit
     }
 
     /// How many connections the pool has open now.
-    var openConnections: Int { lock.withLock { open } }
+    var openConnections: Int { state.withLock { $0.open } }
 
     /// Runs `body` on a connection of the pool, waiting for one to be free.
     func withConnection<Value: Sendable>(_ body: (PhotoLibrary) async throws -> Value) async throws -> Value {
@@ -40,22 +43,22 @@ final class ImageConnections: @unchecked Sendable {
         let id = UUID()
         let handed: PhotoLibrary? = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { turn in
-                let now: Result<PhotoLibrary?, any Error>? = lock.withLock {
+                let now: Result<PhotoLibrary?, any Error>? = state.withLock { state in
                     if Task.isCancelled { return .failure(CancellationError()) }
-                    if let library = idle.popLast() { return .success(library) }
-                    if open < limit {
-                        open += 1
+                    if let library = state.idle.popLast() { return .success(library) }
+                    if state.open < limit {
+                        state.open += 1
                         return .success(nil)
                     }
-                    waiting.append((id, turn))
+                    state.waiting.append((id, turn))
                     return nil
                 }
                 if let now { turn.resume(with: now) }
             }
         } onCancel: {
-            let turn = lock.withLock { () -> CheckedContinuation<PhotoLibrary?, any Error>? in
-                guard let index = waiting.firstIndex(where: { $0.id == id }) else { return nil }
-                return waiting.remove(at: index).turn
+            let turn = state.withLock { state -> CheckedContinuation<PhotoLibrary?, any Error>? in
+                guard let index = state.waiting.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiting.remove(at: index).turn
             }
             turn?.resume(throwing: CancellationError())
         }
@@ -72,12 +75,12 @@ final class ImageConnections: @unchecked Sendable {
     /// and the next request waiting opens a new one.
     private func give(_ library: PhotoLibrary?, isUsable: Bool) {
         let kept = isUsable ? library : nil
-        let next = lock.withLock { () -> CheckedContinuation<PhotoLibrary?, any Error>? in
-            guard !waiting.isEmpty else {
-                if let kept { idle.append(kept) } else { open -= 1 }
+        let next = state.withLock { state -> CheckedContinuation<PhotoLibrary?, any Error>? in
+            guard !state.waiting.isEmpty else {
+                if let kept { state.idle.append(kept) } else { state.open -= 1 }
                 return nil
             }
-            return waiting.removeFirst().turn
+            return state.waiting.removeFirst().turn
         }
         if !isUsable, let library { ClientExecutor.start { await library.close() } }
         next?.resume(returning: kept)

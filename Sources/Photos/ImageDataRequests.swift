@@ -39,9 +39,9 @@ extension PHImageManager {
         let assetId = asset.localIdentifier
         let version = options.map { $0.version == .current ? nil : $0.version.wireValue } ?? nil
         let cancellation = TransferCancellation()
-        lock.withLock { dataTransfers[requestId] = cancellation }
+        requests.withLock { $0.dataTransfers[requestId] = cancellation }
         let deliver = Unchecked { [self] in
-            defer { _ = lock.withLock { dataTransfers.removeValue(forKey: requestId) } }
+            defer { _ = requests.withLock { $0.dataTransfers.removeValue(forKey: requestId) } }
             do {
                 let file = try LibraryClient.shared.call { library throws(PhotoLibraryError) in
                     try await library.requestImageData(for: assetId, version: version)

@@ -1,35 +1,39 @@
 import Foundation
 import PhotoLibrary
+import Synchronization
 
 /// The module's connection for calls to the daemon, opened on first use and opened again after it broke.
 ///
 /// Calls block their caller (PhotoKit's API is synchronous) while the work runs on `ClientExecutor`.
-package final class LibraryClient: @unchecked Sendable {
+package final class LibraryClient: Sendable {
     package static let shared = LibraryClient()
 
-    private let lock = NSLock()
-    private var library: PhotoLibrary?
-    private var fileTransfers: FileTransfers?
-    /// What the daemon answered the last time it was asked what this user may do.
-    private var knownStatus: AuthorizationStatus?
+    private struct State {
+        var library: PhotoLibrary?
+        var fileTransfers: FileTransfers?
+        /// What the daemon answered the last time it was asked what this user may do.
+        var knownStatus: AuthorizationStatus?
+    }
+
+    private let state = Mutex(State())
 
     /// The transfers of the daemon's files for the socket programs find now (`PHOTOLIBD_SOCKET` may change).
     package var transfers: FileTransfers {
         let socketPath = PhotoLibrary.socketPath()
-        return lock.withLock {
-            if let fileTransfers, fileTransfers.socketPath == socketPath { return fileTransfers }
+        return state.withLock { state in
+            if let fileTransfers = state.fileTransfers, fileTransfers.socketPath == socketPath { return fileTransfers }
             let transfers = FileTransfers(socketPath: socketPath)
-            fileTransfers = transfers
+            state.fileTransfers = transfers
             return transfers
         }
     }
 
     /// Whether the daemon grants this user reading only (as last heard): its refusals are `accessRestricted`.
-    var hasReadOnlyGrant: Bool { lock.withLock { knownStatus == .restricted } }
+    var hasReadOnlyGrant: Bool { state.withLock { $0.knownStatus == .restricted } }
 
     /// Remembers what the daemon said this user may do.
     func remember(_ status: AuthorizationStatus) {
-        lock.withLock { knownStatus = status }
+        state.withLock { $0.knownStatus = status }
     }
 
     /// Calls the daemon and waits for the answer. A call that fails because the connection broke (the daemon
@@ -58,21 +62,21 @@ package final class LibraryClient: @unchecked Sendable {
     }
 
     private func connection() async throws(PhotoLibraryError) -> PhotoLibrary {
-        if let library = lock.withLock({ library }) {
+        if let library = state.withLock({ $0.library }) {
             // One the daemon closed (it restarted) is replaced before a call that could not be sent again.
             guard !library.isConnected else { return library }
             drop(library)
         }
         let connected = try await PhotoLibrary.connect()
-        return lock.withLock {
-            if let library { return library }
-            library = connected
+        return state.withLock { state in
+            if let library = state.library { return library }
+            state.library = connected
             return connected
         }
     }
 
     private func drop(_ broken: PhotoLibrary) {
-        lock.withLock { if library === broken { library = nil } }
+        state.withLock { state in if state.library === broken { state.library = nil } }
         ClientExecutor.start { await broken.close() }
     }
 }

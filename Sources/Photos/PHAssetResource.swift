@@ -71,12 +71,11 @@ public final class PHAssetResourceRequestOptions: NSObject, @unchecked Sendable 
 
 /// PhotoKit's `PHAssetResourceManager`: the bytes of asset resources, in chunks or written to a file, read where
 /// they lie when this process may open the library's files and through the socket when it may not.
-public final class PHAssetResourceManager: NSObject, @unchecked Sendable {
+public final class PHAssetResourceManager: NSObject, Sendable {
     private static let defaultManager = PHAssetResourceManager()
     private static let requestIds = Mutex<PHAssetResourceDataRequestID>(0)
 
-    private let lock = NSLock()
-    private var running: [PHAssetResourceDataRequestID: TransferCancellation] = [:]
+    private let running = Mutex<[PHAssetResourceDataRequestID: TransferCancellation]>([:])
 
     public override init() {}
 
@@ -129,7 +128,7 @@ public final class PHAssetResourceManager: NSObject, @unchecked Sendable {
 
     /// Stops a request: its completion handler gets `PHPhotosError.userCancelled`, and a file being written is removed.
     public func cancelDataRequest(_ requestID: PHAssetResourceDataRequestID) {
-        lock.withLock { running[requestID] }?.cancel()
+        running.withLock { $0[requestID] }?.cancel()
     }
 
     /// Runs `transfer` on the resource's file on a thread of its own, then `finished` with its outcome.
@@ -142,7 +141,7 @@ public final class PHAssetResourceManager: NSObject, @unchecked Sendable {
             return id
         }
         let cancellation = TransferCancellation()
-        lock.withLock { running[requestId] = cancellation }
+        running.withLock { $0[requestId] = cancellation }
         let work = Unchecked((transfer, finished))
         Thread { [self] in
             let (transfer, finished) = work.value
@@ -156,7 +155,7 @@ public final class PHAssetResourceManager: NSObject, @unchecked Sendable {
                 failure = cancellation.isCancelled
                     ? PHPhotosError(.userCancelled, reason: "the request was cancelled") : PHPhotosError(error)
             }
-            lock.withLock { running[requestId] = nil }
+            running.withLock { $0[requestId] = nil }
             finished(failure)
         }.start()
         return requestId

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoLibrary
+import Synchronization
 
 /// PhotoKit's `PHPhotoLibraryChangeObserver`.
 public protocol PHPhotoLibraryChangeObserver: AnyObject {
@@ -104,11 +105,10 @@ public final class PHFetchResultChangeDetails<ObjectType: AnyObject>: NSObject, 
 }
 
 /// PhotoKit's `PHObjectChangeDetails`.
-public final class PHObjectChangeDetails<ObjectType: PHObject>: NSObject, @unchecked Sendable {
+public final class PHObjectChangeDetails<ObjectType: PHObject>: NSObject, Sendable {
     public let objectBeforeChanges: ObjectType
     private let change: ObjectChange
-    private let lock = NSLock()
-    private var after: ObjectType??
+    private let after = Mutex<ObjectType??>(nil)
 
     init(before: ObjectType, change: ObjectChange) {
         objectBeforeChanges = before
@@ -117,9 +117,9 @@ public final class PHObjectChangeDetails<ObjectType: PHObject>: NSObject, @unche
 
     /// The object as the transaction left it (read from the daemon when first asked for), or nil once deleted.
     public var objectAfterChanges: ObjectType? {
-        if let after = lock.withLock({ after }) { return after }
+        if let after = after.withLock({ $0 }) { return after }
         let fetched = objectWasDeleted ? nil : fetchAfter()
-        lock.withLock { after = .some(fetched) }
+        after.withLock { $0 = .some(fetched) }
         return fetched
     }
 

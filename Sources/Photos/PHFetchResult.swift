@@ -1,5 +1,6 @@
 import Foundation
 import PhotoLibrary
+import Synchronization
 
 /// PhotoKit's `PHFetchResult`: the ordered result of a fetch.
 ///
@@ -7,6 +8,7 @@ import PhotoLibrary
 /// assets costs its identifiers. The fetch is sent when the result is made; its first use waits for the answer. Every result the program holds is followed by the daemon: `PHChange`
 /// tells how it changed, and `fetchResultAfterChanges` is the result after the change.
 public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Sendable {
+    // @unchecked: `ObjectType` need not be `Sendable`; objects pass between threads under `state`'s lock only.
     /// How many objects are made per call to the daemon.
     static var batchSize: Int { 500 }
 
@@ -15,12 +17,15 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
     private let contents: Pending<(ResultIdentifiers, Int64)>
     let registration: ResultRegistration?
     let wantsIncrementalChangeDetails: Bool
-    private let lock = NSLock()
-    private var objectsById: [String: ObjectType] = [:]
-    /// Batches being made, by batch number: a batch read ahead is waited for rather than asked for twice.
-    private var batchesInFlight: [Int: Pending<Void>] = [:]
-    /// The batch last made on demand, to tell which way the program reads.
-    private var lastBatchRead = -1
+    private let state = Mutex(State())
+
+    private struct State {
+        var objectsById: [String: ObjectType] = [:]
+        /// Batches being made, by batch number: a batch read ahead is waited for rather than asked for twice.
+        var batchesInFlight: [Int: Pending<Void>] = [:]
+        /// The batch last made on demand, to tell which way the program reads.
+        var lastBatchRead = -1
+    }
 
     private init(contents: Pending<(ResultIdentifiers, Int64)>, registration: ResultRegistration?, wantsIncrementalChangeDetails: Bool) {
         self.contents = contents
@@ -47,8 +52,9 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
     convenience init(fixed objects: [ObjectType]) {
         let identifiers = objects.compactMap { ($0 as? PHObject)?.localIdentifier }
         self.init(contents: Pending((ResultIdentifiers(identifiers), -1)), registration: nil, wantsIncrementalChangeDetails: false)
-        lock.withLock {
-            for (identifier, object) in zip(identifiers, objects) { objectsById[identifier] = object }
+        let given = Unchecked(objects)
+        state.withLock { state in
+            for (identifier, object) in zip(identifiers, given.value) { state.objectsById[identifier] = object }
         }
     }
 
@@ -71,8 +77,8 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
     func successor(identifiers: ResultIdentifiers, generation: Int64, changed: Set<String>) -> PHFetchResult<ObjectType> {
         let next = PHFetchResult(contents: Pending((identifiers, generation)), registration: registration,
                                  wantsIncrementalChangeDetails: wantsIncrementalChangeDetails)
-        let kept = lock.withLock { objectsById.filter { !changed.contains($0.key) } }
-        next.lock.withLock { next.objectsById = kept }
+        let kept = Unchecked(state.withLock { $0.objectsById.filter { !changed.contains($0.key) } })
+        next.state.withLock { $0.objectsById = kept.value }
         return next
     }
 
@@ -90,16 +96,16 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
         let identifiers = self.identifiers
         precondition(identifiers.indices.contains(index), "index \(index) beyond bounds [0 .. \(identifiers.count - 1)]")
         let identifier = identifiers[index]
-        if let object = lock.withLock({ objectsById[identifier] }) { return object }
+        if let object = state.withLock({ $0.objectsById[identifier] }) { return object }
         let batch = index / Self.batchSize
         let making = startMaking(batch: batch, of: identifiers)
-        let step = lock.withLock {
-            defer { lastBatchRead = batch }
-            return batch < lastBatchRead ? -1 : 1
+        let step = state.withLock { state in
+            defer { state.lastBatchRead = batch }
+            return batch < state.lastBatchRead ? -1 : 1
         }
         startMaking(batch: batch + step, of: identifiers)
         try? making?.get()
-        return lock.withLock { objectsById[identifier] } ?? Self.missing(identifier)
+        return state.withLock { $0.objectsById[identifier] } ?? Self.missing(identifier)
     }
 
     /// Starts making the objects of a batch that are not made yet; the work, or nil when there is none.
@@ -107,18 +113,19 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
     private func startMaking(batch: Int, of identifiers: ResultIdentifiers) -> Pending<Void>? {
         let start = batch * Self.batchSize
         guard start >= 0, start < identifiers.count else { return nil }
-        return lock.withLock {
-            if let making = batchesInFlight[batch] { return making }
-            let wanted = identifiers[start..<min(start + Self.batchSize, identifiers.count)].filter { objectsById[$0] == nil }
+        return state.withLock { state in
+            if let making = state.batchesInFlight[batch] { return making }
+            let wanted = identifiers[start..<min(start + Self.batchSize, identifiers.count)]
+                .filter { state.objectsById[$0] == nil }
             guard !wanted.isEmpty else { return nil }
             let making = ClientExecutor.run { [self] in
-                let made = await makeObjects(wanted)
-                lock.withLock {
-                    objectsById.merge(made) { _, new in new }
-                    batchesInFlight[batch] = nil
+                let made = Unchecked(await makeObjects(wanted))
+                self.state.withLock { state in
+                    state.objectsById.merge(made.value) { _, new in new }
+                    state.batchesInFlight[batch] = nil
                 }
             }
-            batchesInFlight[batch] = making
+            state.batchesInFlight[batch] = making
             return making
         }
     }
@@ -127,7 +134,7 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
 
     public func objects(at indexes: IndexSet) -> [ObjectType] {
         let wanted = indexes.map { identifiers[$0] }
-        load(wanted.filter { id in lock.withLock { objectsById[id] == nil } })
+        load(wanted.filter { id in state.withLock { $0.objectsById[id] == nil } })
         return indexes.map { object(at: $0) }
     }
 
@@ -184,9 +191,10 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
 
     /// Makes the objects of these identifiers that are not made yet, in one call.
     private func load(_ wanted: [String]) {
-        let missing = lock.withLock { wanted.filter { objectsById[$0] == nil } }
+        let missing = state.withLock { state in wanted.filter { state.objectsById[$0] == nil } }
         guard !missing.isEmpty, let made = try? ClientExecutor.wait({ await self.makeObjects(missing) }) else { return }
-        lock.withLock { objectsById.merge(made) { _, new in new } }
+        let handed = Unchecked(made)
+        state.withLock { $0.objectsById.merge(handed.value) { _, new in new } }
     }
 
     /// The objects of these identifiers, read from the daemon; none when it cannot be read (the error is logged).

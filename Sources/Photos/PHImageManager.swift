@@ -73,14 +73,19 @@ public final class PHImageRequestOptions: NSObject, @unchecked Sendable {
 
 /// PhotoKit's `PHImageManager`: images of assets, upright, at the size asked for, from the daemon's cache.
 public class PHImageManager: NSObject, @unchecked Sendable {
+    // @unchecked: an open class cannot be checked; its only state is `requests`, behind its lock.
     private static let defaultManager = PHImageManager()
     private static let requestIds = Mutex<PHImageRequestID>(0)
 
-    let lock = NSLock()
-    /// The asynchronous requests not finished yet, for `cancelImageRequest`.
-    var running: [PHImageRequestID: Task<Void, Never>] = [:]
-    /// The data requests whose bytes are on their way, for `cancelImageRequest`.
-    var dataTransfers: [PHImageRequestID: TransferCancellation] = [:]
+    /// The requests that `cancelImageRequest` can still stop.
+    struct Requests {
+        /// The asynchronous requests not finished yet.
+        var running: [PHImageRequestID: Task<Void, Never>] = [:]
+        /// The data requests whose bytes are on their way.
+        var dataTransfers: [PHImageRequestID: TransferCancellation] = [:]
+    }
+
+    let requests = Mutex(Requests())
 
     public override init() {}
 
@@ -119,7 +124,7 @@ public class PHImageManager: NSObject, @unchecked Sendable {
 
         let handlers = DispatchQueue(label: "photos.image.\(requestId)")
         let task = ClientExecutor.start { [self] in
-            defer { _ = lock.withLock { running.removeValue(forKey: requestId) } }
+            defer { _ = requests.withLock { $0.running.removeValue(forKey: requestId) } }
             do {
                 // A connection of the few image requests share, not one of its own (500 thumbnails, 2 sockets). One
                 // that broke before its first reply (the daemon restarted since it was opened) is tried once more.
@@ -151,13 +156,13 @@ public class PHImageManager: NSObject, @unchecked Sendable {
                 }
             }
         }
-        lock.withLock { running[requestId] = task }
+        requests.withLock { $0.running[requestId] = task }
         return requestId
     }
 
     /// Cancels a request whose final image (or data) has not been delivered; its handler gets `PHImageCancelledKey`.
     public func cancelImageRequest(_ requestID: PHImageRequestID) {
-        let (task, transfer) = lock.withLock { (running[requestID], dataTransfers[requestID]) }
+        let (task, transfer) = requests.withLock { ($0.running[requestID], $0.dataTransfers[requestID]) }
         task?.cancel()
         transfer?.cancel()
     }

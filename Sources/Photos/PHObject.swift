@@ -1,5 +1,6 @@
 import Foundation
 import PhotoLibrary
+import Synchronization
 
 /// PhotoKit's `PHObject`: an object of the library, named by its local identifier. Objects are snapshots:
 /// fetch again (or use `PHObjectChangeDetails.objectAfterChanges`) to see a change.
@@ -27,8 +28,8 @@ public class PHObject: NSObject, @unchecked Sendable {
 /// identifier of the object it stands for from the moment it exists, inside the block (the id the module chose and
 /// the daemon gives the object), as on Apple's platforms.
 public final class PHObjectPlaceholder: PHObject, @unchecked Sendable {
-    private let lock = NSLock()
-    private var committedIdentifier: String?
+    // @unchecked: a subclass of a class other than NSObject cannot be checked; its state is its lets and the Mutex.
+    private let committedIdentifier = Mutex<String?>(nil)
 
     /// The placeholder name the change block used (`@asset1`).
     let placeholder: String
@@ -44,11 +45,11 @@ public final class PHObjectPlaceholder: PHObject, @unchecked Sendable {
     /// The object's identifier: the one chosen for it, or, when its file duplicated an asset of the library, that
     /// asset's once the block committed.
     public override var localIdentifier: String {
-        lock.withLock { committedIdentifier } ?? super.localIdentifier
+        committedIdentifier.withLock { $0 } ?? super.localIdentifier
     }
 
     func commit(as identifier: String) {
-        lock.withLock { committedIdentifier = identifier }
+        committedIdentifier.withLock { $0 = identifier }
     }
 }
 

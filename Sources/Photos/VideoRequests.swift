@@ -97,10 +97,10 @@ extension PHImageManager {
         let preset = options?.deliveryMode.exportPreset
         let progress = Unchecked(options?.progressHandler)
         let cancellation = TransferCancellation()
-        lock.withLock { dataTransfers[requestId] = cancellation }
+        requests.withLock { $0.dataTransfers[requestId] = cancellation }
         let work = Unchecked(deliver)
         Thread { [self] in
-            defer { _ = lock.withLock { dataTransfers.removeValue(forKey: requestId) } }
+            defer { _ = requests.withLock { $0.dataTransfers.removeValue(forKey: requestId) } }
             do {
                 guard asset.mediaType == .video else {
                     throw PHPhotosError(.requestNotSupportedForAsset, reason: "asset \(assetId) is not a video")

@@ -1,17 +1,16 @@
 import CSpawn
 import Foundation
 import Glibc
+import Synchronization
 
 /// A process started with `posix_spawn` in a process group of its own, with none of this process's descriptors
 /// but the three it is given: killing it kills the group, so a shell's children go with it and release its pipes.
 ///
 /// Foundation's `Process` took 50 ms to start and reap a tool that ran for one.
-public final class ChildProcess: @unchecked Sendable {
-    // @unchecked: `termination` is read and written under `lock` only.
+public final class ChildProcess: Sendable {
     public let id: pid_t
-    private let lock = NSLock()
     /// Set once the process is reaped.
-    private var termination: Termination?
+    private let termination = Mutex<Termination?>(nil)
 
     /// How the process ended.
     public enum Termination: Sendable, Hashable {
@@ -63,7 +62,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Kills the process group, unless the process was reaped (its id could be another's by now).
     public func kill() {
-        lock.withLock {
+        termination.withLock { termination in
             if termination == nil { Glibc.kill(-id, SIGKILL) }
         }
     }
@@ -85,11 +84,11 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Waits for the process to end and reaps it; once reaped, how it ended.
     public func waitForExit() -> Termination {
-        if let termination = lock.withLock({ termination }) { return termination }
+        if let termination = termination.withLock({ $0 }) { return termination }
         var info = siginfo_t()
         // Waits without reaping, so that `kill` cannot meet a reused id while this waits for the lock.
         while waitid(P_PID, id_t(id), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
-        return lock.withLock {
+        return termination.withLock { termination in
             if let termination { return termination }
             var status: Int32 = 0
             while waitpid(id, &status, 0) < 0 && errno == EINTR {}

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import ToolProcess
 
 /// Why an export failed.
@@ -24,7 +25,7 @@ public enum VideoExportError: Error, Sendable, Hashable, CustomStringConvertible
 /// passthrough), written under a temporary name beside the output and renamed into place only when complete, so that
 /// a failed or cancelled export leaves no file. Progress comes from ffmpeg's `-progress` lines.
 public final class VideoExport: @unchecked Sendable {
-    // @unchecked: `process` and `isCancelled` are read and written under `lock`.
+    // @unchecked: `executable` is set before the export starts; the rest is `let`, `run` is behind its lock.
     public let input: String
     public let output: String
     public let preset: ExportPreset
@@ -36,9 +37,8 @@ public final class VideoExport: @unchecked Sendable {
     public let optimizesForNetworkUse: Bool
     public var executable = "/usr/bin/ffmpeg"
 
-    private let lock = NSLock()
-    private var process: ChildProcess?
-    private var isCancelled = false
+    /// The ffmpeg running, and whether the export was cancelled.
+    private let running = Mutex<(process: ChildProcess?, isCancelled: Bool)>((nil, false))
 
     public init(input: String, output: String, preset: ExportPreset, fileType: ExportFileType,
                 sourceSize: (width: Int, height: Int), duration: Double, optimizesForNetworkUse: Bool = false) {
@@ -87,7 +87,7 @@ public final class VideoExport: @unchecked Sendable {
         }
         close(progressLines)
         let termination = tool.waitForExit()
-        if lock.withLock({ isCancelled }) { throw .cancelled }
+        if running.withLock({ $0.isCancelled }) { throw .cancelled }
         guard termination == .exited(0) else {
             let reason = errors.text.split(whereSeparator: \.isNewline).last.map(String.init)
             throw .failed(reason ?? "ffmpeg ended with status \(termination.status)")
@@ -114,12 +114,12 @@ public final class VideoExport: @unchecked Sendable {
             throw .cannotStart("\(error)")
         }
         defer { close(output.write); close(errors.write) }
-        let started: Result<ChildProcess, VideoExportError> = lock.withLock {
-            guard !isCancelled else { return .failure(.cancelled) }
+        let started: Result<ChildProcess, VideoExportError> = running.withLock { running in
+            guard !running.isCancelled else { return .failure(.cancelled) }
             do {
                 let tool = try ChildProcess(executable: executable, arguments: arguments(writingTo: path),
                                             standardInput: nil, standardOutput: output.write, standardError: errors.write)
-                process = tool
+                running.process = tool
                 return .success(tool)
             } catch {
                 return .failure(.cannotStart("\(error)"))
@@ -136,9 +136,9 @@ public final class VideoExport: @unchecked Sendable {
 
     /// Stops the export from any thread: ffmpeg is killed and `run` throws `cancelled`, leaving no file.
     public func cancel() {
-        lock.withLock {
-            isCancelled = true
-            process?.kill()
+        running.withLock { running in
+            running.isCancelled = true
+            running.process?.kill()
         }
     }
 }
