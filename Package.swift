@@ -138,6 +138,8 @@ let package = Package(
         // Where things live: the socket (one rule for the daemon and its clients), the config file, XDG directories.
         // Clients link this, not the configuration's TOML parser.
         .target(name: "PhotolibLocations"),
+        // The log lines of the daemon and the gallery, in one format (syslog priorities under journald).
+        .target(name: "JournalLogging", dependencies: [.product(name: "Logging", package: "swift-log")]),
 
         // Configuration file and embedded defaults.
         .target(
@@ -182,7 +184,7 @@ let package = Package(
         .target(
             name: "DaemonCLI",
             dependencies: [
-                "PhotolibDaemon", "PhotolibConfig",
+                "PhotolibDaemon", "PhotolibConfig", "JournalLogging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -244,7 +246,7 @@ let package = Package(
         .target(
             name: "GalleryCLI",
             dependencies: [
-                "PhotolibWeb", "PhotolibLocations",
+                "PhotolibWeb", "PhotolibLocations", "JournalLogging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JournalLogging
 import Logging
 import PhotolibConfig
 import PhotolibDaemon
@@ -15,9 +16,11 @@ public struct PhotolibdCommand: AsyncParsableCommand {
             varlink client. Without --config it reads the user's ~/.config/photolibd/photolibd.conf (with --system, \
             /etc/photolibd/photolibd.conf) if it exists, else runs on built-in defaults; see photolibd.conf(5).
 
-            Under systemd (photolibd.socket and photolibd.service, for the system or a user) it takes the listening \
-            socket systemd passes, reports READY=1 and STATUS= lines, and feeds the watchdog while its event loop \
-            and database writer answer. One daemon serves a library: a second one on the same library exits at once.
+            Under systemd it is socket-activated: photolibd.socket, which the package enables and starts for the \
+            system daemon (a user enables their own with systemctl --user enable --now photolibd.socket), listens \
+            and starts photolibd.service with the first connection. The daemon takes the listening socket systemd \
+            passes, reports READY=1 and STATUS= lines, and feeds the watchdog while its event loop and database \
+            writer answer. One daemon serves a library: a second one on the same library exits at once.
 
             Signals: SIGHUP re-reads the configuration and applies sources, access, cache budget, retention and \
             freedesktop.org thumbnails without dropping clients (a file with an error is refused and the running \
@@ -25,19 +28,19 @@ public struct PhotolibdCommand: AsyncParsableCommand {
             progress get up to 10 seconds, imports not finished are taken up at the next start.
 
             Environment: PHOTOLIBD_SOCKET overrides the socket path; XDG_RUNTIME_DIR, XDG_DATA_HOME, XDG_CACHE_HOME \
-            and XDG_CONFIG_HOME place a user daemon's files; NOTIFY_SOCKET, LISTEN_FDS and WATCHDOG_USEC come from \
-            systemd.
+            and XDG_CONFIG_HOME place a user daemon's files (photolibd(8) says more).
             """,
         version: Daemon.version
     )
 
-    @Option(name: .long, help: "The TOML configuration file (default: the user's or /etc's photolibd.conf, else built-in defaults).")
+    @Option(name: .long, help: ArgumentHelp("The TOML configuration file (default: the user's or /etc's photolibd.conf, else built-in defaults).",
+                                            valueName: "file"))
     var config: String?
 
     @Flag(name: .long, help: "Run as the system daemon (system paths and /run/photolibd/socket).")
     var system = false
 
-    @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    @Option(name: .long, help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
     var logLevel: String = "info"
 
     public init() {}

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 #endif
 import Hummingbird
+import JournalLogging
 import Logging
 import PhotolibLocations
 import PhotolibWeb
@@ -16,7 +17,8 @@ public struct PhotolibWebCommand: AsyncParsableCommand {
             photolib-web is a client of photolibd like any other: it acts for the user who runs it, and the daemon \
             decides what that user sees. Its first line on standard output is the address to open, \
             http://HOST:PORT/?token=TOKEN; the token is kept in $XDG_RUNTIME_DIR/photolibd/web-token (mode 0600) and \
-            the same address works after a restart. A browser that opened it keeps a session cookie.
+            the same address works after a restart, and photolib gallery prints it again. A browser that opened it \
+            keeps a session cookie; one without the token or the cookie gets a page that says so and takes the token.
 
             Nothing listens beyond this machine unless asked: the default is 127.0.0.1:8470. Requests whose Host is \
             not that address or localhost are refused (DNS rebinding), as are changes from another site's page. \
@@ -26,13 +28,13 @@ public struct PhotolibWebCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "HOST:PORT, or unix:PATH for a reverse proxy (default 127.0.0.1:8470).")
+    @Option(name: .long, help: ArgumentHelp("HOST:PORT, or unix:PATH for a reverse proxy (default 127.0.0.1:8470).", valueName: "address"))
     var listen = "127.0.0.1:8470"
 
-    @Option(name: .long, help: "The daemon's socket (default: as photolib finds it).")
+    @Option(name: .long, help: ArgumentHelp("The daemon's socket (default: as photolib finds it).", valueName: "path"))
     var socket: String?
 
-    @Option(name: .customLong("allow-host"), help: "Also answer requests for this host name (repeatable).")
+    @Option(name: .customLong("allow-host"), help: ArgumentHelp("Also answer requests for this host name (repeatable).", valueName: "host"))
     var allowedHosts: [String] = []
 
     public init() {}
@@ -44,12 +46,14 @@ public struct PhotolibWebCommand: AsyncParsableCommand {
         }
         let user = UserEnvironment(ProcessInfo.processInfo.environment)
         let runtime = user.runtimeDirectory.map { Path.join($0, "photolibd") } ?? Path.join(user.cacheHome, "photolibd")
-        let token = try AccessToken.loadOrCreate(at: Path.join(runtime, "web-token"))
+        let tokenPath = Path.join(runtime, "web-token")
+        let token = try AccessToken.loadOrCreate(at: tokenPath)
         let staging = Path.join(user.cacheHome, "photolib-web/uploads")
         let configuration = GalleryConfiguration(listen: listenAddress, socketPath: socket, token: token,
-                                                 stagingRoot: staging, extraHosts: allowedHosts)
-        var logger = Logger(label: "photolib-web")
-        logger.logLevel = .notice
+                                                 tokenPath: tokenPath, stagingRoot: staging, extraHosts: allowedHosts)
+        let forJournal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
+        LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: .notice, forJournal: forJournal) }
+        let logger = Logger(label: "photolib-web")
         let app = Gallery.makeApplication(configuration, logger: logger) { port in
             let address: String = switch listenAddress {
             case .tcp(let host, let asked): "\(host.contains(":") ? "[\(host)]" : host):\(port ?? asked)"
@@ -57,9 +61,7 @@ public struct PhotolibWebCommand: AsyncParsableCommand {
             }
             // Written at once, unbuffered: scripts read this line while the gallery runs.
             FileHandle.standardOutput.write(Data("http://\(address)/?token=\(token.value)\n".utf8))
-            if case .unix(let path) = listenAddress {
-                FileHandle.standardError.write(Data("photolib-web: listening on unix:\(path)\n".utf8))
-            }
+            if case .unix(let path) = listenAddress { logger.notice("listening on unix:\(path)") }
         }
         try await app.runService()
     }

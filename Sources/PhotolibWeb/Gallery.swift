@@ -33,16 +33,19 @@ public struct GalleryConfiguration: Sendable {
     /// The daemon's socket; nil to find it as every client does.
     public var socketPath: String?
     public var token: AccessToken
+    /// The file the token is kept in, which the sign-in page names; nil when it is kept nowhere.
+    public var tokenPath: String?
     /// Where a file dropped on the page waits until it is sent to the daemon (a folder private to this process's user).
     public var stagingRoot: String
     /// More `Host` names to accept (for a gallery reached by another name than its listen address).
     public var extraHosts: [String]
 
-    public init(listen: Listen = .default, socketPath: String? = nil, token: AccessToken, stagingRoot: String,
-                extraHosts: [String] = []) {
+    public init(listen: Listen = .default, socketPath: String? = nil, token: AccessToken, tokenPath: String? = nil,
+                stagingRoot: String, extraHosts: [String] = []) {
         self.listen = listen
         self.socketPath = socketPath
         self.token = token
+        self.tokenPath = tokenPath
         self.stagingRoot = stagingRoot
         self.extraHosts = extraHosts
     }
@@ -71,7 +74,8 @@ public enum Gallery {
         let feed = LibraryFeed(connections: connections, recentThumbnails: recentThumbnails, logger: logger)
         let allowedHosts = AllowedHosts(configuration)
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: AccessMiddleware(token: configuration.token, allowedHosts: allowedHosts))
+        router.add(middleware: AccessMiddleware(token: configuration.token, allowedHosts: allowedHosts,
+                                                signInPage: SignInPage(tokenPath: configuration.tokenPath)))
         PageRoutes().add(to: router)
         ViewRoutes(feed: feed).add(to: router)
         AssetRoutes(connections: connections).add(to: router)

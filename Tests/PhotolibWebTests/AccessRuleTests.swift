@@ -21,6 +21,33 @@ struct AccessRuleTests {
         }
     }
 
+    @Test func aBrowserWithoutTheTokenGetsASignInPageStill401AndAnAPIClientJSON() async throws {
+        var started = try await GalleryUnderTest.start(photos: 0)
+        started.configuration.tokenPath = "/run/user/1000/photolibd/web-token"
+        let gallery = started
+        try await gallery.test { client in
+            let browser: HTTPFields = [.accept: "text/html,application/xhtml+xml,*/*;q=0.8"]
+            let page = try await client.execute(uri: "/", method: .get, headers: browser)
+            #expect(page.status == .unauthorized)
+            #expect(page.headers[.contentType]?.hasPrefix("text/html") == true)
+            let text = String(buffer: page.body)
+            #expect(text.contains("photolib gallery") && text.contains("/run/user/1000/photolibd/web-token"))
+            #expect(text.contains(#"<form method="get" action="/">"#) && text.contains(#"name="token""#))
+            #expect(!text.contains(gallery.token.value) && !text.contains("<script"))
+            #expect(!text.contains("does not open"))
+            let wrong = try await client.execute(uri: "/?token=\(String(repeating: "0", count: 64))", method: .get, headers: browser)
+            #expect(wrong.status == .unauthorized && String(buffer: wrong.body).contains("does not open this gallery"))
+            for accept in [nil, "*/*", "application/json"] as [String?] {
+                let api = try await client.execute(uri: "/api/views/timeline", method: .get,
+                                                   headers: accept.map { [.accept: $0] } ?? [:])
+                #expect(api.status == .unauthorized && api.headers[.contentType]?.hasPrefix("application/json") == true)
+            }
+            // A change is refused as JSON whatever it accepts: the page is for reading the address off, nothing else.
+            let change = try await client.execute(uri: "/api/changes", method: .post, headers: browser)
+            #expect(change.status == .unauthorized && change.headers[.contentType]?.hasPrefix("application/json") == true)
+        }
+    }
+
     @Test func theTokenIsExchangedForAnHttpOnlySameSiteStrictCookie() async throws {
         let gallery = try await GalleryUnderTest.start(photos: 0)
         try await gallery.test { client in

@@ -14,7 +14,7 @@ import TestSupport
 struct GalleryUnderTest {
     let daemon: DaemonProcess
     let token: AccessToken
-    let configuration: GalleryConfiguration
+    var configuration: GalleryConfiguration
     let assetIds: [String]
     let videoId: String?
 

@@ -6,6 +6,7 @@ import Hummingbird
 /// - no token and no session cookie gets 401; `?token=` on a page address is exchanged for an HttpOnly,
 ///   SameSite=Strict cookie and the address without it;
 /// - a change (any method but GET and HEAD) whose `Origin` is not the gallery's own gets 403 (cross-site requests).
+/// A browser's page load refused with 401 gets the sign-in page rather than JSON.
 struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     static var cookieName: String { "photolib_session" }
     /// HTTP/1's Host header, as a request built without an authority carries it.
@@ -15,6 +16,7 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The `Host` values accepted: none checked when listening on a Unix socket behind a proxy, which keeps its own
     /// rules.
     let allowedHosts: AllowedHosts
+    let signInPage: SignInPage
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let host = request.head.authority ?? request.headers[Self.hostField] ?? ""
@@ -23,8 +25,10 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         let signedIn = request.cookies[Self.cookieName].map { token.matchesSession($0.value[...]) } ?? false
         if !signedIn {
-            guard let offered = request.uri.queryParameters["token"], token.matches(offered) else {
-                throw GalleryError.unauthorized
+            let offered = request.uri.queryParameters["token"]
+            guard let offered, token.matches(offered) else {
+                guard SignInPage.isWanted(by: request) else { throw GalleryError.unauthorized }
+                return signInPage.response(rejectedToken: offered != nil)
             }
             if request.method == .get, request.uri.path == "/" {
                 // Exchanged: the address bar and the history keep no token.

@@ -57,7 +57,11 @@ actor LibraryFeed {
                     try await handle(event)
                 }
             } catch {
-                if daemonUp { logger.warning("the daemon's change stream ended: \(error)") }
+                // The daemon stopping (ServiceStopping) or the gallery stopping is a normal end, not worth a warning.
+                let normalEnd = Task.isCancelled || (error as? PhotoLibraryError)?.code == .daemonStopping
+                if daemonUp {
+                    logger.log(level: normalEnd ? .info : .warning, "the daemon's change stream ended: \(error)")
+                }
             }
             if daemonUp {
                 daemonUp = false

@@ -2,8 +2,9 @@ import Foundation
 import Glibc
 import Logging
 
-/// Writes one line per record to stderr; under journald (`JOURNAL_STREAM` set) each line starts with the
-/// `<N>` syslog priority prefix journald understands, otherwise with a timestamp and the level.
+/// Writes one line per record to stderr, the same for the daemon and the gallery: under journald (`JOURNAL_STREAM`
+/// set) each line starts with the `<N>` syslog priority prefix journald understands (journald adds the time and the
+/// program), otherwise with a timestamp, the level and the program, since scripts/run-daemon shows both in one terminal.
 public struct JournalLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level
@@ -23,7 +24,7 @@ public struct JournalLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-        var line = forJournal ? "<\(Self.priority(event.level))>" : "\(Date().ISO8601Format()) \(event.level) "
+        var line = forJournal ? "<\(Self.priority(event.level))>" : "\(Date().ISO8601Format()) \(event.level) \(label): "
         line += event.message.description.replacingOccurrences(of: "\n", with: " ")
         for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
             line += " \(key)=\(Self.quoted("\(value)"))"
