@@ -27,6 +27,7 @@ open class AVAsset: NSObject, @unchecked Sendable {
 
 /// AVFoundation's `AVURLAsset`: the media in a file.
 open class AVURLAsset: AVAsset, @unchecked Sendable {
+    // @unchecked: immutable; Swift cannot check a class open to subclasses, or a subclass of one.
     public let url: URL
 
     /// The media in the file at `url`; `options` are accepted as AVFoundation's are, and not used.
@@ -44,10 +45,13 @@ open class AVURLAsset: AVAsset, @unchecked Sendable {
 
 /// AVFoundation's `AVAudioMix`: how audio tracks are mixed. Photos gives none (nil), as for most videos on Apple's
 /// platforms.
-open class AVAudioMix: NSObject, @unchecked Sendable {}
+open class AVAudioMix: NSObject, @unchecked Sendable {
+    // @unchecked: no state; Swift cannot check a class open to subclasses, or a subclass of one.
+}
 
 /// AVFoundation's `AVPlayerItem`: an asset as a player presents it.
 open class AVPlayerItem: NSObject, @unchecked Sendable {
+    // @unchecked: immutable; Swift cannot check a class open to subclasses, or a subclass of one.
     public let asset: AVAsset
 
     public init(asset: AVAsset) {

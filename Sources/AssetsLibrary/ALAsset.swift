@@ -61,7 +61,7 @@ public enum ALAssetOrientation: Int, Sendable {
 }
 
 /// AssetsLibrary's `ALAsset`: a photo or video of the library.
-public final class ALAsset: NSObject, @unchecked Sendable {
+public final class ALAsset: NSObject, Sendable {
     let asset: Asset
 
     init(_ asset: Asset) {
@@ -180,6 +180,7 @@ public final class ALAsset: NSObject, @unchecked Sendable {
 /// the asset's edit, and the block told. (A class rather than a tuple captured by the queue's closure and bound apart
 /// there: built by Swift 6.3.1 that way, the closure released the URL once too often, as a watchpoint showed.)
 private final class ImageEdit: @unchecked Sendable {
+    // @unchecked: made on the caller's thread and then used by the one queue that runs it.
     let data: Data
     let metadata: [AnyHashable: Any]?
     let assetId: String

@@ -3,7 +3,7 @@ import PhotoLibrary
 import Photos
 
 /// AssetsLibrary's `ALAssetRepresentation`: the asset's file and images made from it.
-public final class ALAssetRepresentation: NSObject, @unchecked Sendable {
+public final class ALAssetRepresentation: NSObject, Sendable {
     let asset: Asset
 
     init(_ asset: Asset) {

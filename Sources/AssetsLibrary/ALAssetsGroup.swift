@@ -11,7 +11,7 @@ public let ALAssetsGroupPropertyURL = "ALAssetsGroupPropertyURL"
 public typealias ALAssetsGroupEnumerationResultsBlock = (ALAsset?, Int, UnsafeMutablePointer<ObjCBool>?) -> Void
 
 /// AssetsLibrary's `ALAssetsFilter`: which media types a group shows.
-public final class ALAssetsFilter: NSObject, @unchecked Sendable {
+public final class ALAssetsFilter: NSObject, Sendable {
     let mediaTypes: [MediaType]?
 
     private init(mediaTypes: [MediaType]?) {

@@ -43,7 +43,7 @@ public enum ALAuthorizationStatus: Int, Sendable {
 
 /// AssetsLibrary's `ALAssetsLibrary`: the library served by photolibd, in groups (the library, albums and
 /// events) of assets. Blocks run on a queue of the module's, never on the caller's thread.
-public final class ALAssetsLibrary: NSObject, @unchecked Sendable {
+public final class ALAssetsLibrary: NSObject, Sendable {
     /// Blocks run here, one call's blocks in order.
     private let queue = DispatchQueue(label: "assetslibrary.calls")
 

@@ -168,6 +168,7 @@ enum ImageSource {
 /// Encoded bytes at a stable address: libvips' buffer loaders read them in place while an image made from them
 /// lives. Never changed once made, so threads share it.
 public final class EncodedBuffer: @unchecked Sendable {
+    // @unchecked: its bytes are written while it is made and only read after, and freed with it.
     /// At least one byte long, so that even empty data has an address.
     let bytes: UnsafeMutableRawBufferPointer
     /// The number of bytes of data.

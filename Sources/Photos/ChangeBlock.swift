@@ -29,6 +29,7 @@ enum BlockChange {
 
 /// The change requests of the change block running on this thread, in the order they were made.
 final class ChangeBlock: @unchecked Sendable {
+    // @unchecked: it belongs to the thread running its change block, which alone makes and commits its changes.
     /// Where `performChanges` runs its blocks, one at a time.
     static let queue = DispatchQueue(label: "photos.performChanges")
     private static let threadKey = "io.photolibd.Photos.changeBlock"

@@ -3,6 +3,7 @@ import PhotoLibrary
 
 /// PhotoKit's `PHChangeRequest`.
 public class PHChangeRequest: NSObject, @unchecked Sendable {
+    // @unchecked: used inside its change block only, on the thread running the block (as in PhotoKit).
     /// The block this request belongs to; nil when made outside of one (then it does nothing).
     let block: ChangeBlock?
 
@@ -18,6 +19,7 @@ public class PHChangeRequest: NSObject, @unchecked Sendable {
 /// PhotoKit's `PHAssetChangeRequest`: creates, edits or deletes assets inside a change block. Its properties start
 /// from the asset's current values (`request.isFavorite = !request.isFavorite` toggles).
 public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
+    // @unchecked: used inside its change block only, on the thread running the block (as in PhotoKit).
     /// The asset's identifier; the chosen one of a created asset.
     let target: String
     /// The asset as the program had it; nil for a created one.
@@ -124,6 +126,7 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
 /// PhotoKit's `PHAssetCreationRequest`: creates an asset from resources: a photo, video or audio file or bytes, and
 /// beside a photo its Live Photo movie (`.pairedVideo`) or its RAW (`.alternatePhoto`).
 public final class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Sendable {
+    // @unchecked: used inside its change block only, on the thread running the block (as in PhotoKit).
     private var files: [NewAssetFileSource] = []
     private var isSubmitted = false
 
@@ -177,6 +180,7 @@ public final class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Send
 
 /// PhotoKit's `PHAssetResourceCreationOptions`.
 public final class PHAssetResourceCreationOptions: NSObject, @unchecked Sendable {
+    // @unchecked: settings, as in PhotoKit: the caller sets them before the call, which only reads them.
     /// The name the resource keeps (and whose extension tells the format of bytes).
     public var originalFilename: String?
     /// The format of bytes, as a type identifier (`public.jpeg`), when no name tells it.

@@ -42,7 +42,7 @@ final class ResultRegistration: @unchecked Sendable {
 }
 
 /// What a transaction did to one followed result.
-struct ResultTransition: @unchecked Sendable {
+struct ResultTransition: Sendable {
     var generationBefore: Int64
     var identifiersBefore: ResultIdentifiers
     var identifiersAfter: ResultIdentifiers

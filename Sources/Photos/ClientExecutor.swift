@@ -70,6 +70,7 @@ final class Pending<Value>: Sendable {
 /// Carries a value the compiler cannot prove `Sendable` (a caller's handler, an observer) across threads;
 /// the module hands each such value to one thread at a time.
 package struct Unchecked<Value>: @unchecked Sendable {
+    // @unchecked: what it is for; each use hands its value to one thread at a time.
     package let value: Value
     package init(_ value: Value) { self.value = value }
 }

@@ -3,6 +3,7 @@ import PhotoLibrary
 
 /// PhotoKit's `PHAssetCollectionChangeRequest`: creates, renames, fills or deletes albums inside a change block.
 public final class PHAssetCollectionChangeRequest: PHChangeRequest, @unchecked Sendable {
+    // @unchecked: used inside its change block only, on the thread running the block (as in PhotoKit).
     /// The album's members are its assets in the order index-based changes count in: the fetch result the request
     /// was made with (`init(for:assets:)`), else the album's own order, read when first needed.
     private var edit: CollectionEdit
@@ -119,6 +120,7 @@ public final class PHAssetCollectionChangeRequest: PHChangeRequest, @unchecked S
 
 /// PhotoKit's `PHCollectionListChangeRequest`: creates, fills or deletes folders inside a change block.
 public final class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Sendable {
+    // @unchecked: used inside its change block only, on the thread running the block (as in PhotoKit).
     /// The folder's members are its children as the request counts them, read when first needed.
     private var edit: CollectionEdit
 

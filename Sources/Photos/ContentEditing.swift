@@ -5,7 +5,7 @@ import Synchronization
 public typealias PHContentEditingInputRequestID = Int
 
 /// PhotoKit's `PHAdjustmentData`: how an edit was made, in an app's own format.
-public final class PHAdjustmentData: NSObject, @unchecked Sendable {
+public final class PHAdjustmentData: NSObject, Sendable {
     public let formatIdentifier: String
     public let formatVersion: String
     public let data: Data
@@ -28,6 +28,7 @@ public final class PHAdjustmentData: NSObject, @unchecked Sendable {
 
 /// PhotoKit's `PHContentEditingInputRequestOptions`.
 public final class PHContentEditingInputRequestOptions: NSObject, @unchecked Sendable {
+    // @unchecked: settings, as in PhotoKit: the caller sets them before the call, which only reads them.
     /// Whether this program can resume an edit made in this format; if so it gets the original and the adjustment
     /// data, otherwise the edited image.
     public var canHandleAdjustmentData: (PHAdjustmentData) -> Bool = { _ in false }
@@ -38,7 +39,7 @@ public final class PHContentEditingInputRequestOptions: NSObject, @unchecked Sen
 }
 
 /// PhotoKit's `PHContentEditingInput`: the image to edit and, when resuming an edit, how it was made.
-public final class PHContentEditingInput: NSObject, @unchecked Sendable {
+public final class PHContentEditingInput: NSObject, Sendable {
     public let mediaType: PHAssetMediaType
     public let mediaSubtypes: PHAssetMediaSubtype
     public let creationDate: Date?
@@ -66,6 +67,7 @@ public final class PHContentEditingInput: NSObject, @unchecked Sendable {
 
 /// PhotoKit's `PHContentEditingOutput`: an edit to commit with `PHAssetChangeRequest.contentEditingOutput`.
 public final class PHContentEditingOutput: NSObject, @unchecked Sendable {
+    // @unchecked: the program sets `adjustmentData` before it hands the output to a change request.
     /// Required: how the edit was made.
     public var adjustmentData: PHAdjustmentData!
     /// Where to write the edited image (JPEG) before committing; a file in this program's temporary directory.

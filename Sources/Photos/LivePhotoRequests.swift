@@ -2,7 +2,7 @@ import Foundation
 import PhotoLibrary
 
 /// PhotoKit's `PHLivePhoto`: a photo and the movie shot with it, which are its `PHAssetResource`s.
-public final class PHLivePhoto: NSObject, @unchecked Sendable {
+public final class PHLivePhoto: NSObject, Sendable {
     /// The size it is shown at: the photo fitted to the request's target size.
     public let size: CGSize
     /// The asset it is made of.
@@ -23,6 +23,7 @@ public final class PHLivePhoto: NSObject, @unchecked Sendable {
 
 /// PhotoKit's `PHLivePhotoRequestOptions`.
 public final class PHLivePhotoRequestOptions: NSObject, @unchecked Sendable {
+    // @unchecked: settings, as in PhotoKit: the caller sets them before the call, which only reads them.
     public var version: PHImageRequestOptionsVersion = .current
     public var deliveryMode: PHImageRequestOptionsDeliveryMode = .opportunistic
     /// Every file is local: there is no network to allow.

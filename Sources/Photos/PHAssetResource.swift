@@ -4,7 +4,7 @@ import Synchronization
 
 /// PhotoKit's `PHAssetResource`: one file of an asset (its photo, video, a Live Photo's movie, a RAW beside its
 /// JPEG), read through `PHAssetResourceManager`.
-public final class PHAssetResource: NSObject, @unchecked Sendable {
+public final class PHAssetResource: NSObject, Sendable {
     public let type: PHAssetResourceType
     /// The identifier of the asset the file belongs to.
     public let assetLocalIdentifier: String
@@ -61,6 +61,7 @@ public typealias PHAssetResourceProgressHandler = (Double) -> Void
 
 /// PhotoKit's `PHAssetResourceRequestOptions`.
 public final class PHAssetResourceRequestOptions: NSObject, @unchecked Sendable {
+    // @unchecked: settings, as in PhotoKit: the caller sets them before the call, which only reads them.
     /// Every file is local: there is no network to allow.
     public var isNetworkAccessAllowed = false
     /// Called with the fraction of the bytes delivered, 0...1.

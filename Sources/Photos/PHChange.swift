@@ -9,7 +9,7 @@ public protocol PHPhotoLibraryChangeObserver: AnyObject {
 }
 
 /// PhotoKit's `PHChange`: what one committed transaction changed.
-public final class PHChange: NSObject, @unchecked Sendable {
+public final class PHChange: NSObject, Sendable {
     let generation: Int64
     /// The objects the transaction inserted, changed or removed.
     package let objects: [ObjectChange]
@@ -50,7 +50,7 @@ public final class PHChange: NSObject, @unchecked Sendable {
 ///
 /// `removedIndexes` and `changedIndexesBefore` are positions in `fetchResultBeforeChanges`; `insertedIndexes`,
 /// `changedIndexes` and each move's destination are positions in `fetchResultAfterChanges`.
-public final class PHFetchResultChangeDetails<ObjectType: AnyObject>: NSObject, @unchecked Sendable {
+public final class PHFetchResultChangeDetails<ObjectType: AnyObject>: NSObject, Sendable {
     public let fetchResultBeforeChanges: PHFetchResult<ObjectType>
     public let fetchResultAfterChanges: PHFetchResult<ObjectType>
     private let change: FetchResultChange

@@ -3,6 +3,7 @@ import PhotoLibrary
 
 /// PhotoKit's `PHCollection`: an asset collection or a collection list.
 public class PHCollection: PHObject, @unchecked Sendable {
+    // @unchecked: immutable; Swift cannot check a class open to subclasses, or a subclass of one.
     package let collection: AssetCollection
     /// The members of a transient collection (its assets, or a transient list's collections), which lives only in
     /// this program; nil for the library's collections.
@@ -62,6 +63,7 @@ public class PHCollection: PHObject, @unchecked Sendable {
 
 /// PhotoKit's `PHAssetCollection`: an album, smart album or moment.
 public final class PHAssetCollection: PHCollection, @unchecked Sendable {
+    // @unchecked: immutable; Swift cannot check a class open to subclasses, or a subclass of one.
     public var assetCollectionType: PHAssetCollectionType {
         switch collection.kind {
         case .smartAlbum: .smartAlbum
@@ -117,6 +119,7 @@ public final class PHAssetCollection: PHCollection, @unchecked Sendable {
 
 /// PhotoKit's `PHCollectionList`: a folder of albums and folders.
 public final class PHCollectionList: PHCollection, @unchecked Sendable {
+    // @unchecked: immutable; Swift cannot check a class open to subclasses, or a subclass of one.
     public var collectionListType: PHCollectionListType { .folder }
     public var collectionListSubtype: PHCollectionListSubtype { .regularFolder }
     public var startDate: Date? { collection.startDate.map(Date.init) }

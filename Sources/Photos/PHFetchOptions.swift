@@ -3,6 +3,7 @@ import PhotoLibrary
 
 /// PhotoKit's `PHFetchOptions`: what a fetch selects and how it sorts.
 public final class PHFetchOptions: NSObject, @unchecked Sendable {
+    // @unchecked: settings, as in PhotoKit: the caller sets them before the call, which only reads them.
     /// NSPredicate-format filter; `PHPredicate` stands in for `NSPredicate`.
     public var predicate: PHPredicate?
     /// `PHSortDescriptor` stands in for `NSSortDescriptor`.
@@ -23,6 +24,7 @@ public final class PHFetchOptions: NSObject, @unchecked Sendable {
 /// The stand-in for `NSPredicate(format:)`, which Linux Foundation lacks: an NSPredicate-format string with
 /// its arguments substituted, checked by the daemon when the fetch runs.
 public class PHPredicate: NSObject, @unchecked Sendable {
+    // @unchecked: immutable; Swift cannot check a class open to subclasses, or a subclass of one.
     /// The predicate with its arguments written in.
     public let predicateFormat: String
 
@@ -95,6 +97,7 @@ public class PHPredicate: NSObject, @unchecked Sendable {
 
 /// The stand-in for `NSCompoundPredicate`: predicates joined with AND or OR, or one negated.
 public final class PHCompoundPredicate: PHPredicate, @unchecked Sendable {
+    // @unchecked: immutable; Swift cannot check a class open to subclasses, or a subclass of one.
     /// Foundation's `NSCompoundPredicate.LogicalType`.
     public enum LogicalType: UInt, Sendable {
         case not = 0
@@ -132,7 +135,7 @@ public final class PHCompoundPredicate: PHPredicate, @unchecked Sendable {
 }
 
 /// The stand-in for `NSSortDescriptor(key:ascending:)` in `PHFetchOptions.sortDescriptors`.
-public final class PHSortDescriptor: NSObject, @unchecked Sendable {
+public final class PHSortDescriptor: NSObject, Sendable {
     public let key: String?
     public let ascending: Bool
 

@@ -4,8 +4,7 @@ import PhotoLibrary
 
 /// The stand-in for `UIImage`/`NSImage`: an encoded image (JPEG, PNG, HEIC, …) held in memory or in one of the
 /// daemon's files, `size` in pixels as displayed.
-public final class PHImage: NSObject, @unchecked Sendable {
-    // @unchecked: immutable once made.
+public final class PHImage: NSObject, Sendable {
 
     /// UIKit's `UIImage.Orientation`, with its raw values: how the stored pixels are shown.
     public enum Orientation: Int, Sendable, Hashable {

@@ -55,6 +55,7 @@ public typealias PHAssetImageProgressHandler = (Double, Error?, UnsafeMutablePoi
 
 /// PhotoKit's `PHImageRequestOptions`.
 public final class PHImageRequestOptions: NSObject, @unchecked Sendable {
+    // @unchecked: settings, as in PhotoKit: the caller sets them before the call, which only reads them.
     public var version: PHImageRequestOptionsVersion = .current
     public var deliveryMode: PHImageRequestOptionsDeliveryMode = .opportunistic
     public var resizeMode: PHImageRequestOptionsResizeMode = .fast
@@ -194,6 +195,7 @@ public class PHImageManager: NSObject, @unchecked Sendable {
 
 /// PhotoKit's `PHCachingImageManager`: an image manager that asks the daemon to prepare images ahead of use.
 public final class PHCachingImageManager: PHImageManager, @unchecked Sendable {
+    // @unchecked: a subclass cannot be checked; `allowsCachingHighQualityImages` is a setting, set before use.
     public var allowsCachingHighQualityImages = true
 
     public override init() {}

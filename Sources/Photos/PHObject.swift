@@ -5,6 +5,7 @@ import Synchronization
 /// PhotoKit's `PHObject`: an object of the library, named by its local identifier. Objects are snapshots:
 /// fetch again (or use `PHObjectChangeDetails.objectAfterChanges`) to see a change.
 public class PHObject: NSObject, @unchecked Sendable {
+    // @unchecked: immutable; Swift cannot check a class open to subclasses, or a subclass of one.
     private let identifier: String
 
     init(localIdentifier: String) {
@@ -73,6 +74,7 @@ public enum PHCollectionEditOperation: Int, Sendable {
 
 /// PhotoKit's `PHAsset`: a photo, video or audio item.
 public final class PHAsset: PHObject, @unchecked Sendable {
+    // @unchecked: immutable; Swift cannot check a class open to subclasses, or a subclass of one.
     /// The daemon's description of the asset.
     package let asset: Asset
 

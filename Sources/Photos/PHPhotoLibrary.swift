@@ -9,7 +9,7 @@ public protocol PHPhotoLibraryAvailabilityObserver: AnyObject {
 
 /// PhotoKit's `PHPhotoLibrary`: the library served by photolibd (found as `PHOTOLIBD_SOCKET`, the config
 /// file or the default socket say), its change transactions and its change observers.
-public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
+public final class PHPhotoLibrary: NSObject, Sendable {
     private static let sharedLibrary = PHPhotoLibrary()
 
     private override init() {}

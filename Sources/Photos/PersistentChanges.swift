@@ -10,7 +10,7 @@ public enum PHObjectType: Int, Sendable {
 
 /// PhotoKit's `PHPersistentChangeToken`: a point in the library's history. It is `NSSecureCoding`: archive it with
 /// `NSKeyedArchiver` and fetch what changed after it in a later run.
-public final class PHPersistentChangeToken: NSObject, NSSecureCoding, @unchecked Sendable {
+public final class PHPersistentChangeToken: NSObject, NSSecureCoding, Sendable {
     /// The daemon's change token.
     let token: String
 
@@ -39,7 +39,7 @@ public final class PHPersistentChangeToken: NSObject, NSSecureCoding, @unchecked
 }
 
 /// PhotoKit's `PHPersistentObjectChangeDetails`: the objects of one type a transaction inserted, updated or deleted.
-public final class PHPersistentObjectChangeDetails: NSObject, @unchecked Sendable {
+public final class PHPersistentObjectChangeDetails: NSObject, Sendable {
     public let objectType: PHObjectType
     public let insertedLocalIdentifiers: Set<String>
     public let updatedLocalIdentifiers: Set<String>
@@ -54,7 +54,7 @@ public final class PHPersistentObjectChangeDetails: NSObject, @unchecked Sendabl
 }
 
 /// PhotoKit's `PHPersistentChange`: one committed transaction of the library's history.
-public final class PHPersistentChange: NSObject, @unchecked Sendable {
+public final class PHPersistentChange: NSObject, Sendable {
     /// The token after this transaction.
     public let changeToken: PHPersistentChangeToken
     private let details: [PHObjectType: PHPersistentObjectChangeDetails]
@@ -71,7 +71,7 @@ public final class PHPersistentChange: NSObject, @unchecked Sendable {
 }
 
 /// PhotoKit's `PHPersistentChangeFetchResult`: the transactions after a token, in commit order.
-public final class PHPersistentChangeFetchResult: NSObject, Sequence, @unchecked Sendable {
+public final class PHPersistentChangeFetchResult: NSObject, Sequence, Sendable {
     private let changes: [PHPersistentChange]
 
     init(changes: [PHPersistentChange]) {

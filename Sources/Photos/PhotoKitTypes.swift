@@ -205,7 +205,7 @@ public typealias CLLocationDegrees = Double
 public typealias CLLocationDistance = Double
 
 /// An asset's location: the stand-in for CoreLocation's `CLLocation`, which Linux lacks.
-public final class PHLocation: NSObject, @unchecked Sendable {
+public final class PHLocation: NSObject, Sendable {
     public let coordinate: CLLocationCoordinate2D
     /// Metres above sea level; 0 when unknown, as in CoreLocation.
     public let altitude: CLLocationDistance

@@ -33,6 +33,7 @@ public enum PHVideoRequestOptionsDeliveryMode: Int, Sendable {
 
 /// PhotoKit's `PHVideoRequestOptions`.
 public final class PHVideoRequestOptions: NSObject, @unchecked Sendable {
+    // @unchecked: settings, as in PhotoKit: the caller sets them before the call, which only reads them.
     public var version: PHVideoRequestOptionsVersion = .current
     public var deliveryMode: PHVideoRequestOptionsDeliveryMode = .automatic
     /// Every file is local: there is no network to allow.
