@@ -7,7 +7,13 @@
 /// and checks each place where TOML expects a key (the start of a line, inside a table header, after a dot in a
 /// dotted key, after `{` or `,` in an inline table) or a value (after `=`, after `[` or `,` in an array). What it
 /// lets through, toml++ reports as a syntax error.
+///
+/// It also bounds nesting, which toml++ and the tables it builds follow by recursion: arrays and inline tables (toml++
+/// stops at 256 levels itself), and the parts of a dotted key or table header (each a table in a table, unbounded).
 struct TOMLKeyCheck {
+    /// How deep values and keys may nest; the configuration itself needs two levels.
+    static let maximumDepth = 64
+
     /// The first mistake: its 1-based line and column, and what is wrong there.
     struct Mistake: Equatable {
         var line: Int
@@ -37,12 +43,14 @@ struct TOMLKeyCheck {
         var expectsKey = true  // at the start of a line, outside values
         var inKey = false, inHeader = false
         var expectsValue = false
+        var keyParts = 1
         while index < scalars.count {
             let scalar = scalars[index]
             if scalar == "\n" {
                 if expectsValue, contexts.last != .array { return mistake(Self.badValueStart) }
                 if expectsKey, inHeader || inKey || contexts.last == .inlineTable { return mistake(Self.badKeyStart) }
                 newLine()
+                keyParts = 1
                 if contexts.isEmpty { (expectsKey, inKey, inHeader) = (true, false, false) }
                 continue
             }
@@ -95,16 +103,25 @@ struct TOMLKeyCheck {
                 skipString()
                 continue
             case "." where inKey || inHeader:
+                keyParts += 1
+                guard keyParts <= Self.maximumDepth else {
+                    return mistake("a dotted key nested deeper than \(Self.maximumDepth) levels")
+                }
                 expectsKey = true
             case "=" where inKey:
-                inKey = false
+                (inKey, keyParts) = (false, 1)
                 expectsValue = true
-            case "[" where !inKey && !inHeader:
-                contexts.append(.array)
-                expectsValue = true
-            case "{" where !inKey && !inHeader:
-                contexts.append(.inlineTable)
-                expectsKey = true
+            case "[" where !inKey && !inHeader, "{" where !inKey && !inHeader:
+                guard contexts.count < Self.maximumDepth else {
+                    return mistake("arrays and inline tables nested deeper than \(Self.maximumDepth) levels")
+                }
+                if scalar == "[" {
+                    contexts.append(.array)
+                    expectsValue = true
+                } else {
+                    contexts.append(.inlineTable)
+                    expectsKey = true
+                }
             case "," where contexts.last == .inlineTable:
                 expectsKey = true
             case "," where contexts.last == .array:
