@@ -23,6 +23,7 @@ final class MetadataDocument {
     /// sidecar, which is nothing but XMP): an error exiv2 logs while reading fails the opening; otherwise (an
     /// image, whose broken maker note says nothing of its XMP) only exiv2's refusal does.
     convenience init(bytes: UnsafeRawBufferPointer, isStrict: Bool) throws(MetadataError) {
+        guard !CanonRawHeader.begins(bytes) else { throw CanonRawHeader.refusal }
         try self.init(isStrict: isStrict) { handle, error in
             gexiv2_metadata_open_buf(handle, bytes.baseAddress?.assumingMemoryBound(to: guint8.self), glong(bytes.count), &error)
         }
@@ -30,7 +31,14 @@ final class MetadataDocument {
 
     /// Opens the metadata of the image file at `path`.
     convenience init(path: String) throws(MetadataError) {
-        try self.init(isStrict: false) { handle, error in gexiv2_metadata_open_path(handle, path, &error) }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw MetadataError("cannot open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var header = [UInt8](repeating: 0, count: CanonRawHeader.length)
+        let count = pread(descriptor, &header, header.count, 0)
+        guard !CanonRawHeader.begins(header.prefix(max(count, 0))) else { throw CanonRawHeader.refusal }
+        // exiv2 opens the file whose header was checked, not whatever the path names by then.
+        try self.init(isStrict: false) { handle, error in gexiv2_metadata_open_path(handle, "/proc/self/fd/\(descriptor)", &error) }
     }
 
     private init(isStrict: Bool,
