@@ -191,12 +191,15 @@ struct JSONReaderTests {
     }
 
     @Test func nestingPastTheLimitIsRefusedWithoutExhaustingTheStack() throws {
-        let deep = String(repeating: #"{"a":"#, count: 50_000) + "1" + String(repeating: "}", count: 50_000)
+        let deep = String(repeating: #"{"a":"#, count: 100_000) + "1" + String(repeating: "}", count: 100_000)
         let refusal = #expect(throws: JSONReadError.self) { try read(deep) { json throws(JSONReadError) in try json.skipValue() } }
         #expect(refusal?.isTooDeep == true)
         #expect(refusal?.offset == JSONReader.maximumDepth * 5)
-        let arrays = String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000)
+        let arrays = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(throws: JSONReadError.self) { try read(arrays) { json throws(JSONReadError) in try json.skipValue() } }
+        let unclosed = String(repeating: #"[{"a":"#, count: 100_000)
+        let mixed = #expect(throws: JSONReadError.self) { try read(unclosed) { json throws(JSONReadError) in try json.skipValue() } }
+        #expect(mixed?.isTooDeep == true)
     }
 
     @Test func nestingUpToTheLimitIsRead() throws {
