@@ -56,6 +56,28 @@ struct CommandLineMisuseTests {
         try await library.daemon.stop()
     }
 
+    @Test func mistypedCommandsAndOptionsGetASuggestionAndEachCommandShowsItsOwnUsage() async throws {
+        let daemon = try DaemonProcess()
+        try await daemon.start()
+        let socket = daemon.socketPath
+        for (typed, meant) in [(["asets"], "'assets'"), (["favourite", "abcd"], "'favorite'"), (["album", "craete", "X"], "'create'"),
+                               (["assets", "--incude-trashed"], "'--include-trashed'")] {
+            let run = try photolib(socket, typed)
+            #expect(run.status == 64 && run.errors.lowercased().contains("did you mean \(meant)?"), "\(typed): \(run.errors)")
+        }
+        let unknown = try photolib(socket, ["xyzzy"])
+        #expect(unknown.status == 64 && unknown.errors.contains("the commands are: status, assets"), "\(unknown.errors)")
+        #expect(try photolib(socket, ["--help"]).output.contains("SUBCOMMANDS:"))
+        #expect(try photolib(socket, ["help", "assets"]).output.contains("--include-trashed"))
+
+        // A mistake found as the command runs comes with that command's usage, not the top level's.
+        for (arguments, usage) in [(["hide"], "Usage: photolib hide "), (["rate", "abcd", "7"], "Usage: photolib rate ")] {
+            let run = try photolib(socket, arguments)
+            #expect(run.status == 64 && run.errors.contains(usage) && !run.errors.contains("<subcommand>"), "\(run.errors)")
+        }
+        try await daemon.stop()
+    }
+
     @Test func referencesTakePrefixesAndTitlesAndRefuseTheWrongKindByName() async throws {
         let (library, assets) = try await ModelLibrary.make()
         let socket = library.daemon.socketPath
