@@ -100,7 +100,7 @@ struct AlbumCommand: AsyncParsableCommand {
                 throw CommandFailure("\(stranger.summary) is not shown in \(target.describedWithArticle) (not in it, or hidden)")
             }
             guard to + moved.count <= shown.count else {
-                throw CommandFailure("\(target.describedWithArticle) shows \(shown.count) assets: moving \(moved.count) "
+                throw CommandFailure("\(target.describedWithArticle) shows \(Display.count(shown.count, "asset")): moving \(moved.count) "
                     + "can start at place \(shown.count - moved.count) at most")
             }
             // One move per asset, in the order given (a move of several keeps their current order), in one change.

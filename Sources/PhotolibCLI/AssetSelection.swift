@@ -58,7 +58,7 @@ struct AssetSelection: ParsableArguments {
             Console.printError("no asset matches --where \(predicate); nothing changed\n")
             throw ExitCode.success
         }
-        let count = selected.count == 1 ? "1 asset" : "\(selected.count) assets"
+        let count = Display.count(selected.count, "asset")
         if !yes {
             try Confirmation.ask(question(count),
                                  withoutTerminal: "--where selects \(count): add --yes to go ahead without a terminal to ask on")

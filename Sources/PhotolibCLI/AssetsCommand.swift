@@ -85,8 +85,12 @@ struct AssetsCommand: AsyncParsableCommand {
             for asset in assets { try Console.printJSON(asset) }
             return
         }
-        var table = TextTable(header: ["ID", "TYPE", "PIXELS", "BYTES", "TAKEN (LOCAL TIME)", "FAV", "FILENAME"])
+        // Hidden and trashed rows are marked when the listing mixes them with the rest.
+        let showsState = includeHidden || includeTrashed
+        var table = TextTable(header: ["ID", "TYPE", "PIXELS", "BYTES", "TAKEN (LOCAL TIME)", "FAV"]
+            + (showsState ? ["STATE"] : []) + ["FILENAME"])
         for asset in assets {
+            let state = [("hidden", asset.isHidden), ("trashed", asset.isTrashed)].filter(\.1).map(\.0).joined(separator: ",")
             table.append([
                 Display.shortId(asset.id),
                 asset.mediaType.rawValue,
@@ -94,8 +98,7 @@ struct AssetsCommand: AsyncParsableCommand {
                 Display.bytes(asset.fileSize),
                 Display.localTime(asset.creationDate),
                 asset.isFavorite ? "★" : "",
-                asset.originalFilename,
-            ])
+            ] + (showsState ? [state.isEmpty ? "-" : state] : []) + [asset.originalFilename])
         }
         table.print(empty: "no assets match")
     }

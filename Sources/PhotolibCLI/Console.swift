@@ -134,6 +134,11 @@ enum Display {
             + (location.altitude.map { String(format: ", %.0f m", $0) } ?? "")
     }
 
+    /// `1 asset`, `2 assets`: a count with its noun, plural only when plural.
+    static func count(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
     /// A byte count as `ls -h` writes it: `812`, `4.2K`, `2.4M`, `1.1G`.
     static func bytes(_ count: Int64) -> String {
         var value = Double(count)

@@ -16,10 +16,17 @@ struct FavoriteCommand: AsyncParsableCommand {
     func run() async throws {
         let library = try await connection.connect()
         let found = try await selection.resolve(in: library) { off ? "Unmark \($0) as favorites?" : "Mark \($0) as favorites?" }
-        var changes = PhotoLibrary.ChangeBuilder()
-        changes.setFavorite(!off, for: found.map(\.id))
-        _ = try await library.performChanges(changes)
-        for asset in found { Console.print("\(off ? "unmarked" : "marked") \(asset.summary)") }
+        let changed = found.filter { $0.isFavorite == off }
+        if !changed.isEmpty {
+            var changes = PhotoLibrary.ChangeBuilder()
+            changes.setFavorite(!off, for: changed.map(\.id))
+            _ = try await library.performChanges(changes)
+        }
+        for asset in found {
+            let isChanged = asset.isFavorite == off
+            Console.print(isChanged ? "\(off ? "unmarked" : "marked") \(asset.summary)"
+                : "\(asset.summary): \(off ? "not a favorite" : "already a favorite")")
+        }
     }
 }
 
@@ -52,14 +59,20 @@ struct UnhideCommand: AsyncParsableCommand {
     }
 }
 
-/// Hides or shows the selected assets and says so for each.
+/// Hides or shows the selected assets and says so for each, or that it was so already.
 private func setHidden(_ isHidden: Bool, _ selection: AssetSelection, _ connection: ConnectionOptions) async throws {
     let library = try await connection.connect()
     let found = try await selection.resolve(in: library, scope: isHidden ? .visible : .includingHidden) {
         isHidden ? "Hide \($0)?" : "Show \($0) again?"
     }
-    var changes = PhotoLibrary.ChangeBuilder()
-    changes.setHidden(isHidden, for: found.map(\.id))
-    _ = try await library.performChanges(changes)
-    for asset in found { Console.print("\(isHidden ? "hid" : "showed") \(asset.summary)") }
+    let changed = found.filter { $0.isHidden != isHidden }
+    if !changed.isEmpty {
+        var changes = PhotoLibrary.ChangeBuilder()
+        changes.setHidden(isHidden, for: changed.map(\.id))
+        _ = try await library.performChanges(changes)
+    }
+    for asset in found {
+        Console.print(asset.isHidden != isHidden ? "\(isHidden ? "hid" : "unhid") \(asset.summary)"
+            : "\(asset.summary): \(isHidden ? "already hidden" : "not hidden")")
+    }
 }

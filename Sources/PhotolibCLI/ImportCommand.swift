@@ -68,7 +68,7 @@ struct ImportCommand: AsyncParsableCommand {
         }
         if dryRun {
             let imported = counts[.imported] ?? 0
-            Console.print("would import \(imported == 1 ? "1 file" : "\(imported) files"); \(counts[.duplicate] ?? 0) in the "
+            Console.print("would import \(Display.count(imported, "file")); \(counts[.duplicate] ?? 0) in the "
                 + "library already, \(counts[.unsupported] ?? 0) unsupported, \(counts[.failed] ?? 0) failed")
             return
         }

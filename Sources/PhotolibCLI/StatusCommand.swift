@@ -72,12 +72,12 @@ struct StatusCommand: AsyncParsableCommand {
             ("photolibd", "running" + (status.daemonVersion.map { ", version \($0)" } ?? "")),
             ("socket", status.socket),
             ("authorization", status.authorization.rawValue),
-            ("library", "\(status.assetCount) assets" + (status.library.map { " in \($0)" } ?? "") + ", token \(status.token)"),
+            ("library", Display.count(status.assetCount, "asset") + (status.library.map { " in \($0)" } ?? "") + ", token \(status.token)"),
             ("drop folder", status.dropFolders.map { $0.isEmpty ? "none" : $0.joined(separator: ", ") }),
             ("cache", status.cache),
             ("import", status.importer.map { importer in
                 "\(importer.queued) queued, \(importer.processing) processing, \(importer.imported) imported, "
-                    + "\(importer.failed) failed, \(importer.sources) sources"
+                    + "\(importer.failed) failed, \(Display.count(importer.sources, "source"))"
             }),
             ("last error", status.importer?.lastError),
             ("photolib", "version \(status.version)"),

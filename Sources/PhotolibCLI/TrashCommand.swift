@@ -40,7 +40,7 @@ struct TrashCommand: AsyncParsableCommand {
             permanently ? "Delete \($0) and their files for good?" : "Move \($0) to Recently Deleted?"
         }
         if permanently, !selection.yes, selection.predicate == nil {
-            let count = found.count == 1 ? "1 asset" : "\(found.count) assets"
+            let count = Display.count(found.count, "asset")
             try Confirmation.ask("Delete \(count) and their files for good?",
                                  withoutTerminal: "deleting for good cannot be undone: add --yes to do it without a terminal to ask on")
         }

@@ -74,7 +74,7 @@ private struct Watcher {
         if json {
             try Console.printJSON(event)
         } else if event.isSnapshot {
-            for result in event.results { Console.print("\(Self.now()) \(result.name): \(result.count) assets") }
+            for result in event.results { Console.print("\(Self.now()) \(result.name): \(Display.count(result.count, "asset"))") }
         } else {
             for object in event.objects {
                 let name = try await self.name(object.id, kind: object.kind, removed: object.change == .removed, library: library)
@@ -124,9 +124,10 @@ private struct Watcher {
 
     /// What happened to the watched result: a summary line, then one line per removed, inserted, changed or moved asset.
     private func describe(_ result: FetchResultChange) -> [String] {
-        guard result.hasIncrementalChanges == true else { return ["\(Self.now()) \(result.name): \(result.count) assets, reloaded"] }
+        let summary = "\(Self.now()) \(result.name): \(Display.count(result.count, "asset"))"
+        guard result.hasIncrementalChanges == true else { return [summary + ", reloaded"] }
         func id(at index: Int) -> String { held.indices.contains(index) ? Display.shortId(held[index]) : "?" }
-        var lines = ["\(Self.now()) \(result.name): \(result.count) assets"]
+        var lines = [summary]
         lines += (result.removedIndexes ?? []).map { "  - \(id(at: $0)) (was at \($0))" }
         lines += zip(result.insertedIds ?? [], result.insertedIndexes ?? []).map { "  + \(Display.shortId($0)) at \($1)" }
         lines += zip(result.changedIds ?? [], result.changedIndexes ?? []).map { "  ~ \(Display.shortId($0)) at \($1)" }

@@ -87,6 +87,22 @@ struct FirstHourCommandLineTests {
         #expect(lines(listed).count == 3 && listed.contains("duplicate"))
     }
 
+    @Test func listingsMarkTrashedRowsAndEachVerbSaysWhatChanged() async throws {
+        let (library, assets) = try await ModelLibrary.make()
+        let socket = ["--socket", library.daemon.socketPath]
+        let listed = lines(try runTool(Self.photolib, socket + ["assets", "--include-trashed"]).output)
+        #expect(listed.first?.contains("STATE") == true)
+        #expect(listed.filter { $0.split(separator: " ").contains("trashed") }.map { $0.hasSuffix("trashed.jpg") } == [true])
+        let plain = try #require(assets["plain"]), favorite = try #require(assets["favorite"])
+        #expect(try runTool(Self.photolib, socket + ["hide", plain]).output == "hid \(plain.prefix(8)) plain.jpg\n")
+        #expect(try runTool(Self.photolib, socket + ["unhide", plain]).output == "unhid \(plain.prefix(8)) plain.jpg\n")
+        #expect(try runTool(Self.photolib, socket + ["unhide", plain]).output == "\(plain.prefix(8)) plain.jpg: not hidden\n")
+        let marked = lines(try runTool(Self.photolib, socket + ["favorite", "--where", "pixelWidth > 0", "--yes"]).output)
+        #expect(marked.contains("\(favorite.prefix(8)) favorite.jpg: already a favorite"), "\(marked)")
+        #expect(marked.filter { $0.hasPrefix("marked ") }.count == marked.count - 1, "\(marked)")
+        try await library.daemon.stop()
+    }
+
     @Test func aDryRunCountsOnlyTheFilesTheLibraryDoesNotHave() async throws {
         let daemon = try DaemonProcess()
         try await daemon.start()
