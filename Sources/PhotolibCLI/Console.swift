@@ -107,8 +107,10 @@ enum Display {
     /// The characters of an id shown in tables; any unique prefix of an id is accepted where one is asked for.
     static let shortIdLength = 8
 
+    /// A UUID's first characters, which name it where an id is asked for; any other id whole, as its start may name
+    /// nothing (`moment-2` of `moment-2024-05-01`) or several.
     static func shortId(_ id: String) -> String {
-        String(id.prefix(shortIdLength))
+        UUID(uuidString: id) == nil ? id : String(id.prefix(shortIdLength))
     }
 
     /// The wall-clock time where the date was recorded, to the second: `2024-05-01 14:03:22`.

@@ -103,6 +103,29 @@ struct FirstHourCommandLineTests {
         try await library.daemon.stop()
     }
 
+    @Test func everyIdWatchPrintsNamesWhatItWasPrintedFor() async throws {
+        let library = try await PopulatedDaemon.make(photoCount: 1)
+        let socket = ["--socket", library.daemon.socketPath]
+        let output = try TemporaryDirectory()
+        let watch = Process()
+        watch.executableURL = URL(fileURLWithPath: Self.photolib)
+        watch.arguments = socket + ["watch"]
+        _ = FileManager.default.createFile(atPath: output.file("watch.log"), contents: nil)
+        watch.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output.file("watch.log")))
+        try watch.run()
+        defer { watch.terminate() }
+        func printed() -> String { (try? String(contentsOfFile: output.file("watch.log"), encoding: .utf8)) ?? "" }
+        #expect(try await eventually { printed().contains("all assets: 1 asset\n") })
+        let later = try ImageFixtures.image(at: library.photos.file("later.jpg"), exif: ["-DateTimeOriginal=2024:07:08 12:00:00"])
+        _ = try runTool(Self.photolib, socket + ["import", later])
+        let moment = try #require(try await eventually { lines(printed()).first { $0.contains(" moment '") } }, "\(printed())")
+        // "12:00:00.000 moment '8 July 2024' (ID) inserted"
+        let id = try #require(moment.split(separator: "(").dropFirst().first?.split(separator: ")").first.map(String.init))
+        let listed = try runTool(Self.photolib, socket + ["assets", "--album", id], checked: false)
+        #expect(listed.status == 0 && listed.output.contains("later.jpg"), "\(moment): \(listed.errors)")
+        try await library.daemon.stop()
+    }
+
     @Test func aDryRunCountsOnlyTheFilesTheLibraryDoesNotHave() async throws {
         let daemon = try DaemonProcess()
         try await daemon.start()
