@@ -80,10 +80,24 @@ struct StatusCommand: AsyncParsableCommand {
                     + "\(importer.failed) failed, \(Display.count(importer.sources, "source"))"
             }),
             ("last error", status.importer?.lastError),
+            ("not imported", status.importer?.leftInDropFolders.map { Self.describe(leftInDropFolders: $0, status.dropFolders ?? []) }),
             ("photolib", "version \(status.version)"),
         ]
         for case let (label, value?) in lines {
             Console.print((label + ":").padding(toLength: 16, withPad: " ", startingAt: 0) + value)
         }
+    }
+
+    /// "1 file in the drop folder is not a photo, video or audio file: junk.txt", a line per reason, each file named
+    /// inside its drop folder.
+    private static func describe(leftInDropFolders files: [FailedImport], _ dropFolders: [String]) -> String {
+        let byReason = Dictionary(grouping: files) { $0.reason.replacingOccurrences(of: " by its name", with: "") }
+        return byReason.keys.sorted().map { reason in
+            let names = byReason[reason]!.map { file in
+                dropFolders.first { file.path.hasPrefix($0 + "/") }.map { String(file.path.dropFirst($0.count + 1)) } ?? file.path
+            }
+            let shown = names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", …" : "")
+            return "\(Display.count(names.count, "file")) in the drop folder \(names.count == 1 ? "is" : "are") \(reason): \(shown)"
+        }.joined(separator: "\n" + String(repeating: " ", count: 16))
     }
 }

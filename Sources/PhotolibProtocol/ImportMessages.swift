@@ -98,6 +98,8 @@ public struct ImportStatus: Sendable, Hashable, Codable {
     public var pollingSources: [String] = []
     /// Sources whose folder is missing or unmounted.
     public var offlineSources: [String] = []
+    /// Files in drop folders that are not imported and stay there, as long as they do; nil when there are none.
+    public var leftInDropFolders: [FailedImport]?
     /// photolibd's version.
     public var version: String?
     /// The library's folder.

@@ -44,6 +44,20 @@ struct FirstHourCommandLineTests {
         #expect(object["dropFolders"] as? [String] == [drop.path] && object["daemonVersion"] as? String == PhotolibVersion.current)
     }
 
+    @Test func aFileTheDropFolderLeavesIsNamedByStatusWhileItStays() async throws {
+        let drop = try TemporaryDirectory()
+        let library = try await WatchedLibrary.start(sources: [(drop.path, "move")])
+        let socket = ["--socket", library.daemon.socketPath]
+        #expect(try runTool(Self.photolib, socket + ["status"]).output.contains("0 failed, 1 source\n"))
+        try Data("notes".utf8).write(to: URL(fileURLWithPath: drop.file("junk.txt")))
+        let said = "1 file in the drop folder is not a photo, video or audio file: junk.txt"
+        #expect(try await eventually { try runTool(Self.photolib, socket + ["status"]).output.contains(said) })
+        let json = try runTool(Self.photolib, socket + ["status", "--json"]).output
+        #expect(json.contains(#""leftInDropFolders":[{"path":"\#(drop.file("junk.txt"))""#), "\(json)")
+        try FileManager.default.removeItem(atPath: drop.file("junk.txt"))
+        #expect(!(try runTool(Self.photolib, socket + ["status"]).output.contains("junk.txt")))
+    }
+
     @Test func anIdTooShortToBeOneAsksForFourCharacters() async throws {
         let library = try await PopulatedDaemon.make(photoCount: 1)
         let short = String(library.assetIds[0].prefix(3))

@@ -1,3 +1,4 @@
+import Glibc
 import LibraryStore
 import Logging
 import PhotolibProtocol
@@ -9,6 +10,8 @@ final class ImportStatistics: Sendable {
     static let keptFailures = 100
 
     private let state = Mutex(ImportStatus())
+    /// Why each file a drop folder does not import stays there, by path.
+    private let leftInDropFolders = Mutex([String: String]())
 
     var snapshot: ImportStatus { state.withLock { $0 } }
 
@@ -26,6 +29,20 @@ final class ImportStatistics: Sendable {
             $0.recentFailures.append(FailedImport(path: path, reason: reason))
             if $0.recentFailures.count > Self.keptFailures { $0.recentFailures.removeFirst() }
         }
+    }
+
+    /// Keeps a file a drop folder does not import, for `Status` to name while it stays there.
+    func recordLeftInDropFolder(path: String, reason: String) {
+        leftInDropFolders.withLock { $0[path] = reason }
+    }
+
+    /// The files drop folders did not import that are still there, sorted by path; nil when there are none.
+    func filesLeftInDropFolders() -> [FailedImport]? {
+        let left = leftInDropFolders.withLock { files in
+            files = files.filter { path, _ in access(path, F_OK) == 0 }
+            return files
+        }
+        return left.isEmpty ? nil : left.sorted { $0.key < $1.key }.map { FailedImport(path: $0.key, reason: $0.value) }
     }
 
     /// Counts a committed file that added content to the library.

@@ -156,6 +156,7 @@ struct IngestWorker: Sendable {
         let metadata: Logger.Metadata = ["path": "\(item.path)", "reason": "\(reason)"]
         if item.source.mode == .move {
             logger.warning("A file in the drop folder is not imported and stays there", metadata: metadata)
+            statistics.recordLeftInDropFolder(path: item.path, reason: reason)
         } else {
             logger.debug("not ingested", metadata: metadata)
         }

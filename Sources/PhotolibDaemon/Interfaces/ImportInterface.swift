@@ -41,6 +41,7 @@ struct ImportInterface: VarlinkInterface {
             reply.version = PhotolibVersion.current
             reply.library = libraryPath
             reply.cache = cachePath
+            reply.leftInDropFolders = statistics.filesLeftInDropFolders()
             try await replies.send(reply)
         case .listSources:
             guard access.canRead else { throw permissionDenied }
