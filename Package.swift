@@ -37,6 +37,9 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "Digests", dependencies: ["COpenSSL"]),
 
+        // Failures classed by their cause: the errno behind a POSIX, Foundation or Cocoa error, and whether it may pass.
+        .target(name: "SystemFaults"),
+
         // Pure value types of the library: assets, collections, queries, changes, tokens.
         .target(name: "PhotoModel", dependencies: ["CompactJSON"]),
 
@@ -153,7 +156,7 @@ let package = Package(
             dependencies: [
                 "CompactJSON", "PhotoModel", "PhotolibProtocol", "LibraryStore", "Varlink", "Imaging", "PhotolibConfig", "FolderWatch",
                 "MediaProbe", "VideoExport", "XMPAnnotations",
-                "ThumbnailCache", "CMalloc", "HexEncoding",
+                "ThumbnailCache", "CMalloc", "HexEncoding", "SystemFaults",
                 .product(name: "DequeModule", package: "swift-collections"),
                 "Digests",
                 .product(name: "Logging", package: "swift-log"),

@@ -212,7 +212,9 @@ struct PredicateParser {
                     throw PredicateError("list longer than \(PredicateLimits.maximumListCount) values", at: current.position)
                 }
                 let position = current.position
-                guard case .literal(let literal) = try parseOperand() else {
+                // Only a value may follow, so a nested list is refused here rather than parsed: parsing it would
+                // recurse once per `{` of a hostile predicate, past any stack.
+                guard current.kind != .symbol(.openBrace), case .literal(let literal) = try parseOperand() else {
                     throw PredicateError("a list holds only values", at: position)
                 }
                 elements.append((literal, position))

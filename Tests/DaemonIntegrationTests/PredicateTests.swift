@@ -86,4 +86,22 @@ struct PredicateTests {
         #expect(try await library.token() == token)
         #expect(library.daemon.isRunning)
     }
+
+    /// `IN` followed by thousands of `{` ended the daemon with SIGSEGV (5,000 in a debug build, 20,000 in a release
+    /// build): each is refused, and the same connection and a new one fetch as before.
+    @Test(arguments: [5_000, 100_000])
+    func aPredicateOfNestedListsIsRefusedAndTheDaemonServesOn(braces: Int) async throws {
+        let (library, _) = try await ModelLibrary.make()
+        let everything = try await library.fetchIds(AssetQuery())
+        await #expect { try await library.fetchIds(AssetQuery(predicate: "fileSize IN " + String(repeating: "{", count: braces))) } throws: {
+            guard let error = ($0 as? PhotoLibraryError)?.varlinkError else { return false }
+            return error.name == "io.photolibd.Library.InvalidPredicate"
+                && error.parameters["reason"] == .string("a list holds only values at position 13")
+        }
+        #expect(library.daemon.isRunning)
+        #expect(try await library.fetchIds(AssetQuery()) == everything)
+        let another = try await PhotoLibrary.connect(socketPath: library.daemon.socketPath)
+        #expect(try await another.fetchAllAssets(matching: AssetQuery()).assets.map(\.id) == everything)
+        await another.close()
+    }
 }

@@ -4,12 +4,15 @@ import Logging
 /// Files found in import sources that a passing fault kept out of the library — its disk full or read-only, an I/O
 /// error — wait here and go back to the ingest queue by themselves once the fault seems gone.
 ///
-/// They are tried again after a pause that doubles from a second up to a minute, and not before the library's file
-/// system is writable and has room for them (checked every second, without writing). The fault is logged once when
-/// it starts and once when an import gets through again.
+/// Every second the library's file system is checked: whether it is mounted read-only, takes a new folder in
+/// `incoming/` (the way a read-only disk shows through FUSE and network file systems) and has room for the files.
+/// While it does not, nothing is tried; the second it does again, the files go back at once. A fault the check
+/// cannot see (an I/O error on one file) is tried again after a pause that doubles from a second up to eight, so
+/// that files wait at most a few seconds longer than the fault lasts. The fault is logged once when it starts and
+/// once when an import gets through again, when `Status.lastError` is cleared too.
 actor ImportRetry {
-    /// The longest pause between two tries.
-    static let longestPause: Duration = .seconds(60)
+    /// The longest pause between two tries while the check sees no fault.
+    static let longestPause: Duration = .seconds(8)
 
     private let queue: IngestQueue
     private let libraryPath: String
@@ -17,6 +20,10 @@ actor ImportRetry {
     private let logger: Logger
     private var waiting: [String: IngestItem] = [:]
     private var isFaulted = false
+    /// The `Status.lastError` this fault set, cleared once an import gets through (unless another error replaced it).
+    private var faultError: String?
+    /// Whether the check saw the file system refuse since the last try: its fault is then known to have cleared.
+    private var sawRefusal = false
     private var pause: Duration = .seconds(1)
     private var nextTry = ContinuousClock.now
     /// Wakes `run` when the first file comes to wait.
@@ -44,13 +51,18 @@ actor ImportRetry {
         var kept = item
         kept.isRetry = true
         waiting[item.path] = kept
-        statistics.update { $0.lastError = "\(item.path): \(reason) (waiting to be imported again)" }
+        let error = "\(item.path): \(reason) (waiting to be imported again)"
+        faultError = error
+        statistics.update { $0.lastError = error }
     }
 
     /// Called when a file that had waited is imported, or fails for reasons of its own: the fault is gone.
     func gotThrough() {
         guard isFaulted else { return }
         isFaulted = false
+        let error = faultError
+        faultError = nil
+        statistics.update { if $0.lastError == error { $0.lastError = nil } }
         logger.notice("Imports go on: the library takes files again", metadata: ["waiting": "\(waiting.count)"])
     }
 
@@ -65,20 +77,31 @@ actor ImportRetry {
     }
 
     private func sendBackWhenDue() async {
-        guard !waiting.isEmpty, ContinuousClock.now >= nextTry, libraryHasRoom(for: Array(waiting.keys)) else { return }
+        guard !waiting.isEmpty else { return }
+        guard libraryTakesFiles(at: Array(waiting.keys)) else {
+            sawRefusal = true
+            return
+        }
+        guard sawRefusal || ContinuousClock.now >= nextTry else { return }
+        sawRefusal = false
         let items = Array(waiting.values)
         waiting.removeAll()
         pause = min(pause * 2, Self.longestPause)
         for item in items { await queue.enqueue(item) }
     }
 
-    /// Whether the library's file system takes writes and has room for the files at `paths`, with a margin.
-    private func libraryHasRoom(for paths: [String]) -> Bool {
+    /// Whether the library's file system takes writes (a folder can be made in `incoming/`) and has room for the
+    /// files at `paths`, with a margin.
+    private func libraryTakesFiles(at paths: [String]) -> Bool {
         guard let room = FileSystemRoom(holding: libraryPath), !room.isReadOnly else { return false }
         let needed = paths.reduce(Int64(1 << 20)) { total, path in
             var info = stat()
             return total + (stat(path, &info) == 0 ? Int64(info.st_size) : 0)
         }
-        return room.availableBytes >= needed
+        guard room.availableBytes >= needed else { return false }
+        let probe = "\(libraryPath)/incoming/writable-\(getpid()).probe"
+        guard mkdir(probe, 0o700) == 0 || errno == EEXIST else { return false }
+        rmdir(probe)
+        return true
     }
 }

@@ -137,6 +137,7 @@ struct IngestWorker: Sendable {
             if item.isRetry { await retry.gotThrough() }
             return
         } catch {
+            if let fault = ImportFailure.passingFault(in: error) { return await retry.wait(item, reason: fault) }
             statistics.recordFailure(path: item.path, reason: "\(error)", logger: logger)
             return
         }
@@ -144,7 +145,7 @@ struct IngestWorker: Sendable {
             let outcome = try await ingest.commit(file, logger: logger)
             logger.debug("ingested", metadata: ["path": "\(item.path)", "outcome": "\(outcome)"])
         } catch {
-            if let fault = LibraryDatabase.storageFault(in: error) { return await retry.wait(item, reason: fault) }
+            if let fault = ImportFailure.passingFault(in: error) { return await retry.wait(item, reason: fault) }
             statistics.recordFailure(path: item.path, reason: "the library could not record it: \(error)", logger: logger)
         }
         if item.isRetry { await retry.gotThrough() }

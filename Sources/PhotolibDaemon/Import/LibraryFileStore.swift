@@ -125,7 +125,7 @@ struct LibraryFileStore: Sendable {
             try FileManager.default.createDirectory(atPath: (storedPath as NSString).deletingLastPathComponent,
                                                     withIntermediateDirectories: true)
         } catch {
-            throw .failed("cannot create the folder of \(storedPath)")
+            throw .system("cannot create the folder of \(storedPath)", error: error)
         }
         guard rename(temporary, storedPath) == 0 else { throw .system("cannot replace the copy") }
         return true
@@ -145,7 +145,7 @@ struct LibraryFileStore: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw .failed("cannot create \(directory): \(error.localizedDescription)")
+            throw .system("cannot create \(directory)", error: error)
         }
         let id = UUID().uuidString
         let temporary = "\(incoming)/\(id).importing", target = "\(incoming)/\(id).target"

@@ -4,6 +4,7 @@ import Imaging
 import LibraryStore
 import PhotoModel
 import PhotolibConfig
+import SystemFaults
 
 /// Why a file did not become an asset.
 struct ImportFailure: Error, CustomStringConvertible {
@@ -29,13 +30,24 @@ struct ImportFailure: Error, CustomStringConvertible {
 
     /// A failure naming the system error in `errno`.
     static func system(_ action: String) -> ImportFailure {
-        let kind: Kind = switch errno {
-        case ENOENT: .vanished
-        // A disk full, read-only or failing, or gone from under a source (a dead share, a pulled disk).
-        case ENOSPC, EDQUOT, EROFS, EIO, ENOTCONN, ENODEV, ENXIO, ESTALE: .passingFault
-        default: .failed
-        }
-        return ImportFailure(kind: kind, reason: "\(action): \(String(cString: strerror(errno)))")
+        let code = SystemErrorCode(errno)
+        let kind: Kind = code.rawValue == ENOENT ? .vanished : code.isPassingFault ? .passingFault : .failed
+        return ImportFailure(kind: kind, reason: "\(action): \(code)")
+    }
+
+    /// A failure of `action` that `error` reports, classed by the system error it wraps: a folder Foundation could
+    /// not create on a read-only disk waits for the disk as an `open` that failed with `EROFS` does.
+    static func system(_ action: String, error: any Error) -> ImportFailure {
+        guard let code = SystemErrorCode(in: error) else { return .failed("\(action): \(error.localizedDescription)") }
+        return ImportFailure(kind: code.isPassingFault ? .passingFault : .failed, reason: "\(action): \(code)")
+    }
+
+    /// What kept a file out when `error` is a fault that may pass (SQLite's or the system's: a disk full, read-only
+    /// or failing), nil for any other error.
+    static func passingFault(in error: any Error) -> String? {
+        if let fault = LibraryDatabase.storageFault(in: error) { return fault }
+        guard let code = SystemErrorCode(in: error), code.isPassingFault else { return nil }
+        return "\(code)"
     }
 }
 

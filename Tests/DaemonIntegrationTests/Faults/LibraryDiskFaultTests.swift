@@ -22,6 +22,49 @@ struct LibraryDiskFaultTests {
                                  starting: { disk.setReadOnly(true) }, ending: { disk.setReadOnly(false) })
     }
 
+    /// A drop from a month the library has no folder for yet: Foundation reports the folder it could not make as a
+    /// `CocoaError` wrapping `EROFS`, a passing fault like any other. It waits, is imported within seconds of the
+    /// library turning writable, the error is cleared, and SQLite, refused by the same disk meanwhile, writes again.
+    @Test(.enabled(if: FaultFileSystem.canMount, "mounting a FUSE file system needs root and /dev/fuse"))
+    func aDropNeedingANewFolderWaitsOutAReadOnlyLibraryAndIsImportedSoonAfter() async throws {
+        let (daemon, drop) = try Self.daemonWithDropFolder()
+        let disk = try FaultFileSystem(at: daemon.libraryPath)
+        try await daemon.start()
+        let library = try await WatchedLibrary(daemon: daemon)
+        let outside = try TemporaryDirectory()
+        let photo = try ImageFixtures.image(at: outside.file("march-2008.jpg"), width: 64, height: 48,
+                                            exif: ["-DateTimeOriginal=2008:03:14 10:00:00"])
+
+        disk.setReadOnly(true)
+        try FileManager.default.moveItem(atPath: photo, toPath: drop.file("march-2008.jpg"))
+        #expect(try await eventually(timeout: .seconds(30)) { daemon.log().contains("Imports wait") })
+        let waiting = try await library.status()
+        #expect(waiting.lastError?.contains("originals/2008/03: Read-only file system") == true, "\(waiting)")
+        #expect(waiting.failed == 0)
+        var album = PhotoLibrary.ChangeBuilder()
+        _ = album.createAlbum(title: "Written once writable")
+        await #expect(throws: PhotoLibraryError.self) { try await library.client.performChanges(album) }
+
+        // Long enough for the pause between tries to grow past what the 10 s below allows.
+        try await Task.sleep(for: .seconds(16))
+        disk.setReadOnly(false)
+        try await library.waitUntil(timeout: 10, "the drop is imported within 10 s of the library turning writable") {
+            try await library.assets().count == 1
+        }
+        let imported = try #require(try await library.assets().first)
+        #expect(imported.creationDate?.rfc3339.hasPrefix("2008-03-14") == true)
+        #expect(filesUnder(drop.path).isEmpty)
+        let after = try await library.status()
+        #expect(after.lastError == nil, "the error is cleared once the import gets through")
+        #expect(after.failed == 0)
+        #expect(daemon.log().contains("Imports go on"))
+        _ = try await library.client.performChanges(album)
+        #expect(try await library.client.fetchAllCollections(matching: CollectionQuery(kind: .album)).collections.map(\.title)
+            == ["Written once writable"])
+        await library.client.close()
+        try await daemon.stop()
+    }
+
     @Test(.enabled(if: SmallFileSystem.canMount, "mounting a small tmpfs needs root"))
     func aChangeBlockOnAFullDiskFailsWholeAndTheSameBlockCommitsOnceThereIsRoom() async throws {
         let (daemon, drop) = try Self.daemonWithDropFolder()
