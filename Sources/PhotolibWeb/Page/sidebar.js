@@ -58,17 +58,26 @@ export class Sidebar {
     heading.textContent = 'Albums';
     heading.setAttribute('role', 'presentation');
     items.push(heading);
-    const children = (parent) => this.collections
-      .filter((collection) => (collection.kind === 'album' || collection.kind === 'folder') && (collection.parentId ?? null) === parent)
-      .sort((left, right) => left.title.localeCompare(right.title));
-    const walk = (parent, depth) => {
-      for (const collection of children(parent)) {
-        items.push(this.item(collection, depth));
-        if (collection.kind === 'folder') walk(collection.id, depth + 1);
-      }
-    };
-    walk(null, 0);
-    this.list.replaceChildren(...items);
+    const children = new Map();
+    for (const collection of this.collections) {
+      if (collection.kind !== 'album' && collection.kind !== 'folder') continue;
+      const parent = collection.parentId ?? null;
+      if (!children.has(parent)) children.set(parent, []);
+      children.get(parent).push(collection);
+    }
+    // Depth first by a stack of its own, not by recursion: folders nest to any depth, deeper than the script's stack.
+    // Siblings go on it in reverse title order, to come off it in title order.
+    for (const siblings of children.values()) siblings.sort((left, right) => right.title.localeCompare(left.title));
+    const stack = (children.get(null) ?? []).map((collection) => ({ collection, depth: 0 }));
+    while (stack.length > 0) {
+      const { collection, depth } = stack.pop();
+      items.push(this.item(collection, depth));
+      if (collection.kind !== 'folder') continue;
+      for (const child of children.get(collection.id) ?? []) stack.push({ collection: child, depth: depth + 1 });
+    }
+    // One at a time: spread into one call, a hundred thousand items overflow the stack too.
+    this.list.replaceChildren();
+    for (const item of items) this.list.append(item);
     this.select(this.current);
   }
 
