@@ -1,7 +1,18 @@
 import FuzzSupport
 import PredicateQuery
 
+/// Every way a predicate nests: groups, negations, `IN` lists, comparison modifiers, and terms around groups.
+let predicateNesting = DeepNesting([
+    .init("(", ")"), .init("NOT ", ""), .init("!", ""), .init("{", "}", lead: "fileSize IN "), .init("ANY ", ""),
+    .init("NOT (", ")"), .init("pixelWidth > 1 AND (", ")"), .init("TRUEPREDICATE OR ", ""), .init("{", "}"),
+    .init("SUBQUERY(", ")"), .init("(", " & 1)"), .init("{", "}", lead: "ANY keywords IN "),
+])
+
 func checkPredicate(_ input: UnsafeRawBufferPointer) {
+    predicateNesting.withText(of: input, checkPredicateText)
+}
+
+func checkPredicateText(_ input: UnsafeRawBufferPointer) {
     let text = String(decoding: input, as: UTF8.self)
     for schema in [PredicateSchema.assets, PredicateSchema.collections] {
         guard let predicate = try? QueryPredicate(parsing: text, schema: schema) else { continue }
@@ -24,7 +35,8 @@ private func sampleValue(of key: PredicateKey) -> PredicateValue? {
 @main
 struct FuzzPredicate {
     /// Feeds each input as predicate text, parsed and checked against the asset and the collection keys,
-    /// and what parses evaluated (as observers of collections are) on sample values.
+    /// and what parses evaluated (as observers of collections are) on sample values; an input in deep-nesting mode
+    /// stands for predicate text nested as deep as it asks.
     static func main() throws {
         try FuzzTarget.run(checkPredicate)
     }

@@ -4,7 +4,24 @@ import NIOEmbedded
 import PhotolibProtocol
 @testable import Varlink
 
+/// Every way a call nests: arrays and objects in its parameters, in a query's fields, and in the fields that send the
+/// message to `JSONDecoder` instead (a method that is not a string), and a message that is no object.
+let callNesting = DeepNesting([
+    .init("[", "]", lead: #"{"method":"io.photolibd.Library.FetchAssets","parameters":{"query":"#, trail: "}}"),
+    .init(#"{"a":"#, "}", lead: #"{"method":"io.photolibd.Library.FetchAssets","parameters":"#, trail: "}"),
+    .init(#"[{"a":"#, "}]", lead: #"{"method":"io.photolibd.Library.PerformChanges","parameters":{"changes":"#, trail: "}}"),
+    .init("[", "]", lead: #"{"method":"#, trail: "}"),
+    .init(#"{"a":"#, "}", lead: #"{"method":1,"parameters":"#, trail: "}"),
+    .init("[", "]"),
+    .init(#"{"a":["#, "]}", lead: #"{"more":"#, trail: #","method":"io.photolibd.Library.Observe"}"#),
+])
+
 func receive(_ input: UnsafeRawBufferPointer) {
+    // A message in deep-nesting mode is read whole, as a message the daemon's own limit (16 MiB) lets through.
+    if let message = callNesting.expand(input) {
+        decodeCall(ByteBuffer(bytes: message))
+        return
+    }
     guard let first = input.first else { return }
     let pieceSize = Int(first % 64) + 1
     let channel = EmbeddedChannel(handler: ByteToMessageHandler(VarlinkFrameDecoder(maximumMessageSize: 4096)))
@@ -32,6 +49,7 @@ private func decodeCall(_ frame: ByteBuffer) {
 struct FuzzVarlink {
     /// Feeds each input as the bytes arriving on a varlink connection, in pieces whose sizes the first byte
     /// chooses; every message the framing cuts out is read as a call, and its parameters as several methods' types.
+    /// An input in deep-nesting mode stands for one message nested as deep as it asks.
     static func main() throws {
         try FuzzTarget.run(receive)
     }
