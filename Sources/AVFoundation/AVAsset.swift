@@ -17,9 +17,10 @@ open class AVAsset: NSObject, @unchecked Sendable {
     /// The length of the media; read from the file (with ffprobe) the first time it is asked for when not known.
     open var duration: CMTime {
         if let known = knownDuration.withLock({ $0 }) { return known }
-        let probed = (self as? AVURLAsset).flatMap { asset in
-            try? MediaProber().probe(path: asset.url.path).duration
-        }.map { CMTime(seconds: $0, preferredTimescale: 600) } ?? .invalid
+        let probed =
+            (self as? AVURLAsset).flatMap { asset in
+                try? MediaProber().probe(path: asset.url.path).duration
+            }.map { CMTime(seconds: $0, preferredTimescale: 600) } ?? .invalid
         knownDuration.withLock { $0 = probed }
         return probed
     }

@@ -80,21 +80,25 @@ package final class AVExportCancellation: Sendable {
 /// How an asset's exports are made: by the daemon for a Photos asset, by ffmpeg here for a file.
 package protocol AVAssetExporting: Sendable {
     /// Writes the export to `request.outputURL`, calling `progress` with the fraction done; blocking.
-    func export(_ request: AVExportRequest, progress: @escaping @Sendable (Float) -> Void,
-                cancellation: AVExportCancellation) throws
+    func export(
+        _ request: AVExportRequest, progress: @escaping @Sendable (Float) -> Void,
+        cancellation: AVExportCancellation) throws
 }
 
 /// Exports of a file this process reads, with ffmpeg here.
 struct LocalExporter: AVAssetExporting {
     let asset: AVURLAsset
 
-    func export(_ request: AVExportRequest, progress: @escaping @Sendable (Float) -> Void,
-                cancellation: AVExportCancellation) throws {
+    func export(
+        _ request: AVExportRequest, progress: @escaping @Sendable (Float) -> Void,
+        cancellation: AVExportCancellation
+    ) throws {
         let probe = try MediaProber().probe(path: asset.url.path)
-        let export = VideoExport(input: asset.url.path, output: request.outputURL.path, preset: request.preset,
-                                 fileType: request.fileType, sourceSize: (probe.pixelWidth, probe.pixelHeight),
-                                 duration: probe.duration,
-                                 optimizesForNetworkUse: request.optimizesForNetworkUse)
+        let export = VideoExport(
+            input: asset.url.path, output: request.outputURL.path, preset: request.preset,
+            fileType: request.fileType, sourceSize: (probe.pixelWidth, probe.pixelHeight),
+            duration: probe.duration,
+            optimizesForNetworkUse: request.optimizesForNetworkUse)
         cancellation.onCancel { export.cancel() }
         try export.run { progress(Float($0)) }
     }
@@ -160,11 +164,13 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
     /// Starts the export on a thread of its own and calls `handler` there when it is over (completed, failed or
     /// cancelled).
     open func exportAsynchronously(completionHandler handler: @escaping @Sendable () -> Void) {
-        guard state.withLock({ state -> Bool in
-            guard state.status == .unknown else { return false }
-            state.status = cancellation.isCancelled ? .cancelled : .exporting
-            return state.status == .exporting
-        }) else {
+        guard
+            state.withLock({ state -> Bool in
+                guard state.status == .unknown else { return false }
+                state.status = cancellation.isCancelled ? .cancelled : .exporting
+                return state.status == .exporting
+            })
+        else {
             handler()
             return
         }
@@ -176,7 +182,8 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
 
     /// Stops the export: ffmpeg is stopped, no file is left, and the status is `cancelled`.
     open func cancelExport() {
-        state.withLock { state in if state.status == .unknown || state.status == .waiting { state.status = .cancelled } }
+        state.withLock { state in if state.status == .unknown || state.status == .waiting { state.status = .cancelled }
+        }
         cancellation.cancel()
     }
 
@@ -191,15 +198,18 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
         }
         let folder = outputURL.deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: folder) else {
-            throw AVExportFailure("cannot write \(outputURL.path): the folder \(folder) does not exist (No such file or directory)")
+            throw AVExportFailure(
+                "cannot write \(outputURL.path): the folder \(folder) does not exist (No such file or directory)")
         }
-        let request = AVExportRequest(preset: preset, fileType: container, optimizesForNetworkUse: shouldOptimizeForNetworkUse,
-                                      outputURL: outputURL)
+        let request = AVExportRequest(
+            preset: preset, fileType: container, optimizesForNetworkUse: shouldOptimizeForNetworkUse,
+            outputURL: outputURL)
         var exporter = asset.exporter
         if exporter == nil, let file = asset as? AVURLAsset { exporter = LocalExporter(asset: file) }
         guard let exporter else { throw AVExportFailure("the asset has no file to export") }
-        try exporter.export(request, progress: { [self] done in state.withLock { $0.fraction = done } },
-                            cancellation: cancellation)
+        try exporter.export(
+            request, progress: { [self] done in state.withLock { $0.fraction = done } },
+            cancellation: cancellation)
     }
 
     private func finish(_ outcome: Result<Void, any Error>) {

@@ -71,8 +71,11 @@ public final class ALAsset: NSObject, Sendable {
     /// The asset with this id; nil when there is none.
     static func fetch(_ identifier: String) throws -> ALAsset? {
         let asset = try LibraryClient.shared.call { library throws(PhotoLibraryError) in
-            try await library.fetchAssets(matching: AssetQuery(ids: [identifier], includeHidden: true,
-                                                               includeAllBurstAssets: true)).assets.first
+            try await library.fetchAssets(
+                matching: AssetQuery(
+                    ids: [identifier], includeHidden: true,
+                    includeAllBurstAssets: true)
+            ).assets.first
         }
         return asset.map(ALAsset.init)
     }
@@ -113,16 +116,21 @@ public final class ALAsset: NSObject, Sendable {
     public func thumbnail() -> PHImage! {
         let width = Double(max(asset.pixelWidth, 1)), height = Double(max(asset.pixelHeight, 1))
         let side = min(width, height)
-        let crop = NormalizedCropRect(x: (width - side) / 2 / width, y: (height - side) / 2 / height,
-                                      width: side / width, height: side / height)
-        return Self.image(RequestImageParameters(assetId: asset.id, targetSize: ImageSize(width: 150, height: 150),
-                                                 contentMode: .aspectFill, resizeMode: .exact, normalizedCropRect: crop))
+        let crop = NormalizedCropRect(
+            x: (width - side) / 2 / width, y: (height - side) / 2 / height,
+            width: side / width, height: side / height)
+        return Self.image(
+            RequestImageParameters(
+                assetId: asset.id, targetSize: ImageSize(width: 150, height: 150),
+                contentMode: .aspectFill, resizeMode: .exact, normalizedCropRect: crop))
     }
 
     /// A thumbnail of the whole image that keeps its aspect ratio, fitting 150 pixels.
     public func aspectRatioThumbnail() -> PHImage! {
-        Self.image(RequestImageParameters(assetId: asset.id, targetSize: ImageSize(width: 150, height: 150),
-                                          resizeMode: .exact))
+        Self.image(
+            RequestImageParameters(
+                assetId: asset.id, targetSize: ImageSize(width: 150, height: 150),
+                resizeMode: .exact))
     }
 
     public func defaultRepresentation() -> ALAssetRepresentation! {
@@ -145,21 +153,28 @@ public final class ALAsset: NSObject, Sendable {
 
     /// Replaces the asset's image with `imageData` (its `metadata` written in): kept as an edit beside the
     /// original (section 9), which the library never changes. The block gets the asset's URL, or the error.
-    public func setImageData(_ imageData: Data!, metadata: [AnyHashable: Any]!,
-                             completionBlock: ALAssetsLibraryWriteImageCompletionBlock!) {
+    public func setImageData(
+        _ imageData: Data!, metadata: [AnyHashable: Any]!,
+        completionBlock: ALAssetsLibraryWriteImageCompletionBlock!
+    ) {
         edit(with: imageData, metadata: metadata, completionBlock: completionBlock)
     }
 
     /// AssetsLibrary's modified version of the asset: here an edit of it, as `setImageData` makes (the library keeps
     /// one asset with its edit rather than a second asset).
-    public func writeModifiedImageData(toSavedPhotosAlbum imageData: Data!, metadata: [AnyHashable: Any]!,
-                                       completionBlock: ALAssetsLibraryWriteImageCompletionBlock!) {
+    public func writeModifiedImageData(
+        toSavedPhotosAlbum imageData: Data!, metadata: [AnyHashable: Any]!,
+        completionBlock: ALAssetsLibraryWriteImageCompletionBlock!
+    ) {
         edit(with: imageData, metadata: metadata, completionBlock: completionBlock)
     }
 
-    private func edit(with imageData: Data?, metadata: [AnyHashable: Any]?, completionBlock: ALAssetsLibraryWriteImageCompletionBlock?) {
-        let edit = ImageEdit(data: imageData ?? Data(), metadata: metadata, assetId: asset.id, url: url,
-                             completionBlock: completionBlock)
+    private func edit(
+        with imageData: Data?, metadata: [AnyHashable: Any]?, completionBlock: ALAssetsLibraryWriteImageCompletionBlock?
+    ) {
+        let edit = ImageEdit(
+            data: imageData ?? Data(), metadata: metadata, assetId: asset.id, url: url,
+            completionBlock: completionBlock)
         DispatchQueue(label: "assetslibrary.edit").async { edit.run() }
     }
 
@@ -187,9 +202,13 @@ private final class ImageEdit: @unchecked Sendable {
     let url: URL
     let completionBlock: ALAssetsLibraryWriteImageCompletionBlock?
 
-    init(data: Data, metadata: [AnyHashable: Any]?, assetId: String, url: URL,
-         completionBlock: ALAssetsLibraryWriteImageCompletionBlock?) {
-        (self.data, self.metadata, self.assetId, self.url, self.completionBlock) = (data, metadata, assetId, url, completionBlock)
+    init(
+        data: Data, metadata: [AnyHashable: Any]?, assetId: String, url: URL,
+        completionBlock: ALAssetsLibraryWriteImageCompletionBlock?
+    ) {
+        (self.data, self.metadata, self.assetId, self.url, self.completionBlock) = (
+            data, metadata, assetId, url, completionBlock
+        )
     }
 
     func run() {
@@ -204,16 +223,19 @@ private final class ImageEdit: @unchecked Sendable {
 
     private func send() throws {
         let bytes = SavedImage.writing(metadata, into: data)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("assetslibrary-edit-\(UUID().uuidString).jpg")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "assetslibrary-edit-\(UUID().uuidString).jpg")
         try bytes.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let adjustment = Adjustment(formatIdentifier: "io.photolibd.assetslibrary", formatVersion: "1", data: "")
         // The daemon reads this temporary file only when it shares this user's files: else it is sent.
         let transfers = LibraryClient.shared.transfers
-        let edit = transfers.daemonReads(file.path)
+        let edit =
+            transfers.daemonReads(file.path)
             ? ChangeRequest(op: "editAsset", target: assetId, renderedPath: file.path, adjustment: adjustment)
-            : ChangeRequest(op: "editAsset", target: assetId, adjustment: adjustment,
-                            upload: try transfers.upload(contentsOf: file.path))
+            : ChangeRequest(
+                op: "editAsset", target: assetId, adjustment: adjustment,
+                upload: try transfers.upload(contentsOf: file.path))
         _ = try LibraryClient.shared.call(idempotent: false) { library throws(PhotoLibraryError) in
             try await library.performChanges([edit])
         }

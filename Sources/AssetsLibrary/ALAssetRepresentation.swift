@@ -19,18 +19,19 @@ public final class ALAssetRepresentation: NSObject, Sendable {
 
     /// The uniform type identifier of the original file.
     public func uti() -> String {
-        let mimeType: String = switch (asset.originalFilename as NSString).pathExtension.lowercased() {
-        case "jpg", "jpeg": "image/jpeg"
-        case "png": "image/png"
-        case "heic": "image/heic"
-        case "heif": "image/heif"
-        case "webp": "image/webp"
-        case "tif", "tiff": "image/tiff"
-        case "gif": "image/gif"
-        case "mov": "video/quicktime"
-        case "mp4", "m4v": "video/mp4"
-        default: asset.mediaType == .video ? "video/mp4" : "image/jpeg"
-        }
+        let mimeType: String =
+            switch (asset.originalFilename as NSString).pathExtension.lowercased() {
+            case "jpg", "jpeg": "image/jpeg"
+            case "png": "image/png"
+            case "heic": "image/heic"
+            case "heif": "image/heif"
+            case "webp": "image/webp"
+            case "tif", "tiff": "image/tiff"
+            case "gif": "image/gif"
+            case "mov": "video/quicktime"
+            case "mp4", "m4v": "video/mp4"
+            default: asset.mediaType == .video ? "video/mp4" : "image/jpeg"
+            }
         return UniformType.identifier(forMIMEType: mimeType)
     }
 
@@ -53,8 +54,10 @@ public final class ALAssetRepresentation: NSObject, Sendable {
         if let written = try? LibraryClient.shared.call({ library throws(PhotoLibraryError) in
             try await library.fetchAssetMetadata(for: assetId)
         }) {
-            let groups = [("{Exif}", written.exif), ("{GPS}", written.gps), ("{TIFF}", written.tiff), ("{IPTC}", written.iptc),
-                          ("{MakerApple}", written.makerApple ?? [:])]
+            let groups = [
+                ("{Exif}", written.exif), ("{GPS}", written.gps), ("{TIFF}", written.tiff), ("{IPTC}", written.iptc),
+                ("{MakerApple}", written.makerApple ?? [:]),
+            ]
             for (name, values) in groups where !values.isEmpty {
                 metadata[name] = values.mapValues { text -> Any in Self.number(text) ?? text }
             }
@@ -77,7 +80,7 @@ public final class ALAssetRepresentation: NSObject, Sendable {
     /// A value ImageIO would give as a number: plain decimal text ("2.8", "400"), not dates or versions ("0232").
     private static func number(_ text: String) -> NSNumber? {
         guard let first = text.first, first != "0" || text == "0" || text.hasPrefix("0."),
-              text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") })
+            text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") })
         else { return nil }
         if let integer = Int(text) { return NSNumber(value: integer) }
         return Double(text).map { NSNumber(value: $0) }
@@ -85,29 +88,36 @@ public final class ALAssetRepresentation: NSObject, Sendable {
 
     /// An image fitting 1920 pixels, with the asset's edit.
     public func fullScreenImage() -> PHImage! {
-        ALAsset.image(RequestImageParameters(assetId: asset.id, targetSize: ImageSize(width: 1920, height: 1920),
-                                             resizeMode: .exact, deliveryMode: .highQuality, version: .current))
+        ALAsset.image(
+            RequestImageParameters(
+                assetId: asset.id, targetSize: ImageSize(width: 1920, height: 1920),
+                resizeMode: .exact, deliveryMode: .highQuality, version: .current))
     }
 
     /// The original's pixels at full size as they are stored, not turned: `orientation()` (and the image's
     /// `imageOrientation`) says how to show them, as on Apple's platforms. Without edits.
     public func fullResolutionImage() -> PHImage! {
         let id = asset.id, name = asset.originalFilename
-        guard let file = try? LibraryClient.shared.call({ library throws(PhotoLibraryError) in
-            try await library.requestImageData(for: id, version: .original)
-        }), let data = try? LibraryClient.shared.transfers.read(file.path) else { return nil }
+        guard
+            let file = try? LibraryClient.shared.call({ library throws(PhotoLibraryError) in
+                try await library.requestImageData(for: id, version: .original)
+            }), let data = try? LibraryClient.shared.transfers.read(file.path)
+        else { return nil }
         return PHImage(storedPixelsOf: data, name: name)
     }
 
     /// Copies up to `length` bytes of the original file from `offset` into `buffer`; returns how many were copied
     /// (0 and `error` set when the file cannot be read).
-    public func getBytes(_ buffer: UnsafeMutablePointer<UInt8>, fromOffset offset: Int64, length: Int,
-                         error: NSErrorPointer) -> Int {
+    public func getBytes(
+        _ buffer: UnsafeMutablePointer<UInt8>, fromOffset offset: Int64, length: Int,
+        error: NSErrorPointer
+    ) -> Int {
         do {
             return try getBytes(buffer, fromOffset: offset, length: length)
         } catch let failure {
-            error?.pointee = NSError(domain: ALAssetsLibraryErrorDomain, code: -1,
-                                     userInfo: [NSLocalizedDescriptionKey: "\(failure)"])
+            error?.pointee = NSError(
+                domain: ALAssetsLibraryErrorDomain, code: -1,
+                userInfo: [NSLocalizedDescriptionKey: "\(failure)"])
             return 0
         }
     }
@@ -119,7 +129,8 @@ public final class ALAssetRepresentation: NSObject, Sendable {
             try await library.requestImageData(for: id, version: .original)
         }
         // Through the socket when this process may not open the library's files.
-        let data = try LibraryClient.shared.transfers.read(file.path, offset: Int(max(offset, 0)), length: max(length, 0))
+        let data = try LibraryClient.shared.transfers.read(
+            file.path, offset: Int(max(offset, 0)), length: max(length, 0))
         data.copyBytes(to: buffer, count: data.count)
         return data.count
     }

@@ -71,20 +71,27 @@ public final class ALAssetsGroup: NSObject, Sendable {
     }
 
     /// As `enumerateAssets(_:)`, backwards with `.reverse`.
-    public func enumerateAssets(options: NSEnumerationOptions = [], using enumerationBlock: ALAssetsGroupEnumerationResultsBlock) {
+    public func enumerateAssets(
+        options: NSEnumerationOptions = [], using enumerationBlock: ALAssetsGroupEnumerationResultsBlock
+    ) {
         let assets = assets()
         enumerate(assets, at: IndexSet(integersIn: 0..<assets.count), options: options, using: enumerationBlock)
     }
 
     /// Calls `enumerationBlock` with the assets at `indexSet`, then once with nil and `NSNotFound`.
-    public func enumerateAssets(at indexSet: IndexSet, options: NSEnumerationOptions = [],
-                                using enumerationBlock: ALAssetsGroupEnumerationResultsBlock) {
+    public func enumerateAssets(
+        at indexSet: IndexSet, options: NSEnumerationOptions = [],
+        using enumerationBlock: ALAssetsGroupEnumerationResultsBlock
+    ) {
         let assets = assets()
-        enumerate(assets, at: indexSet.filteredIndexSet { $0 < assets.count }, options: options, using: enumerationBlock)
+        enumerate(
+            assets, at: indexSet.filteredIndexSet { $0 < assets.count }, options: options, using: enumerationBlock)
     }
 
-    private func enumerate(_ assets: PHFetchResult<PHAsset>, at indexes: IndexSet, options: NSEnumerationOptions,
-                           using enumerationBlock: ALAssetsGroupEnumerationResultsBlock) {
+    private func enumerate(
+        _ assets: PHFetchResult<PHAsset>, at indexes: IndexSet, options: NSEnumerationOptions,
+        using enumerationBlock: ALAssetsGroupEnumerationResultsBlock
+    ) {
         var stopped = false
         assets.enumerateObjects(at: indexes, options: options) { asset, index, stop in
             var stopFlag = ObjCBool(false)
@@ -109,9 +116,10 @@ public final class ALAssetsGroup: NSObject, Sendable {
     public func add(_ asset: ALAsset) -> Bool {
         guard isEditable else { return false }
         let album = collection.id, id = asset.asset.id
-        return (try? LibraryClient.shared.call(idempotent: false) { library throws(PhotoLibraryError) in
-            try await library.performChanges([ChangeRequest(op: "addAssets", target: album, ids: [id])])
-        }) != nil
+        return
+            (try? LibraryClient.shared.call(idempotent: false) { library throws(PhotoLibraryError) in
+                try await library.performChanges([ChangeRequest(op: "addAssets", target: album, ids: [id])])
+            }) != nil
     }
 
     public override var description: String {
@@ -152,4 +160,3 @@ public final class ALAssetsGroup: NSObject, Sendable {
         return collection.map(ALAssetsGroup.init)
     }
 }
-

@@ -12,7 +12,8 @@ public let ALAssetsGroupSavedPhotos: ALAssetsGroupType = 1 << 4
 public let ALAssetsGroupPhotoStream: ALAssetsGroupType = 1 << 5
 public let ALAssetsGroupAll: ALAssetsGroupType = 0xFFFF_FFFF
 
-public typealias ALAssetsLibraryGroupsEnumerationResultsBlock = (ALAssetsGroup?, UnsafeMutablePointer<ObjCBool>?) -> Void
+public typealias ALAssetsLibraryGroupsEnumerationResultsBlock = (ALAssetsGroup?, UnsafeMutablePointer<ObjCBool>?) ->
+    Void
 public typealias ALAssetsLibraryAccessFailureBlock = (Error?) -> Void
 public typealias ALAssetsLibraryAssetForURLResultBlock = (ALAsset?) -> Void
 public typealias ALAssetsLibraryGroupResultBlock = (ALAssetsGroup?) -> Void
@@ -61,9 +62,11 @@ public final class ALAssetsLibrary: NSObject, Sendable {
 
     /// Calls `enumerationBlock` with each group of the given types (the library first, then albums, then events),
     /// then once with nil. `failureBlock` is called instead when the daemon refuses or cannot be reached.
-    public func enumerateGroupsWithTypes(_ types: ALAssetsGroupType,
-                                         usingBlock enumerationBlock: @escaping ALAssetsLibraryGroupsEnumerationResultsBlock,
-                                         failureBlock: @escaping ALAssetsLibraryAccessFailureBlock) {
+    public func enumerateGroupsWithTypes(
+        _ types: ALAssetsGroupType,
+        usingBlock enumerationBlock: @escaping ALAssetsLibraryGroupsEnumerationResultsBlock,
+        failureBlock: @escaping ALAssetsLibraryAccessFailureBlock
+    ) {
         let blocks = Unchecked((enumerationBlock, failureBlock))
         queue.async {
             let (enumerationBlock, failureBlock) = blocks.value
@@ -81,15 +84,19 @@ public final class ALAssetsLibrary: NSObject, Sendable {
     }
 
     /// The same as `enumerateGroupsWithTypes(_:usingBlock:failureBlock:)`, in the spelling of Swift 3 and later.
-    public func enumerateGroups(withTypes types: ALAssetsGroupType,
-                                using enumerationBlock: @escaping ALAssetsLibraryGroupsEnumerationResultsBlock,
-                                failureBlock: @escaping ALAssetsLibraryAccessFailureBlock) {
+    public func enumerateGroups(
+        withTypes types: ALAssetsGroupType,
+        using enumerationBlock: @escaping ALAssetsLibraryGroupsEnumerationResultsBlock,
+        failureBlock: @escaping ALAssetsLibraryAccessFailureBlock
+    ) {
         enumerateGroupsWithTypes(types, usingBlock: enumerationBlock, failureBlock: failureBlock)
     }
 
     /// The asset an `assets-library://asset/…` URL names; nil when there is none.
-    public func asset(for assetURL: URL, resultBlock: @escaping ALAssetsLibraryAssetForURLResultBlock,
-                      failureBlock: @escaping ALAssetsLibraryAccessFailureBlock) {
+    public func asset(
+        for assetURL: URL, resultBlock: @escaping ALAssetsLibraryAssetForURLResultBlock,
+        failureBlock: @escaping ALAssetsLibraryAccessFailureBlock
+    ) {
         run(resultBlock, failureBlock) {
             guard let identifier = AssetURL.identifier(in: assetURL) else { return nil }
             return try ALAsset.fetch(identifier)
@@ -97,8 +104,10 @@ public final class ALAssetsLibrary: NSObject, Sendable {
     }
 
     /// The group an `assets-library://group/…` URL names; nil when there is none.
-    public func group(for groupURL: URL, resultBlock: @escaping ALAssetsLibraryGroupResultBlock,
-                      failureBlock: @escaping ALAssetsLibraryAccessFailureBlock) {
+    public func group(
+        for groupURL: URL, resultBlock: @escaping ALAssetsLibraryGroupResultBlock,
+        failureBlock: @escaping ALAssetsLibraryAccessFailureBlock
+    ) {
         run(resultBlock, failureBlock) {
             guard let identifier = AssetURL.identifier(in: groupURL) else { return nil }
             return try ALAssetsGroup.fetch(identifier)
@@ -106,8 +115,10 @@ public final class ALAssetsLibrary: NSObject, Sendable {
     }
 
     /// Creates an album; the result is nil when an album of that name exists already.
-    public func addAssetsGroupAlbum(withName name: String, resultBlock: @escaping ALAssetsLibraryGroupResultBlock,
-                                    failureBlock: @escaping ALAssetsLibraryAccessFailureBlock) {
+    public func addAssetsGroupAlbum(
+        withName name: String, resultBlock: @escaping ALAssetsLibraryGroupResultBlock,
+        failureBlock: @escaping ALAssetsLibraryAccessFailureBlock
+    ) {
         run(resultBlock, failureBlock) {
             let albums = try LibraryClient.shared.call { library throws(PhotoLibraryError) in
                 try await library.fetchAllCollections(matching: CollectionQuery(kind: .album)).collections
@@ -122,27 +133,36 @@ public final class ALAssetsLibrary: NSObject, Sendable {
 
     /// Adds encoded image data (JPEG, PNG, HEIC, …) to the library, `metadata` written into it (a JPEG's EXIF: the
     /// `{TIFF}`, `{Exif}` and `{GPS}` groups and `Orientation`).
-    public func writeImageData(toSavedPhotosAlbum imageData: Data, metadata: [AnyHashable: Any]?,
-                               completionBlock: ALAssetsLibraryWriteImageCompletionBlock?) {
+    public func writeImageData(
+        toSavedPhotosAlbum imageData: Data, metadata: [AnyHashable: Any]?,
+        completionBlock: ALAssetsLibraryWriteImageCompletionBlock?
+    ) {
         save(completionBlock) { try SavedImage.save(SavedImage.writing(metadata, into: imageData)) }
     }
 
     /// Adds an image (AssetsLibrary's `CGImage`: a `PHImage` here) as a JPEG shown turned as `orientation` says.
-    public func writeImage(toSavedPhotosAlbum imageRef: PHImage!, orientation: ALAssetOrientation,
-                           completionBlock: ALAssetsLibraryWriteImageCompletionBlock!) {
+    public func writeImage(
+        toSavedPhotosAlbum imageRef: PHImage!, orientation: ALAssetOrientation,
+        completionBlock: ALAssetsLibraryWriteImageCompletionBlock!
+    ) {
         save(completionBlock) {
-            try SavedImage.save(SavedImage.writing(["Orientation": orientation.exifValue], into: try Self.jpeg(of: imageRef)))
+            try SavedImage.save(
+                SavedImage.writing(["Orientation": orientation.exifValue], into: try Self.jpeg(of: imageRef)))
         }
     }
 
     /// Adds an image as a JPEG with `metadata` written into it.
-    public func writeImage(toSavedPhotosAlbum imageRef: PHImage!, metadata: [AnyHashable: Any]!,
-                           completionBlock: ALAssetsLibraryWriteImageCompletionBlock!) {
+    public func writeImage(
+        toSavedPhotosAlbum imageRef: PHImage!, metadata: [AnyHashable: Any]!,
+        completionBlock: ALAssetsLibraryWriteImageCompletionBlock!
+    ) {
         save(completionBlock) { try SavedImage.save(SavedImage.writing(metadata, into: try Self.jpeg(of: imageRef))) }
     }
 
     /// Adds a video file to the library (the file is copied).
-    public func writeVideoAtPath(toSavedPhotosAlbum videoPathURL: URL, completionBlock: ALAssetsLibraryWriteVideoCompletionBlock?) {
+    public func writeVideoAtPath(
+        toSavedPhotosAlbum videoPathURL: URL, completionBlock: ALAssetsLibraryWriteVideoCompletionBlock?
+    ) {
         save(completionBlock) { try SavedImage.save(fileAt: videoPathURL) }
     }
 
@@ -171,8 +191,10 @@ public final class ALAssetsLibrary: NSObject, Sendable {
     }
 
     /// Runs `body` on the library's queue and hands its result, or its error, to the caller's blocks.
-    private func run<Value>(_ resultBlock: @escaping (Value?) -> Void, _ failureBlock: @escaping ALAssetsLibraryAccessFailureBlock,
-                            _ body: @escaping () throws -> Value?) {
+    private func run<Value>(
+        _ resultBlock: @escaping (Value?) -> Void, _ failureBlock: @escaping ALAssetsLibraryAccessFailureBlock,
+        _ body: @escaping () throws -> Value?
+    ) {
         let work = Unchecked((resultBlock, failureBlock, body))
         queue.async {
             let (resultBlock, failureBlock, body) = work.value
@@ -192,7 +214,9 @@ enum ImageFormat {
         if head.starts(with: [0xFF, 0xD8, 0xFF]) { return "jpg" }
         if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "png" }
         if head.starts(with: Array("GIF8".utf8)) { return "gif" }
-        if head.count == 12, head[0...3] == [0x52, 0x49, 0x46, 0x46], head[8...11] == Array("WEBP".utf8)[...] { return "webp" }
+        if head.count == 12, head[0...3] == [0x52, 0x49, 0x46, 0x46], head[8...11] == Array("WEBP".utf8)[...] {
+            return "webp"
+        }
         if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return "tif" }
         if head.count == 12, head[4...7] == Array("ftyp".utf8)[...] { return "heic" }
         return "jpg"
@@ -223,9 +247,12 @@ final class ChangeNotifier: NSObject, PHPhotoLibraryChangeObserver, Sendable {
         var updatedAssets = Set<URL>(), inserted = Set<URL>(), updated = Set<URL>(), deleted = Set<URL>()
         let assetIds = changeInstance.objects.filter { $0.kind == .asset }.map(\.id)
         // Asset URLs carry the file's extension; an asset deleted meanwhile gets the default one.
-        let filenames = assetIds.isEmpty ? [:] : (try? LibraryClient.shared.call { library throws(PhotoLibraryError) in
-            try await library.assets(withIds: assetIds).mapValues(\.originalFilename)
-        }) ?? [:]
+        let filenames =
+            assetIds.isEmpty
+            ? [:]
+            : (try? LibraryClient.shared.call { library throws(PhotoLibraryError) in
+                try await library.assets(withIds: assetIds).mapValues(\.originalFilename)
+            }) ?? [:]
         for object in changeInstance.objects {
             switch object.kind {
             case .asset:
@@ -245,7 +272,8 @@ final class ChangeNotifier: NSObject, PHPhotoLibraryChangeObserver, Sendable {
         if !updated.isEmpty { userInfo[ALAssetLibraryUpdatedAssetGroupsKey] = updated }
         if !deleted.isEmpty { userInfo[ALAssetLibraryDeletedAssetGroupsKey] = deleted }
         let library = state.withLock { $0.library }
-        NotificationCenter.default.post(name: .ALAssetsLibraryChanged, object: library,
-                                        userInfo: userInfo)
+        NotificationCenter.default.post(
+            name: .ALAssetsLibraryChanged, object: library,
+            userInfo: userInfo)
     }
 }

@@ -24,20 +24,26 @@ public struct ImageRenderer: Sendable {
     }
 
     /// Makes `spec` of an encoded image held in memory (a video's poster frame); `name` names it in errors.
-    public func render(encodedImage: [UInt8], named name: String,
-                       as spec: RenditionSpec) throws(ImagingError) -> RenderedImage {
+    public func render(
+        encodedImage: [UInt8], named name: String,
+        as spec: RenditionSpec
+    ) throws(ImagingError) -> RenderedImage {
         try render(.memory(EncodedBuffer(encodedImage), name: name), as: spec, text: nil)
     }
 
     /// Makes `spec` of an image file read into memory; `name` (its path) names it in errors.
-    public func render(encodedImage: EncodedBuffer, named name: String,
-                       as spec: RenditionSpec) throws(ImagingError) -> RenderedImage {
+    public func render(
+        encodedImage: EncodedBuffer, named name: String,
+        as spec: RenditionSpec
+    ) throws(ImagingError) -> RenderedImage {
         try render(.memory(encodedImage, name: name), as: spec, text: nil)
     }
 
     /// Makes `spec` of the image file at `path` as a PNG whose only metadata are the `text` chunks.
-    public func renderPNG(imageAt path: String, as spec: RenditionSpec,
-                          text: [PNGTextChunk]) throws(ImagingError) -> RenderedImage {
+    public func renderPNG(
+        imageAt path: String, as spec: RenditionSpec,
+        text: [PNGTextChunk]
+    ) throws(ImagingError) -> RenderedImage {
         try render(.file(path), as: spec, text: text)
     }
 
@@ -60,7 +66,8 @@ public struct ImageRenderer: Sendable {
             let buffer = EncodedBuffer(blob)
             defer { withExtendedLifetime(buffer) {} }
             guard let thumbnail = try? ProbedImage(.memory(buffer, name: path), maximumPixels: maximumPixels),
-                  thumbnail.loader == "jpegload_buffer" else { return nil }
+                thumbnail.loader == "jpegload_buffer"
+            else { return nil }
             let framed = try thumbnail.handle.cropped(toAspectOf: main.storedSize, for: path)
             let turned = try framed.applying(for: path) { cvips_copy($0, $1) }
             vips_image_set_int(turned.pointer, "orientation", Int32(main.orientation))
@@ -75,8 +82,10 @@ public struct ImageRenderer: Sendable {
         }
     }
 
-    private func render(_ source: ImageSource, as spec: RenditionSpec,
-                        text: [PNGTextChunk]?) throws(ImagingError) -> RenderedImage {
+    private func render(
+        _ source: ImageSource, as spec: RenditionSpec,
+        text: [PNGTextChunk]?
+    ) throws(ImagingError) -> RenderedImage {
         try VipsRuntime.start()
         // Buffer loaders read the bytes in place as long as an image made from them lives.
         defer { withExtendedLifetime(source) {} }
@@ -93,17 +102,21 @@ public struct ImageRenderer: Sendable {
     }
 
     /// The `crop` of the upright image at `size`: shrunk on load as far as the crop allows, then cut and scaled.
-    private func cropAndScale(_ probed: ProbedImage, to crop: NormalizedRect,
-                              size: PixelSize) throws(ImagingError) -> VipsImageHandle {
+    private func cropAndScale(
+        _ probed: ProbedImage, to crop: NormalizedRect,
+        size: PixelSize
+    ) throws(ImagingError) -> VipsImageHandle {
         let upright = probed.uprightSize
         let cropWidth = Double(upright.width) * crop.width, cropHeight = Double(upright.height) * crop.height
         let scale = min(1, max(Double(size.width) / cropWidth, Double(size.height) / cropHeight))
-        let whole = PixelSize(width: max(1, Int((Double(upright.width) * scale).rounded())),
-                              height: max(1, Int((Double(upright.height) * scale).rounded())))
+        let whole = PixelSize(
+            width: max(1, Int((Double(upright.width) * scale).rounded())),
+            height: max(1, Int((Double(upright.height) * scale).rounded())))
         let shrunk = try probed.thumbnail(size: whole)
         let pixels = Self.pixelArea(of: crop, in: whole)
         let area = try shrunk.applying(for: probed.source.name) { input, output in
-            cvips_extract_area(input, output, Int32(pixels.left), Int32(pixels.top), Int32(pixels.width), Int32(pixels.height))
+            cvips_extract_area(
+                input, output, Int32(pixels.left), Int32(pixels.top), Int32(pixels.width), Int32(pixels.height))
         }
         return try area.applying(for: probed.source.name) { input, output in
             cvips_thumbnail_image(input, output, Int32(size.width), Int32(size.height))
@@ -127,8 +140,10 @@ public struct ImageRenderer: Sendable {
     ///
     /// libvips 8.14's `strip` is not enough: its WebP writer ignores it, and a field left on the image is
     /// written by whichever saver knows it. So the copy keeps none, and savers strip as well.
-    func encode(_ image: VipsImageHandle, name: String, text: [PNGTextChunk]?, as requested: ImageFileFormat? = nil,
-                quality: Int? = nil) throws(ImagingError) -> RenderedImage {
+    func encode(
+        _ image: VipsImageHandle, name: String, text: [PNGTextChunk]?, as requested: ImageFileFormat? = nil,
+        quality: Int? = nil
+    ) throws(ImagingError) -> RenderedImage {
         var clean = try image.applying(for: name) { cvips_copy($0, $1) }
         let hasAlpha = vips_image_hasalpha(clean.pointer) != 0
         let format: ImageFileFormat = requested ?? (text != nil || hasAlpha ? .png : .jpeg)
@@ -139,16 +154,18 @@ public struct ImageRenderer: Sendable {
         }
         var data: UnsafeMutableRawPointer?
         var length = 0
-        let status = switch format {
-        case .jpeg: cvips_jpegsave_buffer(clean.pointer, &data, &length, Int32(quality ?? jpegQuality))
-        case .png: cvips_pngsave_buffer(clean.pointer, &data, &length, text == nil ? 1 : 0)
-        }
+        let status =
+            switch format {
+            case .jpeg: cvips_jpegsave_buffer(clean.pointer, &data, &length, Int32(quality ?? jpegQuality))
+            case .png: cvips_pngsave_buffer(clean.pointer, &data, &length, text == nil ? 1 : 0)
+            }
         defer { g_free(data) }
         guard status == 0, let data else {
             throw .renderFailed(path: name, reason: VipsRuntime.takeFailureMessage())
         }
-        return RenderedImage(data: Array(UnsafeRawBufferPointer(start: data, count: length)), size: clean.size,
-                             format: format)
+        return RenderedImage(
+            data: Array(UnsafeRawBufferPointer(start: data, count: length)), size: clean.size,
+            format: format)
     }
 }
 
@@ -162,48 +179,6 @@ enum ImageSource {
         case .file(let path): path
         case .memory(_, let name): name
         }
-    }
-}
-
-/// Encoded bytes at a stable address: libvips' buffer loaders read them in place while an image made from them
-/// lives. Never changed once made, so threads share it.
-public final class EncodedBuffer: @unchecked Sendable {
-    // @unchecked: its bytes are written while it is made and only read after, and freed with it.
-    /// At least one byte long, so that even empty data has an address.
-    let bytes: UnsafeMutableRawBufferPointer
-    /// The number of bytes of data.
-    public let count: Int
-    /// Pages of its own, given back to the system when the buffer goes.
-    private let isMapped: Bool
-
-    init(_ data: [UInt8]) {
-        bytes = .allocate(byteCount: max(data.count, 1), alignment: 16)
-        bytes.copyBytes(from: data)
-        count = data.count
-        isMapped = false
-    }
-
-    /// `count` bytes that `fill` writes, in pages of their own: a whole file read into memory leaves nothing
-    /// behind in the heap once it is done with.
-    public init<Failure: Error>(count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Void) throws(Failure) {
-        let length = max(count, 1)
-        let pages = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0)
-        if let pages, pages != MAP_FAILED {
-            bytes = UnsafeMutableRawBufferPointer(start: pages, count: length)
-            isMapped = true
-        } else {
-            bytes = .allocate(byteCount: length, alignment: 16)
-            isMapped = false
-        }
-        self.count = count
-        try fill(UnsafeMutableRawBufferPointer(rebasing: bytes[..<count]))
-    }
-
-    /// The data.
-    public var contents: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[..<count]) }
-
-    deinit {
-        if isMapped { munmap(bytes.baseAddress, bytes.count) } else { bytes.deallocate() }
     }
 }
 
@@ -221,11 +196,14 @@ struct ProbedImage {
 
     init(_ source: ImageSource, options: String = "", maximumPixels: Int) throws(ImagingError) {
         let handle = try VipsRuntime.withErrorBuffer { () throws(ImagingError) in
-            let image = switch source {
-            // A bracketed option string always ends the name, so brackets in the file name are never read as options.
-            case .file(let path): cvips_image_new_from_file("\(path)[\(options)]")
-            case .memory(let buffer, _): cvips_image_new_from_buffer(buffer.bytes.baseAddress, buffer.count, options)
-            }
+            let image =
+                switch source {
+                // A bracketed option string always ends the name, so brackets in the file name are never read as
+                // options.
+                case .file(let path): cvips_image_new_from_file("\(path)[\(options)]")
+                case .memory(let buffer, _):
+                    cvips_image_new_from_buffer(buffer.bytes.baseAddress, buffer.count, options)
+                }
             guard let image else { throw .unreadable(path: source.name, reason: VipsRuntime.takeErrorMessage()) }
             return VipsImageHandle(image)
         }
@@ -261,8 +239,9 @@ struct ProbedImage {
             case .file(let path):
                 cvips_thumbnail("\(path)[\(options)]", output, Int32(size.width), Int32(size.height), profile)
             case .memory(let buffer, _):
-                cvips_thumbnail_buffer(buffer.bytes.baseAddress, buffer.count, output, Int32(size.width),
-                                       Int32(size.height), profile)
+                cvips_thumbnail_buffer(
+                    buffer.bytes.baseAddress, buffer.count, output, Int32(size.width),
+                    Int32(size.height), profile)
             }
         }
     }

@@ -26,8 +26,10 @@ extension ChangeStream {
     func reportUnavailable() {
         let observers: [any PHPhotoLibraryAvailabilityObserver]? = state.withLock { state in
             guard state.unavailability == nil else { return nil }
-            state.unavailability = PHPhotosError(.libraryVolumeOffline, reason: "photolibd stopped and did not answer again "
-                + "within \(Self.reconnectWindow.components.seconds) s; the library comes back when it does")
+            state.unavailability = PHPhotosError(
+                .libraryVolumeOffline,
+                reason: "photolibd stopped and did not answer again "
+                    + "within \(Self.reconnectWindow.components.seconds) s; the library comes back when it does")
             return state.availabilityObservers.compactMap(\.value)
         }
         guard let observers else { return }

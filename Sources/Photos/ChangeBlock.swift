@@ -46,8 +46,11 @@ final class ChangeBlock: @unchecked Sendable {
     /// (PhotoKit raises an exception).
     static func required(for request: String) -> ChangeBlock? {
         guard let block = current else {
-            PhotosLog.report("\(request) was ignored", PhotoLibraryError(
-                code: .invalidChange, message: "change requests can only be made inside performChanges or performChangesAndWait"))
+            PhotosLog.report(
+                "\(request) was ignored",
+                PhotoLibraryError(
+                    code: .invalidChange,
+                    message: "change requests can only be made inside performChanges or performChangesAndWait"))
             return nil
         }
         return block
@@ -80,17 +83,20 @@ final class ChangeBlock: @unchecked Sendable {
 
     /// Replaces the files of the creation `placeholder` stands for (a creation request that gained a resource).
     func replaceCreation(of placeholder: PHObjectPlaceholder, files: [NewAssetFileSource]) {
-        guard let index = changes.firstIndex(where: {
-            if case .createAsset(let created, _) = $0 { created === placeholder } else { false }
-        }) else { return }
+        guard
+            let index = changes.firstIndex(where: {
+                if case .createAsset(let created, _) = $0 { created === placeholder } else { false }
+            })
+        else { return }
         changes[index] = .createAsset(placeholder: placeholder, files: files)
     }
 
     /// A new placeholder for an object this block creates: its identifier is final from now on (a lowercase UUID
     /// the daemon gives the object), as on Apple's platforms.
     func makePlaceholder(_ kind: String) -> PHObjectPlaceholder {
-        let placeholder = PHObjectPlaceholder(placeholder: "@\(kind)\(placeholders.count + 1)",
-                                              identifier: UUID().uuidString.lowercased())
+        let placeholder = PHObjectPlaceholder(
+            placeholder: "@\(kind)\(placeholders.count + 1)",
+            identifier: UUID().uuidString.lowercased())
         placeholders.append(placeholder)
         return placeholder
     }
@@ -109,9 +115,10 @@ final class ChangeBlock: @unchecked Sendable {
             case .createAsset(let placeholder, let files):
                 let wire = try files.map { try $0.wireFile(transfers: transfers) }
                 let single = wire.count == 1 && wire[0].type == nil
-                return ChangeRequest(op: "createAsset", path: single ? wire[0].path : nil, placeholder: placeholder.placeholder,
-                                     id: placeholder.chosenIdentifier, upload: single ? wire[0].upload : nil,
-                                     resources: single ? nil : wire)
+                return ChangeRequest(
+                    op: "createAsset", path: single ? wire[0].path : nil, placeholder: placeholder.placeholder,
+                    id: placeholder.chosenIdentifier, upload: single ? wire[0].upload : nil,
+                    resources: single ? nil : wire)
             }
         }
         let result = try LibraryClient.shared.call(idempotent: false) { library throws(PhotoLibraryError) in
@@ -134,12 +141,14 @@ extension NewAssetFileSource {
     /// The file as a `createAsset` change names it: its path when the daemon reads this process's files (a user's
     /// own daemon), else an upload of its bytes (the system service, another user, a private /tmp).
     func wireFile(transfers: FileTransfers) throws -> NewAssetFile {
-        var file = NewAssetFile(type: type, originalFilename: originalFilename, uniformTypeIdentifier: uniformTypeIdentifier)
+        var file = NewAssetFile(
+            type: type, originalFilename: originalFilename, uniformTypeIdentifier: uniformTypeIdentifier)
         switch bytes {
         case .file(let url) where transfers.daemonReads(url.standardizedFileURL.path):
             file.path = url.standardizedFileURL.path
         case .file(let url):
-            file.upload = try transfers.upload(contentsOf: url.path, filename: originalFilename ?? url.lastPathComponent)
+            file.upload = try transfers.upload(
+                contentsOf: url.path, filename: originalFilename ?? url.lastPathComponent)
         case .data(let data):
             file.upload = try transfers.upload(data, filename: originalFilename)
         }

@@ -43,7 +43,8 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
 
     /// A request that creates an asset from `files` (none yet for a `PHAssetCreationRequest`).
     required init(creating files: [NewAssetFileSource], name: String) {
-        let placeholder = ChangeBlock.current?.makePlaceholder("asset")
+        let placeholder =
+            ChangeBlock.current?.makePlaceholder("asset")
             ?? PHObjectPlaceholder(placeholder: "@asset", identifier: UUID().uuidString.lowercased())
         target = placeholder.localIdentifier
         asset = nil
@@ -54,12 +55,14 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
 
     /// Creates an asset from an image file (JPEG, PNG, HEIC, …), copied into the library.
     public class func creationRequestForAssetFromImage(atFileURL fileURL: URL) -> Self? {
-        Self(creating: [NewAssetFileSource(bytes: .file(fileURL))], name: "creationRequestForAssetFromImage(atFileURL:)")
+        Self(
+            creating: [NewAssetFileSource(bytes: .file(fileURL))], name: "creationRequestForAssetFromImage(atFileURL:)")
     }
 
     /// Creates an asset from a video file, copied into the library.
     public class func creationRequestForAssetFromVideo(atFileURL fileURL: URL) -> Self? {
-        Self(creating: [NewAssetFileSource(bytes: .file(fileURL))], name: "creationRequestForAssetFromVideo(atFileURL:)")
+        Self(
+            creating: [NewAssetFileSource(bytes: .file(fileURL))], name: "creationRequestForAssetFromVideo(atFileURL:)")
     }
 
     /// Creates an asset from an image (UIKit's `UIImage`: a `PHImage` here): its encoded bytes, sent to the daemon.
@@ -70,8 +73,12 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
         } else {
             bytes = .data((try? image.data()) ?? Data())
         }
-        return Self(creating: [NewAssetFileSource(bytes: bytes, uniformTypeIdentifier: UniformType.identifier(forMIMEType: image.mimeType))],
-                    name: "creationRequestForAsset(from:)")
+        return Self(
+            creating: [
+                NewAssetFileSource(
+                    bytes: bytes, uniformTypeIdentifier: UniformType.identifier(forMIMEType: image.mimeType))
+            ],
+            name: "creationRequestForAsset(from:)")
     }
 
     public var isFavorite: Bool {
@@ -87,8 +94,10 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
     public var creationDate: Date? {
         get { date ?? asset?.creationDate }
         set {
-            append(ChangeRequest(op: "updateAsset", target: target,
-                                 creationDate: newValue.map { .set(Timestamp($0)) } ?? .cleared))
+            append(
+                ChangeRequest(
+                    op: "updateAsset", target: target,
+                    creationDate: newValue.map { .set(Timestamp($0)) } ?? .cleared))
             date = .some(newValue)
         }
     }
@@ -96,7 +105,9 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
     public var location: PHLocation? {
         get { place ?? asset?.location }
         set {
-            append(ChangeRequest(op: "updateAsset", target: target, location: newValue.map { .set($0.wireValue) } ?? .cleared))
+            append(
+                ChangeRequest(
+                    op: "updateAsset", target: target, location: newValue.map { .set($0.wireValue) } ?? .cleared))
             place = .some(newValue)
         }
     }
@@ -134,7 +145,8 @@ public final class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Send
         super.init(creating: files, name: name)
     }
 
-    /// A request whose resources are added with `addResource(with:fileURL:options:)` and `addResource(with:data:options:)`.
+    /// A request whose resources are added with `addResource(with:fileURL:options:)` and
+    /// `addResource(with:data:options:)`.
     public class func forAsset() -> PHAssetCreationRequest {
         PHAssetCreationRequest(creating: [], name: "PHAssetCreationRequest.forAsset()")
     }
@@ -159,15 +171,22 @@ public final class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Send
         add(type, .data(data), options)
     }
 
-    private func add(_ type: PHAssetResourceType, _ bytes: NewAssetFileSource.Bytes, _ options: PHAssetResourceCreationOptions?) {
+    private func add(
+        _ type: PHAssetResourceType, _ bytes: NewAssetFileSource.Bytes, _ options: PHAssetResourceCreationOptions?
+    ) {
         guard let placeholder = placeholderForCreatedAsset, let block else { return }
         guard let kind = type.wireValue else {
-            return PhotosLog.report("addResource(with: \(type)) was ignored", PHPhotosError(
-                .changeNotSupported, reason: "the library keeps photo, video, audio, pairedVideo and alternatePhoto resources"))
+            return PhotosLog.report(
+                "addResource(with: \(type)) was ignored",
+                PHPhotosError(
+                    .changeNotSupported,
+                    reason: "the library keeps photo, video, audio, pairedVideo and alternatePhoto resources"))
         }
-        files.append(NewAssetFileSource(type: kind, bytes: bytes, originalFilename: options?.originalFilename,
-                                        uniformTypeIdentifier: options?.uniformTypeIdentifier,
-                                        shouldMoveFile: options?.shouldMoveFile ?? false))
+        files.append(
+            NewAssetFileSource(
+                type: kind, bytes: bytes, originalFilename: options?.originalFilename,
+                uniformTypeIdentifier: options?.uniformTypeIdentifier,
+                shouldMoveFile: options?.shouldMoveFile ?? false))
         // The creation is one change, submitted with its first resource and completed by the next ones.
         if isSubmitted {
             block.replaceCreation(of: placeholder, files: files)

@@ -97,13 +97,15 @@ final class ChangeStream: Sendable {
                     case .assets(let assets):
                         try await library.addObservedQueries(observerId, assetQueries: [registration.name: assets])
                     case .collections(let collections):
-                        try await library.addObservedQueries(observerId, collectionQueries: [registration.name: collections])
+                        try await library.addObservedQueries(
+                            observerId, collectionQueries: [registration.name: collections])
                     }
                 }
                 let (loaded, droppedMeanwhile) = state.withLock { state in
                     registration.identifiers = update.results[registration.name] ?? ResultIdentifiers([])
                     registration.generation = ChangeToken(update.token)?.generation ?? -1
-                    for (changeGeneration, change) in registration.early where changeGeneration > registration.generation {
+                    for (changeGeneration, change) in registration.early
+                    where changeGeneration > registration.generation {
                         registration.identifiers = registration.identifiers!.applying(change)
                         registration.generation = changeGeneration
                     }

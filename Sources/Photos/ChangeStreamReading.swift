@@ -96,19 +96,23 @@ extension ChangeStream {
     private func catchUp(since token: String, snapshot: LibraryChangeEvent, followed: [ResultRegistration]) async {
         let history = await missedChanges(since: token)
         let changed = Set(history?.flatMap { $0.updatedAssetIds + $0.updatedCollectionIds } ?? [])
-        let newIds = Dictionary(snapshot.results.map { ($0.name, $0.ids ?? []) }, uniquingKeysWith: { first, _ in first })
+        let newIds = Dictionary(
+            snapshot.results.map { ($0.name, $0.ids ?? []) }, uniquingKeysWith: { first, _ in first })
         let generation = ChangeToken(snapshot.token)?.generation ?? -1
         let transitions: [String: ResultTransition] = state.withLock { _ in
             var transitions: [String: ResultTransition] = [:]
             for registration in followed {
                 guard let before = registration.identifiers, let newIds = newIds[registration.name] else { continue }
                 let after = ResultIdentifiers(newIds)
-                let change = history == nil
+                let change =
+                    history == nil
                     ? FetchResultChange.full(name: registration.name, ids: newIds)
-                    : FetchResultChange.difference(name: registration.name, from: Array(before), to: newIds, changed: changed)
+                    : FetchResultChange.difference(
+                        name: registration.name, from: Array(before), to: newIds, changed: changed)
                 if history != nil, change.isEmpty { continue }
                 transitions[registration.name] = ResultTransition(
-                    generationBefore: registration.generation, identifiersBefore: before, identifiersAfter: after, change: change)
+                    generationBefore: registration.generation, identifiersBefore: before, identifiersAfter: after,
+                    change: change)
                 registration.identifiers = after
                 registration.generation = generation
             }
@@ -182,10 +186,11 @@ extension ChangeStream {
 
     /// Calls every change observer with `change`, after the changes before it.
     private func deliver(_ change: PHChange) {
-        let registered = Unchecked(state.withLock { state in
-            state.observers.removeAll { $0.value == nil }
-            return state.observers
-        })
+        let registered = Unchecked(
+            state.withLock { state in
+                state.observers.removeAll { $0.value == nil }
+                return state.observers
+            })
         delivery.async {
             for observer in registered.value { observer.value?.photoLibraryDidChange(change) }
         }

@@ -35,13 +35,15 @@ public final class PHAssetCollectionChangeRequest: PHChangeRequest, @unchecked S
     /// As `init(for:)`; index-based changes (`insertAssets(_:at:)`, `removeAssets(at:)`, `moveAssets(at:to:)`,
     /// `replaceAssets(at:withAssets:)`) count in `assets`, the album's content as the program shows it.
     public convenience init?(for assetCollection: PHAssetCollection, assets: PHFetchResult<PHAsset>) {
-        self.init(assetCollection, order: Array(assets.identifiers), name: "PHAssetCollectionChangeRequest(for:assets:)")
+        self.init(
+            assetCollection, order: Array(assets.identifiers), name: "PHAssetCollectionChangeRequest(for:assets:)")
     }
 
     private convenience init?(_ album: PHAssetCollection, order: [String]?, name: String) {
         guard album.assetCollectionType == .album, !album.isTransient else { return nil }
-        self.init(CollectionEdit(target: album.localIdentifier, title: album.localizedTitle ?? "", members: order),
-                  placeholder: CollectionEdit.placeholder(naming: album), name: name)
+        self.init(
+            CollectionEdit(target: album.localIdentifier, title: album.localizedTitle ?? "", members: order),
+            placeholder: CollectionEdit.placeholder(naming: album), name: name)
     }
 
     public var title: String {
@@ -60,7 +62,9 @@ public final class PHAssetCollectionChangeRequest: PHChangeRequest, @unchecked S
         for (index, id) in zip(indexes, ids) { after.insert(id, at: min(index, after.count)) }
         // In the album's own order, each new asset goes before the asset that follows it in the order shown.
         let album = placing(ids, as: after, in: Self.assets(in: edit.target).filter { !ids.contains($0) })
-        append(ChangeRequest(op: "insertAssets", target: edit.target, ids: ids, indexes: ids.map { album.firstIndex(of: $0)! }))
+        append(
+            ChangeRequest(
+                op: "insertAssets", target: edit.target, ids: ids, indexes: ids.map { album.firstIndex(of: $0)! }))
         edit.members = after
     }
 
@@ -83,8 +87,10 @@ public final class PHAssetCollectionChangeRequest: PHChangeRequest, @unchecked S
         let album = Self.assets(in: edit.target)
         let rest = album.filter { !moved.contains($0) }
         let start = placing(moved, as: after, in: rest).firstIndex { moved.contains($0) } ?? rest.count
-        append(ChangeRequest(op: "moveAssets", target: edit.target, indexes: moved.compactMap { album.firstIndex(of: $0) },
-                             toIndex: start))
+        append(
+            ChangeRequest(
+                op: "moveAssets", target: edit.target, indexes: moved.compactMap { album.firstIndex(of: $0) },
+                toIndex: start))
         edit.members = after
     }
 
@@ -150,14 +156,16 @@ public final class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Se
 
     /// As `init(for:)`; `childCollections` is the folder's content, which index-based changes count in.
     public convenience init?(for collectionList: PHCollectionList, childCollections: PHFetchResult<PHCollection>) {
-        self.init(collectionList, children: Array(childCollections.identifiers),
-                  name: "PHCollectionListChangeRequest(for:childCollections:)")
+        self.init(
+            collectionList, children: Array(childCollections.identifiers),
+            name: "PHCollectionListChangeRequest(for:childCollections:)")
     }
 
     private convenience init?(_ folder: PHCollectionList, children: [String]?, name: String) {
         guard !folder.isTransient else { return nil }
-        self.init(CollectionEdit(target: folder.localIdentifier, title: folder.localizedTitle ?? "", members: children),
-                  placeholder: CollectionEdit.placeholder(naming: folder), name: name)
+        self.init(
+            CollectionEdit(target: folder.localIdentifier, title: folder.localizedTitle ?? "", members: children),
+            placeholder: CollectionEdit.placeholder(naming: folder), name: name)
     }
 
     public var title: String {
@@ -202,7 +210,8 @@ public final class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Se
     }
 
     public func moveChildCollections(at indexes: IndexSet, to toIndex: Int) {
-        append(ChangeRequest(op: "moveChildCollections", target: edit.target, indexes: Array(indexes), toIndex: toIndex))
+        append(
+            ChangeRequest(op: "moveChildCollections", target: edit.target, indexes: Array(indexes), toIndex: toIndex))
         guard let current = edit.members else { return }
         let moved = indexes.filter(current.indices.contains).map { current[$0] }
         var rest = current.enumerated().filter { !indexes.contains($0.offset) }.map(\.element)

@@ -23,7 +23,8 @@ struct CollectionEdit {
 
     /// A placeholder that names an existing collection, for a request that changes it.
     static func placeholder(naming collection: PHCollection) -> PHObjectPlaceholder {
-        PHObjectPlaceholder(placeholder: collection.localIdentifier, identifier: collection.localIdentifier, isChosen: false)
+        PHObjectPlaceholder(
+            placeholder: collection.localIdentifier, identifier: collection.localIdentifier, isChosen: false)
     }
 
     /// Deletes `collections` in the change block running; `request` names the call for the message outside of one.

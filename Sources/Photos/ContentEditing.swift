@@ -85,10 +85,12 @@ public final class PHContentEditingOutput: NSObject, @unchecked Sendable {
     func editRequest(for target: String, transfers: FileTransfers) throws -> ChangeRequest {
         let path = renderedContentURL.path
         guard !transfers.daemonReads(path) else {
-            return ChangeRequest(op: "editAsset", target: target, renderedPath: path, adjustment: adjustmentData?.wireValue)
+            return ChangeRequest(
+                op: "editAsset", target: target, renderedPath: path, adjustment: adjustmentData?.wireValue)
         }
-        return ChangeRequest(op: "editAsset", target: target, adjustment: adjustmentData?.wireValue,
-                             upload: try transfers.upload(contentsOf: path))
+        return ChangeRequest(
+            op: "editAsset", target: target, adjustment: adjustmentData?.wireValue,
+            upload: try transfers.upload(contentsOf: path))
     }
 }
 
@@ -96,15 +98,16 @@ public final class PHContentEditingOutput: NSObject, @unchecked Sendable {
 enum ContentEditingRequests {
     private static let state = Mutex<(next: Int, cancelled: Set<Int>)>((0, []))
 
-    static func start(for asset: PHAsset, options: PHContentEditingInputRequestOptions,
-                      completionHandler: @escaping (PHContentEditingInput?, [AnyHashable: Any]) -> Void)
-        -> PHContentEditingInputRequestID
-    {
+    static func start(
+        for asset: PHAsset, options: PHContentEditingInputRequestOptions,
+        completionHandler: @escaping (PHContentEditingInput?, [AnyHashable: Any]) -> Void
+    ) -> PHContentEditingInputRequestID {
         let requestId = state.withLock { state in
             state.next += 1
             return state.next
         }
-        let request = Unchecked(ContentEditingRequest(asset: asset, options: options, completionHandler: completionHandler))
+        let request = Unchecked(
+            ContentEditingRequest(asset: asset, options: options, completionHandler: completionHandler))
         DispatchQueue(label: "photos.editing.\(requestId)").async {
             request.value.run(cancelled: { state.withLock { $0.cancelled.remove(requestId) != nil } })
         }
@@ -143,14 +146,17 @@ private struct ContentEditingRequest {
             try await library.requestContentEditingInput(for: assetId)
         }
         if let adjustment = input.currentAdjustment, let data = PHAdjustmentData(adjustment),
-           options.canHandleAdjustmentData(data) {
-            let format = AdjustmentFormat(formatIdentifier: adjustment.formatIdentifier, formatVersion: adjustment.formatVersion)
+            options.canHandleAdjustmentData(data)
+        {
+            let format = AdjustmentFormat(
+                formatIdentifier: adjustment.formatIdentifier, formatVersion: adjustment.formatVersion)
             input = try LibraryClient.shared.call { library throws(PhotoLibraryError) in
                 try await library.requestContentEditingInput(for: assetId, canHandle: [format])
             }
         }
         // A path this program can open: the daemon's file, or a copy of it when the program may not open that.
-        input.fullSizeImagePath = try ReadableCopies.readable(input.fullSizeImagePath, name: "\(assetId)-edit-\(input.baseVersion)")
+        input.fullSizeImagePath = try ReadableCopies.readable(
+            input.fullSizeImagePath, name: "\(assetId)-edit-\(input.baseVersion)")
         return PHContentEditingInput(asset: asset, input: input)
     }
 }

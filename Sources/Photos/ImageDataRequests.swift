@@ -33,8 +33,10 @@ extension PHImageManager {
     /// Reads the asset's file (through the socket when this process may not open it) and calls `handler` with its
     /// bytes, type identifier, EXIF orientation and info, or with the error: at once with `isSynchronous`, else on a
     /// queue of the request's own.
-    private func requestData(of asset: PHAsset, options: PHImageRequestOptions?,
-                             handler: @escaping (Data?, String?, Int, [AnyHashable: Any]) -> Void) -> PHImageRequestID {
+    private func requestData(
+        of asset: PHAsset, options: PHImageRequestOptions?,
+        handler: @escaping (Data?, String?, Int, [AnyHashable: Any]) -> Void
+    ) -> PHImageRequestID {
         let requestId = Self.nextRequestId()
         let assetId = asset.localIdentifier
         let version = options.map { $0.version == .current ? nil : $0.version.wireValue } ?? nil
@@ -47,11 +49,13 @@ extension PHImageManager {
                     try await library.requestImageData(for: assetId, version: version)
                 }
                 let data = try LibraryClient.shared.transfers.read(file.path, cancellation: cancellation)
-                handler(data, UniformType.identifier(forMIMEType: file.mimeType), file.orientation, [
-                    PHImageResultRequestIDKey: requestId, PHImageFileURLKey: URL(fileURLWithPath: file.path),
-                    PHImageResultIsDegradedKey: false, PHImageResultIsInCloudKey: false,
-                ])
-            } catch where cancellation.isCancelled {
+                handler(
+                    data, UniformType.identifier(forMIMEType: file.mimeType), file.orientation,
+                    [
+                        PHImageResultRequestIDKey: requestId, PHImageFileURLKey: URL(fileURLWithPath: file.path),
+                        PHImageResultIsDegradedKey: false, PHImageResultIsInCloudKey: false,
+                    ])
+            } catch  where cancellation.isCancelled {
                 handler(nil, nil, 1, [PHImageCancelledKey: true, PHImageResultRequestIDKey: requestId])
             } catch {
                 handler(nil, nil, 1, [PHImageErrorKey: PHPhotosError(error), PHImageResultRequestIDKey: requestId])

@@ -38,18 +38,22 @@ package final class LibraryClient: Sendable {
 
     /// Calls the daemon and waits for the answer. A call that fails because the connection broke (the daemon
     /// restarted) is sent again once over a new connection when `idempotent`.
-    package func call<Value: Sendable>(idempotent: Bool = true,
-                               _ body: @escaping @Sendable (PhotoLibrary) async throws(PhotoLibraryError) -> Value) throws -> Value {
+    package func call<Value: Sendable>(
+        idempotent: Bool = true,
+        _ body: @escaping @Sendable (PhotoLibrary) async throws(PhotoLibraryError) -> Value
+    ) throws -> Value {
         try ClientExecutor.wait { try await self.callAsync(idempotent: idempotent, body) }
     }
 
     /// `call` for code already running on the executor.
-    func callAsync<Value: Sendable>(idempotent: Bool = true,
-                                    _ body: @Sendable (PhotoLibrary) async throws(PhotoLibraryError) -> Value) async throws -> Value {
+    func callAsync<Value: Sendable>(
+        idempotent: Bool = true,
+        _ body: @Sendable (PhotoLibrary) async throws(PhotoLibraryError) -> Value
+    ) async throws -> Value {
         let library = try await connection()
         do {
             return try await body(library)
-        } catch where error.code == .connectionFailed {
+        } catch  where error.code == .connectionFailed {
             drop(library)
             guard idempotent else { throw error }
             return try await body(try await connection())

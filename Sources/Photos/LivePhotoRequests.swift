@@ -39,23 +39,28 @@ extension PHImageManager {
     /// `targetSize` as `contentMode` says, never larger than the photo. An asset that is not a Live Photo gets
     /// `PHPhotosError.requestNotSupportedForAsset`. The handler runs once, on a queue of the request's own.
     @discardableResult
-    public func requestLivePhoto(for asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode,
-                                 options: PHLivePhotoRequestOptions?,
-                                 resultHandler: @escaping (PHLivePhoto?, [AnyHashable: Any]?) -> Void) -> PHImageRequestID {
+    public func requestLivePhoto(
+        for asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode,
+        options: PHLivePhotoRequestOptions?,
+        resultHandler: @escaping (PHLivePhoto?, [AnyHashable: Any]?) -> Void
+    ) -> PHImageRequestID {
         let requestId = Self.nextRequestId()
         let handler = Unchecked(resultHandler)
         let progress = Unchecked(options?.progressHandler)
         DispatchQueue(label: "photos.livephoto.\(requestId)").async {
             let resources = PHAssetResource.assetResources(for: asset)
-            guard asset.mediaSubtypes.contains(.photoLive), resources.contains(where: { $0.type == .pairedVideo }) else {
-                let error = PHPhotosError(.requestNotSupportedForAsset, reason: "asset \(asset.localIdentifier) is not a Live Photo")
+            guard asset.mediaSubtypes.contains(.photoLive), resources.contains(where: { $0.type == .pairedVideo })
+            else {
+                let error = PHPhotosError(
+                    .requestNotSupportedForAsset, reason: "asset \(asset.localIdentifier) is not a Live Photo")
                 handler.value(nil, [PHImageErrorKey: error, PHImageResultRequestIDKey: requestId])
                 return
             }
             let photo = CGSize(width: asset.pixelWidth, height: asset.pixelHeight)
-            let live = PHLivePhoto(size: Self.size(of: photo, fitting: targetSize, contentMode: contentMode),
-                                   assetLocalIdentifier: asset.localIdentifier,
-                                   resources: resources.filter { $0.type == .photo || $0.type == .pairedVideo })
+            let live = PHLivePhoto(
+                size: Self.size(of: photo, fitting: targetSize, contentMode: contentMode),
+                assetLocalIdentifier: asset.localIdentifier,
+                resources: resources.filter { $0.type == .photo || $0.type == .pairedVideo })
             if let progress = progress.value {
                 var stop = ObjCBool(false)
                 progress(1, nil, &stop, nil)

@@ -28,7 +28,8 @@ public final class PHAssetResource: NSObject, Sendable {
     public class func assetResources(for asset: PHAsset) -> [PHAssetResource] {
         let assetId = asset.localIdentifier
         let found = try? LibraryClient.shared.call { library throws(PhotoLibraryError) in
-            let query = AssetQuery(ids: [assetId], includeHidden: true, includeTrashed: true, includeAllBurstAssets: true)
+            let query = AssetQuery(
+                ids: [assetId], includeHidden: true, includeTrashed: true, includeAllBurstAssets: true)
             return try await library.fetchAssets(matching: query, pageSize: 1, includeResources: true).assets.first
         }
         return (found?.resources ?? []).map { PHAssetResource($0, of: assetId) }
@@ -85,9 +86,11 @@ public final class PHAssetResourceManager: NSObject, Sendable {
     /// Delivers the resource's bytes to `handler` in chunks, in order, then calls `completionHandler` with nil, or
     /// with the error (`userCancelled` after `cancelDataRequest`). Handlers run on a thread of the request's own.
     @discardableResult
-    public func requestData(for resource: PHAssetResource, options: PHAssetResourceRequestOptions?,
-                            dataReceivedHandler handler: @escaping (Data) -> Void,
-                            completionHandler: @escaping (Error?) -> Void) -> PHAssetResourceDataRequestID {
+    public func requestData(
+        for resource: PHAssetResource, options: PHAssetResourceRequestOptions?,
+        dataReceivedHandler handler: @escaping (Data) -> Void,
+        completionHandler: @escaping (Error?) -> Void
+    ) -> PHAssetResourceDataRequestID {
         let progress = Unchecked(options?.progressHandler)
         let handlers = Unchecked((handler, completionHandler))
         return start(resource) { path, cancellation throws in
@@ -105,8 +108,10 @@ public final class PHAssetResourceManager: NSObject, Sendable {
 
     /// Writes the resource's bytes to a new file at `fileURL` (which must not exist; its folder must), then calls
     /// `completionHandler` with nil or the error. A write that fails or is cancelled leaves no file.
-    public func writeData(for resource: PHAssetResource, toFile fileURL: URL, options: PHAssetResourceRequestOptions?,
-                          completionHandler: @escaping (Error?) -> Void) {
+    public func writeData(
+        for resource: PHAssetResource, toFile fileURL: URL, options: PHAssetResourceRequestOptions?,
+        completionHandler: @escaping (Error?) -> Void
+    ) {
         let progress = Unchecked(options?.progressHandler)
         start(resource) { path, cancellation throws in
             try LibraryClient.shared.transfers.copy(path, to: fileURL.path, cancellation: cancellation) { done, size in
@@ -118,8 +123,10 @@ public final class PHAssetResourceManager: NSObject, Sendable {
     }
 
     /// As `writeData(for:toFile:options:completionHandler:)`, returning when the file is written.
-    public func writeData(for resource: PHAssetResource, toFile fileURL: URL,
-                          options: PHAssetResourceRequestOptions?) async throws {
+    public func writeData(
+        for resource: PHAssetResource, toFile fileURL: URL,
+        options: PHAssetResourceRequestOptions?
+    ) async throws {
         try await withCheckedThrowingContinuation { (written: CheckedContinuation<Void, any Error>) in
             writeData(for: resource, toFile: fileURL, options: options) { error in
                 if let error { written.resume(throwing: error) } else { written.resume() }
@@ -134,9 +141,11 @@ public final class PHAssetResourceManager: NSObject, Sendable {
 
     /// Runs `transfer` on the resource's file on a thread of its own, then `finished` with its outcome.
     @discardableResult
-    private func start(_ resource: PHAssetResource,
-                       transfer: @escaping (String, TransferCancellation) throws -> Void,
-                       finished: @escaping (PHPhotosError?) -> Void) -> PHAssetResourceDataRequestID {
+    private func start(
+        _ resource: PHAssetResource,
+        transfer: @escaping (String, TransferCancellation) throws -> Void,
+        finished: @escaping (PHPhotosError?) -> Void
+    ) -> PHAssetResourceDataRequestID {
         let requestId = Self.requestIds.withLock { id in
             id = id == .max ? 1 : id + 1
             return id
@@ -149,11 +158,13 @@ public final class PHAssetResourceManager: NSObject, Sendable {
             var failure: PHPhotosError?
             do {
                 guard let path = resource.path else {
-                    throw PHPhotosError(.missingResource, reason: "\(resource.originalFilename) has no file in the library")
+                    throw PHPhotosError(
+                        .missingResource, reason: "\(resource.originalFilename) has no file in the library")
                 }
                 try transfer(path, cancellation)
             } catch {
-                failure = cancellation.isCancelled
+                failure =
+                    cancellation.isCancelled
                     ? PHPhotosError(.userCancelled, reason: "the request was cancelled") : PHPhotosError(error)
             }
             running.withLock { $0[requestId] = nil }

@@ -30,18 +30,22 @@ public final class PHChange: NSObject, Sendable {
     /// How the transaction changed `fetchResult`; nil when it did not. Exact for any result the program holds,
     /// also one fetched before earlier changes.
     public func changeDetails<T>(for fetchResult: PHFetchResult<T>) -> PHFetchResultChangeDetails<T>? {
-        guard let registration = fetchResult.registration, let transition = transitions[registration.name] else { return nil }
+        guard let registration = fetchResult.registration, let transition = transitions[registration.name] else {
+            return nil
+        }
         let changed = Set(objects.filter { $0.change == .changed }.map(\.id))
         var change = transition.change
         if fetchResult.generation != transition.generationBefore, change.hasIncrementalChanges != false {
-            change = FetchResultChange.difference(name: change.name, from: Array(fetchResult.identifiers),
-                                                  to: Array(transition.identifiersAfter), changed: changed)
+            change = FetchResultChange.difference(
+                name: change.name, from: Array(fetchResult.identifiers),
+                to: Array(transition.identifiersAfter), changed: changed)
         }
         if !fetchResult.wantsIncrementalChangeDetails {
             change = FetchResultChange.full(name: change.name, ids: Array(transition.identifiersAfter))
         }
-        let after = fetchResult.successor(identifiers: transition.identifiersAfter, generation: generation,
-                                          changed: changed.union(change.changedIds ?? []))
+        let after = fetchResult.successor(
+            identifiers: transition.identifiersAfter, generation: generation,
+            changed: changed.union(change.changedIds ?? []))
         return PHFetchResultChangeDetails(before: fetchResult, after: after, change: change)
     }
 }

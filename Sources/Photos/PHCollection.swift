@@ -51,7 +51,9 @@ public class PHCollection: PHObject, @unchecked Sendable {
     }
 
     /// The albums and folders inside a folder, in its order; a transient list's collections in its order.
-    public class func fetchCollections(in collectionList: PHCollectionList, options: PHFetchOptions?) -> PHFetchResult<PHCollection> {
+    public class func fetchCollections(in collectionList: PHCollectionList, options: PHFetchOptions?) -> PHFetchResult<
+        PHCollection
+    > {
         if let members = collectionList.transientMembers {
             return PHFetchResult(fixed: members.compactMap { $0 as? PHCollection })
         }
@@ -81,9 +83,12 @@ public final class PHAssetCollection: PHCollection, @unchecked Sendable {
     public var localizedLocationNames: [String] { [] }
 
     /// The collections of `type` and `subtype`. As on Apple's platforms, smart albums of `.any` subtype (and of
-    /// `.albumRegular`, which pickers ask for) are every smart album but Recently Deleted, which PhotoKit keeps private.
-    public class func fetchAssetCollections(with type: PHAssetCollectionType, subtype: PHAssetCollectionSubtype,
-                                            options: PHFetchOptions?) -> PHFetchResult<PHAssetCollection> {
+    /// `.albumRegular`, which pickers ask for) are every smart album but Recently Deleted, which PhotoKit keeps
+    /// private.
+    public class func fetchAssetCollections(
+        with type: PHAssetCollectionType, subtype: PHAssetCollectionSubtype,
+        options: PHFetchOptions?
+    ) -> PHFetchResult<PHAssetCollection> {
         var query = options.collectionQuery()
         query.kind = type.kind
         if type == .smartAlbum && (subtype == .any || subtype == .albumRegular) {
@@ -96,15 +101,19 @@ public final class PHAssetCollection: PHCollection, @unchecked Sendable {
         return PHFetchResult(collections: query, options: options)
     }
 
-    public class func fetchAssetCollections(withLocalIdentifiers identifiers: [String],
-                                            options: PHFetchOptions?) -> PHFetchResult<PHAssetCollection> {
+    public class func fetchAssetCollections(
+        withLocalIdentifiers identifiers: [String],
+        options: PHFetchOptions?
+    ) -> PHFetchResult<PHAssetCollection> {
         var query = options.collectionQuery()
         query.ids = identifiers
         return PHFetchResult(collections: query, options: options)
     }
 
-    public class func fetchAssetCollectionsContaining(_ asset: PHAsset, with type: PHAssetCollectionType,
-                                                      options: PHFetchOptions?) -> PHFetchResult<PHAssetCollection> {
+    public class func fetchAssetCollectionsContaining(
+        _ asset: PHAsset, with type: PHAssetCollectionType,
+        options: PHFetchOptions?
+    ) -> PHFetchResult<PHAssetCollection> {
         var query = options.collectionQuery()
         query.containingAsset = asset.localIdentifier
         query.kind = type.kind
@@ -125,28 +134,34 @@ public final class PHCollectionList: PHCollection, @unchecked Sendable {
     public var startDate: Date? { collection.startDate.map(Date.init) }
     public var endDate: Date? { collection.endDate.map(Date.init) }
 
-    public class func fetchCollectionLists(withLocalIdentifiers identifiers: [String],
-                                           options: PHFetchOptions?) -> PHFetchResult<PHCollectionList> {
+    public class func fetchCollectionLists(
+        withLocalIdentifiers identifiers: [String],
+        options: PHFetchOptions?
+    ) -> PHFetchResult<PHCollectionList> {
         var query = options.collectionQuery()
         query.ids = identifiers
         query.kind = .folder
         return PHFetchResult(collections: query, options: options)
     }
 
-    public class func fetchCollectionLists(with collectionListType: PHCollectionListType,
-                                           subtype: PHCollectionListSubtype,
-                                           options: PHFetchOptions?) -> PHFetchResult<PHCollectionList> {
+    public class func fetchCollectionLists(
+        with collectionListType: PHCollectionListType,
+        subtype: PHCollectionListSubtype,
+        options: PHFetchOptions?
+    ) -> PHFetchResult<PHCollectionList> {
         var query = options.collectionQuery()
         query.kind = .folder
         if collectionListType != .folder || (subtype != .any && subtype != .regularFolder) {
-            query.ids = []   // the library keeps folders only
+            query.ids = []  // the library keeps folders only
         }
         return PHFetchResult(collections: query, options: options)
     }
 
     /// The folders that hold `collection`: its parent, if it has one.
-    public class func fetchCollectionListsContaining(_ collection: PHCollection,
-                                                     options: PHFetchOptions?) -> PHFetchResult<PHCollectionList> {
+    public class func fetchCollectionListsContaining(
+        _ collection: PHCollection,
+        options: PHFetchOptions?
+    ) -> PHFetchResult<PHCollectionList> {
         var query = options.collectionQuery()
         query.ids = collection.collection.parentId.map { [$0] } ?? []
         query.kind = .folder

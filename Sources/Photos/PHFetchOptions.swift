@@ -112,12 +112,13 @@ public final class PHCompoundPredicate: PHPredicate, @unchecked Sendable {
         compoundPredicateType = type
         self.subpredicates = subpredicates
         let parts = subpredicates.map { "(\($0.predicateFormat))" }
-        let format: String = switch type {
-        // An empty AND is true and an empty OR false, as NSCompoundPredicate has them.
-        case .and: parts.isEmpty ? "TRUEPREDICATE" : parts.joined(separator: " AND ")
-        case .or: parts.isEmpty ? "FALSEPREDICATE" : parts.joined(separator: " OR ")
-        case .not: "NOT " + (parts.first ?? "(TRUEPREDICATE)")
-        }
+        let format: String =
+            switch type {
+            // An empty AND is true and an empty OR false, as NSCompoundPredicate has them.
+            case .and: parts.isEmpty ? "TRUEPREDICATE" : parts.joined(separator: " AND ")
+            case .or: parts.isEmpty ? "FALSEPREDICATE" : parts.joined(separator: " OR ")
+            case .not: "NOT " + (parts.first ?? "(TRUEPREDICATE)")
+            }
         super.init(format: format, argumentArray: nil)
     }
 
@@ -193,7 +194,13 @@ enum PredicateKeys {
         for character in format {
             if let open = quote {
                 result.append(character)
-                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == open { quote = nil }
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == open {
+                    quote = nil
+                }
             } else if character.isLetter || character.isNumber || character == "_" {
                 word.append(character)
             } else {

@@ -5,8 +5,9 @@ import Synchronization
 /// PhotoKit's `PHFetchResult`: the ordered result of a fetch.
 ///
 /// It holds the result's identifiers and makes objects on demand, a batch at a time, so a result of a million
-/// assets costs its identifiers. The fetch is sent when the result is made; its first use waits for the answer. Every result the program holds is followed by the daemon: `PHChange`
-/// tells how it changed, and `fetchResultAfterChanges` is the result after the change.
+/// assets costs its identifiers. The fetch is sent when the result is made; its first use waits for the answer.
+/// Every result the program holds is followed by the daemon: `PHChange` tells how it changed, and
+/// `fetchResultAfterChanges` is the result after the change.
 public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Sendable {
     // @unchecked: `ObjectType` need not be `Sendable`; objects pass between threads under `state`'s lock only.
     /// How many objects are made per call to the daemon.
@@ -27,7 +28,10 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
         var lastBatchRead = -1
     }
 
-    private init(contents: Pending<(ResultIdentifiers, Int64)>, registration: ResultRegistration?, wantsIncrementalChangeDetails: Bool) {
+    private init(
+        contents: Pending<(ResultIdentifiers, Int64)>, registration: ResultRegistration?,
+        wantsIncrementalChangeDetails: Bool
+    ) {
         self.contents = contents
         self.registration = registration
         self.wantsIncrementalChangeDetails = wantsIncrementalChangeDetails
@@ -51,7 +55,9 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
     /// A result of objects the program holds (a transient collection's), in their order; not followed for changes.
     convenience init(fixed objects: [ObjectType]) {
         let identifiers = objects.compactMap { ($0 as? PHObject)?.localIdentifier }
-        self.init(contents: Pending((ResultIdentifiers(identifiers), -1)), registration: nil, wantsIncrementalChangeDetails: false)
+        self.init(
+            contents: Pending((ResultIdentifiers(identifiers), -1)), registration: nil,
+            wantsIncrementalChangeDetails: false)
         let given = Unchecked(objects)
         state.withLock { state in
             for (identifier, object) in zip(identifiers, given.value) { state.objectsById[identifier] = object }
@@ -60,7 +66,9 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
 
     private convenience init(registered query: FollowedQuery, wantsIncrementalChangeDetails: Bool) {
         let (registration, contents) = ChangeStream.shared.follow(query)
-        self.init(contents: contents, registration: registration, wantsIncrementalChangeDetails: wantsIncrementalChangeDetails)
+        self.init(
+            contents: contents, registration: registration, wantsIncrementalChangeDetails: wantsIncrementalChangeDetails
+        )
         registration.release()
     }
 
@@ -74,9 +82,12 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
     }
 
     /// A result of the same query with other identifiers (after a change), sharing the objects that did not change.
-    func successor(identifiers: ResultIdentifiers, generation: Int64, changed: Set<String>) -> PHFetchResult<ObjectType> {
-        let next = PHFetchResult(contents: Pending((identifiers, generation)), registration: registration,
-                                 wantsIncrementalChangeDetails: wantsIncrementalChangeDetails)
+    func successor(
+        identifiers: ResultIdentifiers, generation: Int64, changed: Set<String>
+    ) -> PHFetchResult<ObjectType> {
+        let next = PHFetchResult(
+            contents: Pending((identifiers, generation)), registration: registration,
+            wantsIncrementalChangeDetails: wantsIncrementalChangeDetails)
         let kept = Unchecked(state.withLock { $0.objectsById.filter { !changed.contains($0.key) } })
         next.state.withLock { $0.objectsById = kept.value }
         return next
@@ -94,7 +105,8 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
     /// while the program works through this one, so reading a result in order waits for the daemon once.
     public func object(at index: Int) -> ObjectType {
         let identifiers = self.identifiers
-        precondition(identifiers.indices.contains(index), "index \(index) beyond bounds [0 .. \(identifiers.count - 1)]")
+        precondition(
+            identifiers.indices.contains(index), "index \(index) beyond bounds [0 .. \(identifiers.count - 1)]")
         let identifier = identifiers[index]
         if let object = state.withLock({ $0.objectsById[identifier] }) { return object }
         let batch = index / Self.batchSize
@@ -160,14 +172,18 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
         enumerateObjects(at: IndexSet(integersIn: identifiers.indices), options: [], using: block)
     }
 
-    public func enumerateObjects(options: NSEnumerationOptions = [],
-                                 using block: (ObjectType, Int, UnsafeMutablePointer<ObjCBool>) -> Void) {
+    public func enumerateObjects(
+        options: NSEnumerationOptions = [],
+        using block: (ObjectType, Int, UnsafeMutablePointer<ObjCBool>) -> Void
+    ) {
         enumerateObjects(at: IndexSet(integersIn: identifiers.indices), options: options, using: block)
     }
 
     /// Calls `block` with the objects at `indexes`, backwards with `.reverse`, until it sets the stop flag.
-    public func enumerateObjects(at indexes: IndexSet, options: NSEnumerationOptions = [],
-                                 using block: (ObjectType, Int, UnsafeMutablePointer<ObjCBool>) -> Void) {
+    public func enumerateObjects(
+        at indexes: IndexSet, options: NSEnumerationOptions = [],
+        using block: (ObjectType, Int, UnsafeMutablePointer<ObjCBool>) -> Void
+    ) {
         var stop = ObjCBool(false)
         let order: [Int] = options.contains(.reverse) ? indexes.reversed() : Array(indexes)
         for index in order {
@@ -218,12 +234,14 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Se
 
     /// An object for an identifier the library no longer has: deleted since the fetch.
     private static func missing(_ identifier: String) -> ObjectType {
-        let gone = AssetCollection(id: identifier, kind: .album, subtype: .albumRegular, title: "", assetCount: 0,
-                                   startDate: nil, endDate: nil, parentId: nil)
+        let gone = AssetCollection(
+            id: identifier, kind: .album, subtype: .albumRegular, title: "", assetCount: 0,
+            startDate: nil, endDate: nil, parentId: nil)
         if ObjectType.self == PHAsset.self {
-            let asset = Asset(id: identifier, mediaType: .unknown, pixelWidth: 0, pixelHeight: 0, creationDate: nil,
-                              modificationDate: nil, addedDate: Timestamp(secondsSince1970: 0), location: nil,
-                              originalFilename: "", fileSize: 0)
+            let asset = Asset(
+                id: identifier, mediaType: .unknown, pixelWidth: 0, pixelHeight: 0, creationDate: nil,
+                modificationDate: nil, addedDate: Timestamp(secondsSince1970: 0), location: nil,
+                originalFilename: "", fileSize: 0)
             return PHAsset(asset) as! ObjectType
         }
         return PHCollection.make(gone) as! ObjectType

@@ -19,16 +19,17 @@ public final class PHImage: NSObject, Sendable {
 
         /// The orientation an EXIF orientation (1...8) stands for.
         public init(exifOrientation: Int) {
-            self = switch exifOrientation {
-            case 2: .upMirrored
-            case 3: .down
-            case 4: .downMirrored
-            case 5: .leftMirrored
-            case 6: .right
-            case 7: .rightMirrored
-            case 8: .left
-            default: .up
-            }
+            self =
+                switch exifOrientation {
+                case 2: .upMirrored
+                case 3: .down
+                case 4: .downMirrored
+                case 5: .leftMirrored
+                case 6: .right
+                case 7: .rightMirrored
+                case 8: .left
+                default: .up
+                }
         }
     }
 
@@ -45,8 +46,10 @@ public final class PHImage: NSObject, Sendable {
     private let bytes: Data?
     private let transfers: FileTransfers?
 
-    private init(size: CGSize, orientation: Orientation, fileURL: URL?, mimeType: String, bytes: Data?,
-                 transfers: FileTransfers?) {
+    private init(
+        size: CGSize, orientation: Orientation, fileURL: URL?, mimeType: String, bytes: Data?,
+        transfers: FileTransfers?
+    ) {
         self.size = size
         self.imageOrientation = orientation
         self.fileURL = fileURL
@@ -57,16 +60,18 @@ public final class PHImage: NSObject, Sendable {
 
     /// An image the daemon made (upright, as every rendition is), read through `transfers`.
     package convenience init(_ result: ImageResult, transfers: FileTransfers) {
-        self.init(size: CGSize(width: result.width, height: result.height), orientation: .up,
-                  fileURL: URL(fileURLWithPath: result.path), mimeType: result.mimeType, bytes: nil, transfers: transfers)
+        self.init(
+            size: CGSize(width: result.width, height: result.height), orientation: .up,
+            fileURL: URL(fileURLWithPath: result.path), mimeType: result.mimeType, bytes: nil, transfers: transfers)
     }
 
     /// The image `data` holds; nil when the bytes are not an image the library reads.
     public convenience init?(data: Data) {
         guard let metadata = Self.metadata(of: data) else { return nil }
-        self.init(size: CGSize(width: metadata.pixelWidth, height: metadata.pixelHeight),
-                  orientation: Orientation(exifOrientation: metadata.orientation), fileURL: nil,
-                  mimeType: metadata.mimeType, bytes: data, transfers: nil)
+        self.init(
+            size: CGSize(width: metadata.pixelWidth, height: metadata.pixelHeight),
+            orientation: Orientation(exifOrientation: metadata.orientation), fileURL: nil,
+            mimeType: metadata.mimeType, bytes: data, transfers: nil)
     }
 
     /// The image in the file at `path`; nil when it cannot be read or is not an image.
@@ -74,21 +79,24 @@ public final class PHImage: NSObject, Sendable {
         guard let data = FileManager.default.contents(atPath: path), let metadata = Self.metadata(of: data) else {
             return nil
         }
-        self.init(size: CGSize(width: metadata.pixelWidth, height: metadata.pixelHeight),
-                  orientation: Orientation(exifOrientation: metadata.orientation), fileURL: URL(fileURLWithPath: path),
-                  mimeType: metadata.mimeType, bytes: data, transfers: nil)
+        self.init(
+            size: CGSize(width: metadata.pixelWidth, height: metadata.pixelHeight),
+            orientation: Orientation(exifOrientation: metadata.orientation), fileURL: URL(fileURLWithPath: path),
+            mimeType: metadata.mimeType, bytes: data, transfers: nil)
     }
 
     /// The pixels of an encoded image as stored, shown as `orientation` says (AssetsLibrary's unrotated full
     /// resolution image); nil when the bytes are not an image.
     package convenience init?(storedPixelsOf data: Data, name: String) {
         guard let metadata = Self.metadata(of: data),
-              let stored = try? Self.renderer.encode(encodedImage: Self.buffer(data), named: name,
-                                                     as: metadata.mimeType == "image/png" ? .png : .jpeg, upright: false)
+            let stored = try? Self.renderer.encode(
+                encodedImage: Self.buffer(data), named: name,
+                as: metadata.mimeType == "image/png" ? .png : .jpeg, upright: false)
         else { return nil }
-        self.init(size: CGSize(width: stored.size.width, height: stored.size.height),
-                  orientation: Orientation(exifOrientation: metadata.orientation), fileURL: nil,
-                  mimeType: stored.format.mimeType, bytes: Data(stored.data), transfers: nil)
+        self.init(
+            size: CGSize(width: stored.size.width, height: stored.size.height),
+            orientation: Orientation(exifOrientation: metadata.orientation), fileURL: nil,
+            mimeType: stored.format.mimeType, bytes: Data(stored.data), transfers: nil)
     }
 
     /// The encoded image (JPEG, PNG, …, as `mimeType` says).
@@ -118,7 +126,9 @@ public final class PHImage: NSObject, Sendable {
         guard let data = try? data() else { return nil }
         if mimeType == format.mimeType, imageOrientation == .up, format == .png || quality == nil { return data }
         let name = fileURL?.lastPathComponent ?? "image"
-        guard let encoded = try? Self.renderer.encode(encodedImage: Self.buffer(data), named: name, as: format, quality: quality)
+        guard
+            let encoded = try? Self.renderer.encode(
+                encodedImage: Self.buffer(data), named: name, as: format, quality: quality)
         else { return nil }
         return Data(encoded.data)
     }

@@ -51,7 +51,8 @@ public enum PHImageRequestOptionsVersion: Int, Sendable {
     }
 }
 
-public typealias PHAssetImageProgressHandler = (Double, Error?, UnsafeMutablePointer<ObjCBool>, [AnyHashable: Any]?) -> Void
+public typealias PHAssetImageProgressHandler =
+    (Double, Error?, UnsafeMutablePointer<ObjCBool>, [AnyHashable: Any]?) -> Void
 
 /// PhotoKit's `PHImageRequestOptions`.
 public final class PHImageRequestOptions: NSObject, @unchecked Sendable {
@@ -98,9 +99,10 @@ public class PHImageManager: NSObject, @unchecked Sendable {
     /// final image (a RAW file's from its sensor data); `.fastFormat` once with the image at hand.
     /// Handlers run on a queue of the request's own, in order.
     @discardableResult
-    public func requestImage(for asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode,
-                             options: PHImageRequestOptions?,
-                             resultHandler: @escaping (PHImage?, [AnyHashable: Any]?) -> Void) -> PHImageRequestID {
+    public func requestImage(
+        for asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode,
+        options: PHImageRequestOptions?, resultHandler: @escaping (PHImage?, [AnyHashable: Any]?) -> Void
+    ) -> PHImageRequestID {
         let options = options ?? PHImageRequestOptions()
         let requestId = Self.nextRequestId()
         let request = RequestImageParameters(
@@ -110,14 +112,17 @@ public class PHImageManager: NSObject, @unchecked Sendable {
             contentMode: contentMode == .aspectFill ? .aspectFill : .aspectFit,
             resizeMode: options.resizeMode.wireValue,
             deliveryMode: options.deliveryMode.wireValue,
-            normalizedCropRect: options.normalizedCropRect.isEmpty ? nil : NormalizedCropRect(options.normalizedCropRect),
+            normalizedCropRect: options.normalizedCropRect.isEmpty
+                ? nil : NormalizedCropRect(options.normalizedCropRect),
             version: options.version == .current ? nil : options.version.wireValue)
         let handler = Unchecked(resultHandler)
         let progress = Unchecked(options.progressHandler)
 
         if options.isSynchronous {
             let outcome = Result {
-                try LibraryClient.shared.call { library throws(PhotoLibraryError) in try await library.requestImage(request) }
+                try LibraryClient.shared.call { library throws(PhotoLibraryError) in
+                    try await library.requestImage(request)
+                }
             }
             Self.finish(requestId, outcome, progress: progress.value, handler: resultHandler)
             return requestId
@@ -137,18 +142,25 @@ public class PHImageManager: NSObject, @unchecked Sendable {
                                 if Task.isCancelled { break }
                                 delivered = true
                                 let result = Unchecked(Result<ImageResult, any Error>.success(image))
-                                handlers.async { Self.finish(requestId, result.value, progress: progress.value, handler: handler.value) }
+                                handlers.async {
+                                    Self.finish(
+                                        requestId, result.value, progress: progress.value, handler: handler.value)
+                                }
                             }
                         }
                         break
-                    } catch let error as PhotoLibraryError where error.code == .connectionFailed && !delivered && attempt == 1 {
+                    } catch let error as PhotoLibraryError
+                        where error.code == .connectionFailed && !delivered && attempt == 1
+                    {
                         continue
                     }
                 }
             } catch {
                 if !Task.isCancelled {
                     let result = Unchecked(Result<ImageResult, any Error>.failure(error))
-                    handlers.async { Self.finish(requestId, result.value, progress: progress.value, handler: handler.value) }
+                    handlers.async {
+                        Self.finish(requestId, result.value, progress: progress.value, handler: handler.value)
+                    }
                 }
             }
             if Task.isCancelled {
@@ -176,17 +188,21 @@ public class PHImageManager: NSObject, @unchecked Sendable {
     }
 
     /// Calls the handler with one delivered image, or with the error.
-    private static func finish(_ requestId: PHImageRequestID, _ outcome: Result<ImageResult, any Error>,
-                               progress: PHAssetImageProgressHandler?,
-                               handler: (PHImage?, [AnyHashable: Any]?) -> Void) {
+    private static func finish(
+        _ requestId: PHImageRequestID, _ outcome: Result<ImageResult, any Error>,
+        progress: PHAssetImageProgressHandler?, handler: (PHImage?, [AnyHashable: Any]?) -> Void
+    ) {
         switch outcome {
         case .success(let image):
             if !image.isDegraded, let progress {
                 var stop = ObjCBool(false)
                 progress(1, nil, &stop, nil)
             }
-            handler(PHImage(image, transfers: LibraryClient.shared.transfers), [PHImageResultIsDegradedKey: image.isDegraded, PHImageResultRequestIDKey: requestId,
-                                     PHImageResultIsInCloudKey: false])
+            let info: [AnyHashable: Any] = [
+                PHImageResultIsDegradedKey: image.isDegraded, PHImageResultRequestIDKey: requestId,
+                PHImageResultIsInCloudKey: false,
+            ]
+            handler(PHImage(image, transfers: LibraryClient.shared.transfers), info)
         case .failure(let error):
             handler(nil, [PHImageErrorKey: PHPhotosError(error), PHImageResultRequestIDKey: requestId])
         }
@@ -201,18 +217,22 @@ public final class PHCachingImageManager: PHImageManager, @unchecked Sendable {
     public override init() {}
 
     /// Asks the daemon to make these assets' images at `targetSize` in the background.
-    public func startCachingImages(for assets: [PHAsset], targetSize: CGSize, contentMode: PHImageContentMode,
-                                   options: PHImageRequestOptions?) {
+    public func startCachingImages(
+        for assets: [PHAsset], targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions?
+    ) {
         guard targetSize.width > 0, targetSize.height > 0 else { return }
         let ids = assets.map(\.localIdentifier)
         let size = ImageSize(width: Int(targetSize.width.rounded()), height: Int(targetSize.height.rounded()))
         let mode: ImageContentMode = contentMode == .aspectFill ? .aspectFill : .aspectFit
-        Self.hint { library throws(PhotoLibraryError) in try await library.startCaching(ids, targetSize: size, contentMode: mode) }
+        Self.hint { library throws(PhotoLibraryError) in
+            try await library.startCaching(ids, targetSize: size, contentMode: mode)
+        }
     }
 
     /// Withdraws the hints for these assets whose images are not made yet.
-    public func stopCachingImages(for assets: [PHAsset], targetSize: CGSize, contentMode: PHImageContentMode,
-                                  options: PHImageRequestOptions?) {
+    public func stopCachingImages(
+        for assets: [PHAsset], targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions?
+    ) {
         let ids = assets.map(\.localIdentifier)
         Self.hint { library throws(PhotoLibraryError) in try await library.stopCaching(ids) }
     }
@@ -255,7 +275,8 @@ extension PHImageRequestOptionsDeliveryMode {
 
 extension NormalizedCropRect {
     init(_ rect: CGRect) {
-        self.init(x: Double(rect.origin.x), y: Double(rect.origin.y), width: Double(rect.width), height: Double(rect.height))
+        self.init(
+            x: Double(rect.origin.x), y: Double(rect.origin.y), width: Double(rect.width), height: Double(rect.height))
     }
 }
 

@@ -108,14 +108,18 @@ public final class PHAsset: PHObject, @unchecked Sendable {
         PHFetchResult(assets: options.assetQuery(), options: options)
     }
 
-    public class func fetchAssets(with mediaType: PHAssetMediaType, options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
+    public class func fetchAssets(
+        with mediaType: PHAssetMediaType, options: PHFetchOptions?
+    ) -> PHFetchResult<PHAsset> {
         var query = options.assetQuery()
         query.mediaTypes = [mediaType.wireValue]
         return PHFetchResult(assets: query, options: options)
     }
 
     /// The assets of an album (in its order), smart album or moment; a transient collection's assets in its order.
-    public class func fetchAssets(in assetCollection: PHAssetCollection, options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
+    public class func fetchAssets(in assetCollection: PHAssetCollection, options: PHFetchOptions?) -> PHFetchResult<
+        PHAsset
+    > {
         if let members = assetCollection.transientMembers {
             return PHFetchResult(fixed: members.compactMap { $0 as? PHAsset })
         }
@@ -125,7 +129,9 @@ public final class PHAsset: PHObject, @unchecked Sendable {
     }
 
     /// The assets with these identifiers, hidden ones too (as PhotoKit gives them).
-    public class func fetchAssets(withLocalIdentifiers identifiers: [String], options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
+    public class func fetchAssets(withLocalIdentifiers identifiers: [String], options: PHFetchOptions?)
+        -> PHFetchResult<PHAsset>
+    {
         var query = options.assetQuery()
         query.ids = identifiers
         query.includeHidden = true
@@ -133,7 +139,9 @@ public final class PHAsset: PHObject, @unchecked Sendable {
     }
 
     /// Every asset of a burst, the representative among them.
-    public class func fetchAssets(withBurstIdentifier burstIdentifier: String, options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
+    public class func fetchAssets(withBurstIdentifier burstIdentifier: String, options: PHFetchOptions?)
+        -> PHFetchResult<PHAsset>
+    {
         var query = options.assetQuery()
         query.burstIdentifier = burstIdentifier
         query.includeAllBurstAssets = true
@@ -141,12 +149,15 @@ public final class PHAsset: PHObject, @unchecked Sendable {
     }
 
     /// The assets named by AssetsLibrary URLs (`assets-library://asset/asset.JPG?id=ID&ext=JPG`).
-    public class func fetchAssets(withALAssetURLs assetURLs: [URL], options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
+    public class func fetchAssets(withALAssetURLs assetURLs: [URL], options: PHFetchOptions?) -> PHFetchResult<PHAsset>
+    {
         fetchAssets(withLocalIdentifiers: assetURLs.compactMap(AssetURL.identifier(in:)), options: options)
     }
 
     /// The assets that stand for a collection: its first three.
-    public class func fetchKeyAssets(in assetCollection: PHAssetCollection, options: PHFetchOptions?) -> PHFetchResult<PHAsset>? {
+    public class func fetchKeyAssets(in assetCollection: PHAssetCollection, options: PHFetchOptions?) -> PHFetchResult<
+        PHAsset
+    >? {
         var query = options.assetQuery()
         query.collection = assetCollection.localIdentifier
         query.limit = min(query.limit ?? 3, 3)
@@ -159,8 +170,9 @@ public final class PHAsset: PHObject, @unchecked Sendable {
         with options: PHContentEditingInputRequestOptions?,
         completionHandler: @escaping (PHContentEditingInput?, [AnyHashable: Any]) -> Void
     ) -> PHContentEditingInputRequestID {
-        ContentEditingRequests.start(for: self, options: options ?? PHContentEditingInputRequestOptions(),
-                                     completionHandler: completionHandler)
+        ContentEditingRequests.start(
+            for: self, options: options ?? PHContentEditingInputRequestOptions(),
+            completionHandler: completionHandler)
     }
 
     /// Cancels a `requestContentEditingInput` whose handler has not run yet.
@@ -178,7 +190,8 @@ extension Date {
 extension Timestamp {
     /// The instant of `date`, written in the local time zone of this process.
     init(_ date: Date) {
-        self.init(secondsSince1970: date.timeIntervalSince1970,
-                  utcOffsetSeconds: TimeZone.current.secondsFromGMT(for: date))
+        self.init(
+            secondsSince1970: date.timeIntervalSince1970,
+            utcOffsetSeconds: TimeZone.current.secondsFromGMT(for: date))
     }
 }

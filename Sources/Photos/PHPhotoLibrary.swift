@@ -43,8 +43,10 @@ public final class PHPhotoLibrary: NSObject, Sendable {
         requestAuthorization(for: .readWrite, handler: handler)
     }
 
-    public class func requestAuthorization(for accessLevel: PHAccessLevel,
-                                           handler: @escaping (PHAuthorizationStatus) -> Void) {
+    public class func requestAuthorization(
+        for accessLevel: PHAccessLevel,
+        handler: @escaping (PHAuthorizationStatus) -> Void
+    ) {
         let handler = Unchecked(handler)
         DispatchQueue.global().async { handler.value(authorizationStatus(for: accessLevel)) }
     }
@@ -83,7 +85,8 @@ public final class PHPhotoLibrary: NSObject, Sendable {
 
     /// Runs `changeBlock` on a queue of the module's, commits the change requests it made as one transaction,
     /// then calls `completionHandler` there with the outcome (a `PHPhotosError` when refused).
-    public func performChanges(_ changeBlock: @escaping () -> Void, completionHandler: ((Bool, Error?) -> Void)? = nil) {
+    public func performChanges(_ changeBlock: @escaping () -> Void, completionHandler: ((Bool, Error?) -> Void)? = nil)
+    {
         let work = Unchecked((changeBlock, completionHandler))
         ChangeBlock.queue.async {
             let (changeBlock, completionHandler) = work.value
@@ -103,7 +106,11 @@ public final class PHPhotoLibrary: NSObject, Sendable {
         let block = Unchecked(changeBlock)
         try await withCheckedThrowingContinuation { (committed: CheckedContinuation<Void, any Error>) in
             performChanges(block.value) { success, error in
-                if success { committed.resume() } else { committed.resume(throwing: error ?? PHPhotosError(.internalError, reason: "")) }
+                if success {
+                    committed.resume()
+                } else {
+                    committed.resume(throwing: error ?? PHPhotosError(.internalError, reason: ""))
+                }
             }
         }
     }

@@ -66,7 +66,8 @@ public final class PHPersistentChange: NSObject, Sendable {
 
     /// The objects of `objectType` the transaction inserted, updated or deleted.
     public func changeDetails(for objectType: PHObjectType) throws -> PHPersistentObjectChangeDetails {
-        details[objectType] ?? PHPersistentObjectChangeDetails(objectType: objectType, inserted: [], updated: [], deleted: [])
+        details[objectType]
+            ?? PHPersistentObjectChangeDetails(objectType: objectType, inserted: [], updated: [], deleted: [])
     }
 }
 
@@ -114,15 +115,20 @@ enum PersistentChanges {
             let inserted = split(change.insertedCollectionIds), updated = split(change.updatedCollectionIds)
             // A collection deleted since is known no more: reported as an asset collection.
             let deleted = split(change.deletedCollectionIds)
-            return PHPersistentChange(changeToken: PHPersistentChangeToken(change.token), details: [
-                .asset: PHPersistentObjectChangeDetails(objectType: .asset, inserted: Set(change.insertedAssetIds),
-                                                        updated: Set(change.updatedAssetIds),
-                                                        deleted: Set(change.deletedAssetIds)),
-                .assetCollection: PHPersistentObjectChangeDetails(objectType: .assetCollection, inserted: inserted.albums,
-                                                                  updated: updated.albums, deleted: deleted.albums),
-                .collectionList: PHPersistentObjectChangeDetails(objectType: .collectionList, inserted: inserted.folders,
-                                                                 updated: updated.folders, deleted: deleted.folders),
-            ])
+            return PHPersistentChange(
+                changeToken: PHPersistentChangeToken(change.token),
+                details: [
+                    .asset: PHPersistentObjectChangeDetails(
+                        objectType: .asset, inserted: Set(change.insertedAssetIds),
+                        updated: Set(change.updatedAssetIds),
+                        deleted: Set(change.deletedAssetIds)),
+                    .assetCollection: PHPersistentObjectChangeDetails(
+                        objectType: .assetCollection, inserted: inserted.albums,
+                        updated: updated.albums, deleted: deleted.albums),
+                    .collectionList: PHPersistentObjectChangeDetails(
+                        objectType: .collectionList, inserted: inserted.folders,
+                        updated: updated.folders, deleted: deleted.folders),
+                ])
         }
     }
 

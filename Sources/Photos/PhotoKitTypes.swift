@@ -215,12 +215,15 @@ public final class PHLocation: NSObject, Sendable {
     public let timestamp: Date
 
     public convenience init(latitude: CLLocationDegrees, longitude: CLLocationDegrees) {
-        self.init(coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude), altitude: 0,
-                  horizontalAccuracy: 0, verticalAccuracy: -1, timestamp: Date())
+        self.init(
+            coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude), altitude: 0,
+            horizontalAccuracy: 0, verticalAccuracy: -1, timestamp: Date())
     }
 
-    public init(coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance, horizontalAccuracy: Double,
-                verticalAccuracy: Double, timestamp: Date) {
+    public init(
+        coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance, horizontalAccuracy: Double,
+        verticalAccuracy: Double, timestamp: Date
+    ) {
         self.coordinate = coordinate
         self.altitude = altitude
         self.horizontalAccuracy = horizontalAccuracy
@@ -229,14 +232,16 @@ public final class PHLocation: NSObject, Sendable {
     }
 
     convenience init(_ location: Location) {
-        self.init(coordinate: CLLocationCoordinate2D(latitude: location.latitude, longitude: location.longitude),
-                  altitude: location.altitude ?? 0, horizontalAccuracy: 0,
-                  verticalAccuracy: location.altitude == nil ? -1 : 0, timestamp: Date())
+        self.init(
+            coordinate: CLLocationCoordinate2D(latitude: location.latitude, longitude: location.longitude),
+            altitude: location.altitude ?? 0, horizontalAccuracy: 0,
+            verticalAccuracy: location.altitude == nil ? -1 : 0, timestamp: Date())
     }
 
     var wireValue: Location {
-        Location(latitude: coordinate.latitude, longitude: coordinate.longitude,
-                 altitude: verticalAccuracy < 0 ? nil : altitude)
+        Location(
+            latitude: coordinate.latitude, longitude: coordinate.longitude,
+            altitude: verticalAccuracy < 0 ? nil : altitude)
     }
 }
 

@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 import PhotoLibrary
 
-public typealias PHAssetVideoProgressHandler = (Double, Error?, UnsafeMutablePointer<ObjCBool>, [AnyHashable: Any]?) -> Void
+public typealias PHAssetVideoProgressHandler = (Double, Error?, UnsafeMutablePointer<ObjCBool>, [AnyHashable: Any]?) ->
+    Void
 
 /// PhotoKit's `PHVideoRequestOptionsVersion`.
 public enum PHVideoRequestOptionsVersion: Int, Sendable {
@@ -48,35 +49,45 @@ extension PHImageManager {
     /// PhotoKit's `requestAVAsset`: an `AVURLAsset` of a file this process can read (the daemon's own when it can,
     /// else a copy in this user's cache) in the format `options.deliveryMode` asks for; no audio mix.
     @discardableResult
-    public func requestAVAsset(forVideo asset: PHAsset, options: PHVideoRequestOptions?,
-                               resultHandler: @escaping (AVAsset?, AVAudioMix?, [AnyHashable: Any]?) -> Void) -> PHImageRequestID {
+    public func requestAVAsset(
+        forVideo asset: PHAsset, options: PHVideoRequestOptions?,
+        resultHandler: @escaping (AVAsset?, AVAudioMix?, [AnyHashable: Any]?) -> Void
+    ) -> PHImageRequestID {
         let handler = Unchecked(resultHandler)
         return requestVideo(asset, options: options) { video, info in handler.value(video, nil, info) }
     }
 
     /// PhotoKit's `requestPlayerItem`: a player item of the asset `requestAVAsset` gives.
     @discardableResult
-    public func requestPlayerItem(forVideo asset: PHAsset, options: PHVideoRequestOptions?,
-                                  resultHandler: @escaping (AVPlayerItem?, [AnyHashable: Any]?) -> Void) -> PHImageRequestID {
+    public func requestPlayerItem(
+        forVideo asset: PHAsset, options: PHVideoRequestOptions?,
+        resultHandler: @escaping (AVPlayerItem?, [AnyHashable: Any]?) -> Void
+    ) -> PHImageRequestID {
         let handler = Unchecked(resultHandler)
-        return requestVideo(asset, options: options) { video, info in handler.value(video.map { AVPlayerItem(asset: $0) }, info) }
+        return requestVideo(asset, options: options) { video, info in
+            handler.value(video.map { AVPlayerItem(asset: $0) }, info)
+        }
     }
 
     /// PhotoKit's `requestExportSession`: an export session of the video with `exportPreset`; its export is made by
     /// the daemon (ffmpeg) and written to the session's `outputURL`.
     @discardableResult
-    public func requestExportSession(forVideo asset: PHAsset, options: PHVideoRequestOptions?, exportPreset: String,
-                                     resultHandler: @escaping (AVAssetExportSession?, [AnyHashable: Any]?) -> Void)
+    public func requestExportSession(
+        forVideo asset: PHAsset, options: PHVideoRequestOptions?, exportPreset: String,
+        resultHandler: @escaping (AVAssetExportSession?, [AnyHashable: Any]?) -> Void
+    )
         -> PHImageRequestID
     {
         let requestId = Self.nextRequestId()
         let handler = Unchecked(resultHandler)
         let version: ImageVersion = options?.version == .original ? .original : .current
-        let source = AVURLAsset(url: URL(fileURLWithPath: "/"), duration: CMTime(seconds: asset.duration, preferredTimescale: 600),
-                                exporter: LibraryVideoExporter(assetId: asset.localIdentifier, version: version))
+        let source = AVURLAsset(
+            url: URL(fileURLWithPath: "/"), duration: CMTime(seconds: asset.duration, preferredTimescale: 600),
+            exporter: LibraryVideoExporter(assetId: asset.localIdentifier, version: version))
         DispatchQueue(label: "photos.export.\(requestId)").async {
             guard asset.mediaType == .video else {
-                let error = PHPhotosError(.requestNotSupportedForAsset, reason: "asset \(asset.localIdentifier) is not a video")
+                let error = PHPhotosError(
+                    .requestNotSupportedForAsset, reason: "asset \(asset.localIdentifier) is not a video")
                 return handler.value(nil, [PHImageErrorKey: error, PHImageResultRequestIDKey: requestId])
             }
             guard let session = AVAssetExportSession(asset: source, presetName: exportPreset) else {
@@ -90,8 +101,10 @@ extension PHImageManager {
 
     /// Finds (or has the daemon convert) the video's file, copies it where this process can read it when it cannot,
     /// and calls `deliver` once, on a thread of the request's own.
-    private func requestVideo(_ asset: PHAsset, options: PHVideoRequestOptions?,
-                              deliver: @escaping (AVURLAsset?, [AnyHashable: Any]) -> Void) -> PHImageRequestID {
+    private func requestVideo(
+        _ asset: PHAsset, options: PHVideoRequestOptions?,
+        deliver: @escaping (AVURLAsset?, [AnyHashable: Any]) -> Void
+    ) -> PHImageRequestID {
         let requestId = Self.nextRequestId()
         let assetId = asset.localIdentifier, duration = asset.duration
         let version: ImageVersion = options?.version == .original ? .original : .current
@@ -106,17 +119,22 @@ extension PHImageManager {
                 guard asset.mediaType == .video else {
                     throw PHPhotosError(.requestNotSupportedForAsset, reason: "asset \(assetId) is not a video")
                 }
-                let path = try VideoFiles.file(of: assetId, version: version, preset: preset, cancellation: cancellation) { done in
+                let path = try VideoFiles.file(
+                    of: assetId, version: version, preset: preset, cancellation: cancellation
+                ) { done in
                     var stop = ObjCBool(false)
                     progress.value?(done, nil, &stop, nil)
                     if stop.boolValue { cancellation.cancel() }
                 }
-                let url = URL(fileURLWithPath: try ReadableCopies.readable(path, name: "\(assetId)-\(preset ?? version.rawValue)",
-                                                                           cancellation: cancellation))
-                let video = AVURLAsset(url: url, duration: CMTime(seconds: duration, preferredTimescale: 600),
-                                       exporter: LibraryVideoExporter(assetId: assetId, version: version))
+                let url = URL(
+                    fileURLWithPath: try ReadableCopies.readable(
+                        path, name: "\(assetId)-\(preset ?? version.rawValue)",
+                        cancellation: cancellation))
+                let video = AVURLAsset(
+                    url: url, duration: CMTime(seconds: duration, preferredTimescale: 600),
+                    exporter: LibraryVideoExporter(assetId: assetId, version: version))
                 work.value(video, [PHImageResultRequestIDKey: requestId, PHImageFileURLKey: url])
-            } catch where cancellation.isCancelled {
+            } catch  where cancellation.isCancelled {
                 work.value(nil, [PHImageCancelledKey: true, PHImageResultRequestIDKey: requestId])
             } catch {
                 work.value(nil, [PHImageErrorKey: PHPhotosError(error), PHImageResultRequestIDKey: requestId])
@@ -130,30 +148,38 @@ extension PHImageManager {
 enum VideoFiles {
     /// The daemon's file of the video: its own (`preset` nil), or its export with `preset`, `progress` hearing how far
     /// the export is.
-    static func file(of assetId: String, version: ImageVersion, preset: String?, cancellation: TransferCancellation,
-                     progress: @escaping @Sendable (Double) -> Void) throws -> String {
+    static func file(
+        of assetId: String, version: ImageVersion, preset: String?, cancellation: TransferCancellation,
+        progress: @escaping @Sendable (Double) -> Void
+    ) throws -> String {
         guard let preset else {
             return try LibraryClient.shared.call { library throws(PhotoLibraryError) in
                 try await library.requestImageData(for: assetId, version: version).path
             }
         }
-        return try export(assetId, version: version, preset: preset, fileType: "mp4", optimizeForNetworkUse: false,
-                          cancellation: cancellation, progress: progress).path
+        return try export(
+            assetId, version: version, preset: preset, fileType: "mp4", optimizeForNetworkUse: false,
+            cancellation: cancellation, progress: progress
+        ).path
     }
 
     /// Has the daemon export the video, on a connection of its own (an export may take minutes), and returns its
     /// reply with the file; cancelling stops ffmpeg.
-    static func export(_ assetId: String, version: ImageVersion, preset: String, fileType: String,
-                       optimizeForNetworkUse: Bool, cancellation: TransferCancellation,
-                       progress: @escaping @Sendable (Double) -> Void) throws -> (path: String, reply: ExportVideoReply) {
+    static func export(
+        _ assetId: String, version: ImageVersion, preset: String, fileType: String,
+        optimizeForNetworkUse: Bool, cancellation: TransferCancellation,
+        progress: @escaping @Sendable (Double) -> Void
+    ) throws -> (path: String, reply: ExportVideoReply) {
         let outcome = Pending<ExportVideoReply>()
         let task = Task(executorPreference: ClientExecutor.shared) {
             do {
                 let library = try await LibraryClient.shared.separateConnection()
                 defer { ClientExecutor.start { await library.close() } }
                 var final: ExportVideoReply?
-                for try await reply in library.exportVideo(assetId, preset: preset, fileType: fileType, version: version,
-                                                           optimizeForNetworkUse: optimizeForNetworkUse) {
+                for try await reply in library.exportVideo(
+                    assetId, preset: preset, fileType: fileType, version: version,
+                    optimizeForNetworkUse: optimizeForNetworkUse)
+                {
                     if reply.path == nil { progress(reply.progress) } else { final = reply }
                 }
                 guard let final else { throw PHPhotosError(.internalError, reason: "the daemon sent no export") }
@@ -174,15 +200,19 @@ struct LibraryVideoExporter: AVAssetExporting {
     let assetId: String
     let version: ImageVersion
 
-    func export(_ request: AVExportRequest, progress: @escaping @Sendable (Float) -> Void,
-                cancellation: AVExportCancellation) throws {
+    func export(
+        _ request: AVExportRequest, progress: @escaping @Sendable (Float) -> Void,
+        cancellation: AVExportCancellation
+    ) throws {
         let transfer = TransferCancellation()
         cancellation.onCancel { transfer.cancel() }
         do {
-            let exported = try VideoFiles.export(assetId, version: version, preset: request.preset.rawValue,
-                                                 fileType: request.fileType.rawValue,
-                                                 optimizeForNetworkUse: request.optimizesForNetworkUse,
-                                                 cancellation: transfer) { progress(Float($0) * 0.95) }
+            let exported = try VideoFiles.export(
+                assetId, version: version, preset: request.preset.rawValue,
+                fileType: request.fileType.rawValue,
+                optimizeForNetworkUse: request.optimizesForNetworkUse,
+                cancellation: transfer
+            ) { progress(Float($0) * 0.95) }
             try LibraryClient.shared.transfers.copy(exported.path, to: request.outputURL.path, cancellation: transfer)
         } catch {
             throw PHPhotosError(error)

@@ -27,8 +27,10 @@ public final class ChildProcess: Sendable {
     }
 
     /// Starts `executable` with `arguments`; `standardInput` nil reads `/dev/null`.
-    public init(executable: String, arguments: [String], standardInput: Int32?, standardOutput: Int32,
-                standardError: Int32) throws(ToolProcess.Failure) {
+    public init(
+        executable: String, arguments: [String], standardInput: Int32?, standardOutput: Int32,
+        standardError: Int32
+    ) throws(ToolProcess.Failure) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -43,7 +45,8 @@ public final class ChildProcess: Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         posix_spawnattr_setpgroup(&attributes, 0)
         // The child starts with no signal blocked and every signal at its default, whatever this process set.
         var noSignals = sigset_t(), allSignals = sigset_t()

@@ -40,8 +40,10 @@ public final class VideoExport: @unchecked Sendable {
     /// The ffmpeg running, and whether the export was cancelled.
     private let running = Mutex<(process: ChildProcess?, isCancelled: Bool)>((nil, false))
 
-    public init(input: String, output: String, preset: ExportPreset, fileType: ExportFileType,
-                sourceSize: (width: Int, height: Int), duration: Double, optimizesForNetworkUse: Bool = false) {
+    public init(
+        input: String, output: String, preset: ExportPreset, fileType: ExportFileType,
+        sourceSize: (width: Int, height: Int), duration: Double, optimizesForNetworkUse: Bool = false
+    ) {
         self.input = input
         self.output = output
         self.preset = preset
@@ -52,20 +54,26 @@ public final class VideoExport: @unchecked Sendable {
     }
 
     /// The size of the picture the export writes.
-    public var outputSize: (width: Int, height: Int) { preset.outputSize(width: sourceSize.width, height: sourceSize.height) }
+    public var outputSize: (width: Int, height: Int) {
+        preset.outputSize(width: sourceSize.width, height: sourceSize.height)
+    }
 
     /// ffmpeg's arguments, `-progress` lines on standard output and errors only on standard error.
     public func arguments(writingTo path: String) -> [String] {
         // "file:" keeps a name with a colon from being read as a protocol.
-        var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-y",
-                         "-i", "file:" + input, "-map", "0:v:0?", "-map", "0:a:0?", "-map_metadata", "0"]
+        var arguments = [
+            "-nostdin", "-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-y",
+            "-i", "file:" + input, "-map", "0:v:0?", "-map", "0:a:0?", "-map_metadata", "0",
+        ]
         if preset == .passthrough {
             arguments += ["-c", "copy"]
         } else {
             let size = outputSize
-            arguments += ["-vf", "scale=\(size.width):\(size.height)", "-c:v", "libx264", "-preset", "veryfast",
-                          "-crf", preset == .highestQuality ? "18" : "23", "-pix_fmt", "yuv420p",
-                          "-c:a", "aac", "-b:a", "128k"]
+            arguments += [
+                "-vf", "scale=\(size.width):\(size.height)", "-c:v", "libx264", "-preset", "veryfast",
+                "-crf", preset == .highestQuality ? "18" : "23", "-pix_fmt", "yuv420p",
+                "-c:a", "aac", "-b:a", "128k",
+            ]
         }
         if optimizesForNetworkUse { arguments += ["-movflags", "+faststart"] }
         return arguments + ["-f", fileType == .mp4 ? "mp4" : "mov", "file:" + path]
@@ -117,8 +125,9 @@ public final class VideoExport: @unchecked Sendable {
         let started: Result<ChildProcess, VideoExportError> = running.withLock { running in
             guard !running.isCancelled else { return .failure(.cancelled) }
             do {
-                let tool = try ChildProcess(executable: executable, arguments: arguments(writingTo: path),
-                                            standardInput: nil, standardOutput: output.write, standardError: errors.write)
+                let tool = try ChildProcess(
+                    executable: executable, arguments: arguments(writingTo: path),
+                    standardInput: nil, standardOutput: output.write, standardError: errors.write)
                 running.process = tool
                 return .success(tool)
             } catch {
