@@ -1,7 +1,8 @@
 // Justified rows: each row is filled edge to edge at about the target height, every photo keeping its shape.
 
 /** The rows of `tiles` (each with w and h) across `width` pixels: [{top, height, items: [{index, left, width}]}],
- *  and the total height. The last row keeps the target height instead of being stretched. */
+ *  and the total height. The last row keeps the target height instead of being stretched, and no row is taller
+ *  than its tallest picture's pixels: a row of small pictures is not blown up to fill the width. */
 export function justify(tiles, width, targetHeight, gap) {
   const rows = [];
   let row = [];
@@ -10,7 +11,7 @@ export function justify(tiles, width, targetHeight, gap) {
   const close = (stretch) => {
     const gaps = gap * (row.length - 1);
     let height = stretch ? (width - gaps) / aspectSum : targetHeight;
-    height = Math.min(height, targetHeight * 2.5);
+    height = Math.min(height, targetHeight * 2.5, Math.max(...row.map((index) => pixelHeight(tiles[index]))));
     let left = 0;
     const items = row.map((index) => {
       const tile = tiles[index];
@@ -31,6 +32,16 @@ export function justify(tiles, width, targetHeight, gap) {
   }
   if (row.length) close(false);
   return { rows, height: Math.max(0, top - gap) };
+}
+
+/** The tile's picture's height in pixels, or Infinity for audio, whose picture is drawn to any size. */
+export function pixelHeight(tile) {
+  return tile.type === 'audio' ? Infinity : tile.h;
+}
+
+/** Whether the tile's `box` is larger than its picture's pixels, which are then shown at their size, not enlarged. */
+export function exceedsPixels(tile, box) {
+  return tile.type !== 'audio' && (box.width > tile.w || box.height > tile.h);
 }
 
 /** Width over height, kept within panorama-friendly bounds so that no tile is a sliver. */

@@ -1,5 +1,6 @@
 // One tile of the grid: the photo's thumbnail at the size its row needs, its badges and its selection button.
 import { imageURL, dayLabel, formatDuration } from './api.js';
+import { exceedsPixels } from './layout.js';
 
 /** The tile's element, placed at `box` ({left, top, width, height}) within its section; the picture of a tile
  *  `onScreen` is fetched before those drawn ahead of the scrolling. */
@@ -18,6 +19,12 @@ export function makeTile(tile, box, dayKey, selected, onScreen) {
   image.draggable = false;
   image.alt = describe(tile, dayKey);
   image.src = imageURL(tile, box.height * (window.devicePixelRatio || 1) > 256 ? 512 : 256);
+  if (exceedsPixels(tile, box)) {
+    // A picture smaller than its slot is shown at its own size, centred: enlarged, it would only be blurred.
+    image.classList.add('actual-size');
+    image.style.maxWidth = `${tile.w}px`;
+    image.style.maxHeight = `${tile.h}px`;
+  }
   link.append(image);
   if (tile.type === 'video') link.append(badge('duration', formatDuration(tile.duration)));
   if (tile.favorite) link.append(badge('favorite', '♥'));
