@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PhotoLibrary
+import Synchronization
 
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,7 +11,8 @@ struct ImportCommand: AsyncParsableCommand {
             On a terminal, prints each file's outcome and a summary line; otherwise (or with --list) the summary line \
             alone, each file not imported on standard error. Exits with 1 when any file was unsupported or failed. A \
             folder is imported with -r: every file under it, hidden ones left out. --dry-run reads the files as an \
-            import would and lists what it would do, importing nothing.
+            import would and lists what it would do, importing nothing. Ctrl-C stops the import after the file \
+            photolibd is on and says how many files were done (exit status 130).
             """
     )
 
@@ -44,7 +46,10 @@ struct ImportCommand: AsyncParsableCommand {
         var albumId: String?
         if let album { albumId = try await References(library: library).collection(album, kinds: [.album]).id }
         let showsBar = !progress && isatty(STDERR_FILENO) == 1
+        let interruption = ImportInterruption(total: files.count, dryRun: dryRun, showsBar: showsBar)
+        let ctrlC = interruption.start()
         let result = try await library.importFiles(files, mode: mode, album: albumId, dryRun: dryRun) { [progress] done in
+            interruption.processed = done.processed
             if progress {
                 Console.print("progress \(done.processed)/\(done.total)")
             } else if showsBar {
@@ -52,6 +57,7 @@ struct ImportCommand: AsyncParsableCommand {
             }
         }
         if showsBar { Console.printError("\n") }
+        ImportInterruption.stop(ctrlC)
         await library.close()
         let counts = Dictionary(grouping: result.files, by: \.status).mapValues(\.count)
         if dryRun || list || isatty(STDOUT_FILENO) == 1 {
@@ -92,6 +98,52 @@ struct ImportCommand: AsyncParsableCommand {
         let width = 30
         let done = progress.total == 0 ? width : width * progress.processed / progress.total
         return "[" + String(repeating: "#", count: done) + String(repeating: ".", count: width - done) + "]"
+    }
+}
+
+/// What Ctrl-C during an import says before the command ends with 130: how many files were done and how many
+/// were not, the progress bar ended first. Leaving ends the call: photolibd finishes the file it is on, no more.
+final class ImportInterruption: Sendable {
+    private let total: Int
+    private let dryRun: Bool
+    private let showsBar: Bool
+    private let done = Mutex(0)
+
+    init(total: Int, dryRun: Bool, showsBar: Bool) {
+        (self.total, self.dryRun, self.showsBar) = (total, dryRun, showsBar)
+    }
+
+    /// The files done so far.
+    var processed: Int {
+        get { done.withLock { $0 } }
+        set { done.withLock { $0 = newValue } }
+    }
+
+    /// Takes Ctrl-C over until `stop` gets the source this returns.
+    func start() -> any DispatchSourceSignal {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT)
+        source.setEventHandler { [self] in
+            Console.printError((showsBar ? "\n" : "") + "interrupted: \(outcome)\n")
+            Foundation.exit(130)
+        }
+        source.resume()
+        return source
+    }
+
+    /// Lets Ctrl-C end the command as it would without an import under way.
+    static func stop(_ source: any DispatchSourceSignal) {
+        source.cancel()
+        signal(SIGINT, SIG_DFL)
+    }
+
+    /// "82 of 200 files done, about 118 not imported": photolibd may be a file or two past its last progress reply,
+    /// and finishes the file it is on.
+    private var outcome: String {
+        let processed = processed
+        if dryRun { return "a dry run of \(Display.count(total, "file")), nothing imported" }
+        return "\(processed) of \(Display.count(total, "file")) done, "
+            + (processed < total ? "about \(total - processed) not imported" : "none left")
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import PhotoLibrary
 import Testing
 import TestSupport
@@ -99,6 +100,36 @@ struct FirstHourCommandLineTests {
         #expect(refused.status == 1 && refused.errors.contains("notes.txt: unsupported: "))
         let listed = try runTool(Self.photolib, socket + ["import", "--list", paths[1]]).output
         #expect(lines(listed).count == 3 && listed.contains("duplicate"))
+    }
+
+    @Test func anInterruptedImportSaysWhatWasDoneAndWhatWasNotAndExitsWith130() async throws {
+        let daemon = try DaemonProcess()
+        try await daemon.start()
+        let photos = try TemporaryDirectory()
+        let paths = try MediaFixtures.writeVariants(0..<200, in: photos.path)
+        let output = try TemporaryDirectory()
+        let importer = Process()
+        importer.executableURL = URL(fileURLWithPath: Self.photolib)
+        importer.arguments = ["--socket", daemon.socketPath, "import", "--progress"] + paths
+        for name in ["out", "err"] { _ = FileManager.default.createFile(atPath: output.file(name), contents: nil) }
+        importer.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output.file("out")))
+        importer.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: output.file("err")))
+        try importer.run()
+        func printed(_ name: String) -> String { (try? String(contentsOfFile: output.file(name), encoding: .utf8)) ?? "" }
+        #expect(try await eventually { printed("out").contains("progress 1/200") })
+        kill(importer.processIdentifier, SIGINT)
+        importer.waitUntilExit()
+        #expect(importer.terminationStatus == 130, "\(printed("err"))")
+        // "interrupted: 82 of 200 files done, about 118 not imported"
+        let summary = try #require(lines(printed("err")).first { $0.hasPrefix("interrupted: ") }, "\(printed("err"))")
+        let counts = summary.split { !$0.isNumber }.compactMap { Int($0) }
+        #expect(counts.count == 3 && counts[1] == 200 && counts[0] + counts[2] == 200 && counts[0] < 200, "\(summary)")
+        // The daemon stops within a file or two of its last progress reply and the file it is on.
+        let library = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
+        #expect(try await eventually { try await library.importStatus().processing == 0 })
+        let imported = try await library.fetchAssets().count
+        #expect(imported <= counts[0] + 3, "\(summary); \(imported) imported")
+        await library.close()
     }
 
     @Test func listingsMarkTrashedRowsAndEachVerbSaysWhatChanged() async throws {
