@@ -227,10 +227,12 @@ extension CreationDateSource {
         case .exif: 1
         case .exifWithGPSOffset: 2
         case .exifWithoutOffset: 3
-        case .gps: 4
-        case .mediaMetadata: 5
-        case .fileName: 6
-        case .fileModification: 7
+        case .xmp: 4
+        case .xmpWithoutOffset: 5
+        case .gps: 6
+        case .mediaMetadata: 7
+        case .fileName: 8
+        case .fileModification: 9
         }
     }
 }

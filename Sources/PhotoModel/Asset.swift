@@ -38,9 +38,10 @@ public struct AssetResource: Sendable, Hashable, Codable {
     }
 }
 
-/// Where an asset's creation date came from, best first.
+/// Where an asset's creation date came from, best first; `xmp` and `xmpWithoutOffset` are the embedded XMP's
+/// xmp:CreateDate (or xmp:DateCreated, photoshop:DateCreated) of a file without EXIF DateTimeOriginal.
 public enum CreationDateSource: String, Sendable, Hashable, Codable, CaseIterable {
-    case exif, exifWithGPSOffset, exifWithoutOffset, gps, mediaMetadata, fileName, fileModification, user
+    case exif, exifWithGPSOffset, exifWithoutOffset, xmp, xmpWithoutOffset, gps, mediaMetadata, fileName, fileModification, user
 }
 
 /// A photo, video or audio item of the library, in the contract's JSON shape.

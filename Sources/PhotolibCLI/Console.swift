@@ -156,7 +156,7 @@ enum Display {
 
 extension CreationDateSource {
     /// Whether the date is a wall-clock time of unknown zone: EXIF without an offset, or a file name's digits.
-    var isFloating: Bool { self == .exifWithoutOffset || self == .fileName }
+    var isFloating: Bool { self == .exifWithoutOffset || self == .xmpWithoutOffset || self == .fileName }
 }
 
 /// A command's failure, printed as its message.

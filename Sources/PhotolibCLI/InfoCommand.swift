@@ -13,8 +13,11 @@ struct InfoCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The asset to show (its id or the start of it).", valueName: "asset-id"))
     var asset: String
 
-    @Flag(help: "Print the asset, its albums and its file's metadata as one JSON object.")
+    @Flag(help: "Print the asset, its albums and its file's metadata as one JSON object (all of it).")
     var json = false
+
+    @Flag(help: "Print every metadata value whole, an editor's bookkeeping in XMP included.")
+    var all = false
 
     private struct Info: Encodable {
         var asset: Asset
@@ -59,13 +62,13 @@ struct InfoCommand: AsyncParsableCommand {
         if json {
             try Console.printJSON(info)
         } else {
-            for (label, value) in Self.lines(info) {
+            for (label, value) in Self.lines(info, all: all) {
                 Console.print(label.padding(toLength: 10, withPad: " ", startingAt: 0) + value)
             }
         }
     }
 
-    private static func lines(_ info: Info) -> [(String, String)] {
+    private static func lines(_ info: Info, all: Bool) -> [(String, String)] {
         let asset = info.asset, metadata = info.metadata
         var lines: [(String, String)] = [("id", asset.id)]
         let subtypes = asset.mediaSubtypes.wireNames
@@ -97,9 +100,17 @@ struct InfoCommand: AsyncParsableCommand {
         let groups: [(String, [String: String]?)] = [("tiff", metadata.tiff), ("exif", metadata.exif), ("gps", metadata.gps),
                                                       ("iptc", metadata.iptc), ("xmp", metadata.xmp),
                                                       ("makerApple", metadata.makerApple), ("container", metadata.container)]
+        var leftOut = 0
         for (group, values) in groups {
-            for (key, value) in (values ?? [:]).sorted(by: { $0.key < $1.key }) { lines.append((group, "\(key) = \(value)")) }
+            for (key, value) in (values ?? [:]).sorted(by: { $0.key < $1.key }) {
+                guard all || !MetadataDigest.isBookkeeping(key, in: group) else {
+                    leftOut += 1
+                    continue
+                }
+                lines.append((group, "\(key) = \(all ? value : MetadataDigest.shortened(value))"))
+            }
         }
+        if leftOut > 0 { lines.append(("metadata", "\(leftOut) more values an editor keeps for itself; --all shows them")) }
         return lines
     }
 
@@ -127,6 +138,8 @@ struct InfoCommand: AsyncParsableCommand {
         case .exif?: "EXIF, with the camera's offset"
         case .exifWithGPSOffset?: "EXIF, offset from the GPS clock"
         case .exifWithoutOffset?: "EXIF, no offset recorded: the camera clock's local time"
+        case .xmp?: "XMP's creation date (xmp:CreateDate or photoshop:DateCreated), with its offset"
+        case .xmpWithoutOffset?: "XMP's creation date (xmp:CreateDate or photoshop:DateCreated), no offset: a local time"
         case .gps?: "the GPS clock"
         case .mediaMetadata?: "the recording's container"
         case .fileName?: "the digits of the file name, a local time"
@@ -156,5 +169,35 @@ struct InfoCommand: AsyncParsableCommand {
 
     private static func decimal(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+}
+
+/// What `photolib info` leaves out of a file's metadata unless asked for all of it: the values a person reads stay,
+/// an editor's bookkeeping goes (a Photoshop export's XMP holds every ancestor document's id and its text layers).
+enum MetadataDigest {
+    /// The longest value shown whole.
+    static let longestValue = 100
+
+    /// XMP namespaces that record an editor's history and settings, not the picture.
+    private static let bookkeepingNamespaces: Set<String> = ["xmpMM", "crs", "stEvt", "stRef", "illustrator", "xmpTPg"]
+
+    /// Photoshop's own properties of the same kind.
+    private static let bookkeepingProperties: Set<String> = [
+        "photoshop:DocumentAncestors", "photoshop:TextLayerName", "photoshop:TextLayerText", "photoshop:History",
+        "photoshop:LayerName", "photoshop:LayerText",
+    ]
+
+    /// Whether the value named `key` in `group` is an editor's bookkeeping.
+    static func isBookkeeping(_ key: String, in group: String) -> Bool {
+        guard group == "xmp" else { return false }
+        let namespace = key.split(separator: ":", maxSplits: 1).first.map(String.init) ?? key
+        return bookkeepingNamespaces.contains(namespace) || bookkeepingProperties.contains(key)
+    }
+
+    /// `value` on one line, cut to `longestValue` characters with "…" and how long it was.
+    static func shortened(_ value: String) -> String {
+        let line = value.split(whereSeparator: \.isNewline).joined(separator: " ")
+        guard line.count > longestValue else { return line }
+        return line.prefix(longestValue) + "… (\(line.count) characters)"
     }
 }

@@ -132,6 +132,29 @@ struct FirstHourCommandLineTests {
         await library.close()
     }
 
+    @Test func infoOfAPhotoshopExportIsCompactAndDatedByItsXMP() async throws {
+        let daemon = try DaemonProcess()
+        try await daemon.start()
+        let photos = try TemporaryDirectory()
+        let ancestors = (0..<120).map { "-XMP-photoshop:DocumentAncestors+=adobe:docid:photoshop:\($0)-\(UUID().uuidString)" }
+        let export = try ImageFixtures.image(at: photos.file("export.jpg"), width: 40, height: 30, exif: [
+            "-XMP-xmp:CreateDate=2019:03:14 10:22:31+01:00", "-XMP-xmpMM:DocumentID=xmp.did:0a1b2c3d",
+            "-XMP-photoshop:Instructions=" + String(repeating: "Sonderangebot nur heute ", count: 20),
+        ] + ancestors)
+        let socket = ["--socket", daemon.socketPath]
+        _ = try runTool(Self.photolib, socket + ["import", export])
+        let library = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
+        let asset = try #require(try await library.fetchAssets().assets.first)
+        await library.close()
+        #expect(asset.creationDateSource == .xmp && asset.creationDate?.rfc3339.hasPrefix("2019-03-14T10:22:31") == true)
+        let info = try runTool(Self.photolib, socket + ["info", asset.id]).output
+        #expect(info.contains("created   2019-03-14 10:22:31 +01:00 (XMP's creation date"), "\(info)")
+        #expect(!info.contains("DocumentAncestors") && !info.contains("xmp.did:") && info.contains("--all shows them"), "\(info)")
+        #expect(info.contains("Instructions = Sonderangebot nur heute") && lines(info).allSatisfy { $0.count < 160 }, "\(info)")
+        let all = try runTool(Self.photolib, socket + ["info", "--all", asset.id]).output
+        #expect(all.contains("photoshop:DocumentAncestors = adobe:docid:photoshop:0-") && all.contains("photoshop:119-") && all.contains("xmp.did:0a1b2c3d"))
+    }
+
     @Test func listingsMarkTrashedRowsAndEachVerbSaysWhatChanged() async throws {
         let (library, assets) = try await ModelLibrary.make()
         let socket = ["--socket", library.daemon.socketPath]

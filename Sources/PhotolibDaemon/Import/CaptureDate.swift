@@ -11,20 +11,20 @@ enum CaptureDate {
         var modificationTime: Double
     }
 
-    /// EXIF DateTimeOriginal (with its offset, else one the GPS clock implies, else the daemon's), else the GPS
-    /// clock, else the file name, else the modification time.
-    static func resolve(exif: ExifDateTime?, gps: Date?, clues: Clues) -> (Timestamp, CreationDateSource) {
+    /// EXIF DateTimeOriginal (with its offset, else one the GPS clock implies, else the daemon's), else the embedded
+    /// XMP's creation date (with its offset, else the daemon's), else the GPS clock, else the file name, else the
+    /// modification time.
+    static func resolve(exif: ExifDateTime?, xmp: ExifDateTime?, gps: Date?, clues: Clues) -> (Timestamp, CreationDateSource) {
         if let exif {
-            func wallClock(at offset: Int) -> Timestamp {
-                Timestamp(year: exif.year, month: exif.month, day: exif.day, hour: exif.hour, minute: exif.minute,
-                          second: exif.second, fractionalSecond: exif.fractionalSecond, utcOffsetSeconds: offset)
+            if let offset = exif.utcOffsetSeconds { return (timestamp(exif, at: offset), .exif) }
+            if let gps, let offset = offset(ofWallClock: timestamp(exif, at: 0).secondsSince1970, gpsClock: gps) {
+                return (timestamp(exif, at: offset), .exifWithGPSOffset)
             }
-            if let offset = exif.utcOffsetSeconds { return (wallClock(at: offset), .exif) }
-            if let gps, let offset = offset(ofWallClock: wallClock(at: 0).secondsSince1970, gpsClock: gps) {
-                return (wallClock(at: offset), .exifWithGPSOffset)
-            }
-            let offset = localOffset(atLocalYear: exif.year, month: exif.month, day: exif.day, hour: exif.hour)
-            return (wallClock(at: offset), .exifWithoutOffset)
+            return (timestamp(exif, at: localOffset(atWallClock: exif)), .exifWithoutOffset)
+        }
+        if let xmp {
+            if let offset = xmp.utcOffsetSeconds { return (timestamp(xmp, at: offset), .xmp) }
+            return (timestamp(xmp, at: localOffset(atWallClock: xmp)), .xmpWithoutOffset)
         }
         if let gps {
             let seconds = gps.timeIntervalSince1970
@@ -48,6 +48,17 @@ enum CaptureDate {
         }
         let seconds = clues.modificationTime
         return (Timestamp(secondsSince1970: seconds, utcOffsetSeconds: localOffset(at: seconds)), .fileModification)
+    }
+
+    /// A wall-clock time at a UTC offset.
+    private static func timestamp(_ time: ExifDateTime, at offset: Int) -> Timestamp {
+        Timestamp(year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute,
+                  second: time.second, fractionalSecond: time.fractionalSecond, utcOffsetSeconds: offset)
+    }
+
+    /// The daemon's time zone offset for a wall-clock time recorded without one.
+    private static func localOffset(atWallClock time: ExifDateTime) -> Int {
+        localOffset(atLocalYear: time.year, month: time.month, day: time.day, hour: time.hour)
     }
 
     /// The time zone a camera clock was set to, from its wall-clock time (read as if UTC) and the GPS clock (UTC)

@@ -27,9 +27,9 @@ extension Importer {
 
     /// The photo asset a still or RAW file makes, before its content hash and stored path are known.
     private func photoDraft(filename: String, clues: CaptureDate.Clues, mimeType: String, fileSize: Int64, path: String,
-                            size: (width: Int, height: Int, orientation: Int), captureTime: ExifDateTime?, gpsTime: Date?,
-                            location: GeoLocation?, camera: CameraData) -> AssetDraft {
-        let (date, source) = CaptureDate.resolve(exif: captureTime, gps: gpsTime, clues: clues)
+                            size: (width: Int, height: Int, orientation: Int), captureTime: ExifDateTime?, xmpTime: ExifDateTime?,
+                            gpsTime: Date?, location: GeoLocation?, camera: CameraData) -> AssetDraft {
+        let (date, source) = CaptureDate.resolve(exif: captureTime, xmp: xmpTime, gps: gpsTime, clues: clues)
         let isScreenshot = filename.hasPrefix("Screenshot") || filename.hasPrefix("Screen Shot")
         var draft = AssetDraft(
             mediaType: .image, mediaSubtypes: isScreenshot ? .photoScreenshot : [],
@@ -71,7 +71,8 @@ extension Importer {
             }
             var draft = photoDraft(filename: filename, clues: clues, mimeType: metadata.mimeType, fileSize: identity.size,
                                    path: path, size: (metadata.pixelWidth, metadata.pixelHeight, metadata.orientation),
-                                   captureTime: metadata.dateTimeOriginal, gpsTime: metadata.gpsTimestamp,
+                                   captureTime: metadata.dateTimeOriginal, xmpTime: metadata.xmpCreateDate,
+                                   gpsTime: metadata.gpsTimestamp,
                                    location: metadata.location, camera: metadata.camera)
             // The smart albums Apple keeps by rule: animated images, portraits with depth.
             if metadata.pageCount > 1 { draft.mediaSubtypes.insert(.photoAnimated) }
@@ -86,7 +87,8 @@ extension Importer {
             let exif = try? metadataReader.readMetadata(atPath: path)
             return photoDraft(filename: filename, clues: clues, mimeType: MediaFileKind.rawMimeTypes[fileExtension]!,
                               fileSize: identity.size, path: path, size: (raw.pixelWidth, raw.pixelHeight, raw.orientation),
-                              captureTime: captureTime(ofRAWAt: path, libRaw: raw, libvips: exif), gpsTime: exif?.gpsTimestamp,
+                              captureTime: captureTime(ofRAWAt: path, libRaw: raw, libvips: exif), xmpTime: exif?.xmpCreateDate,
+                              gpsTime: exif?.gpsTimestamp,
                               location: exif?.location ?? raw.location,
                               camera: (exif?.camera).map { $0.filling(from: raw.camera) } ?? raw.camera)
         case .video, .audio:
