@@ -261,6 +261,7 @@ let package = Package(
         .testTarget(name: "CompactJSONTests", dependencies: ["CompactJSON"]),
         .testTarget(name: "DigestsTests", dependencies: ["Digests", "HexEncoding", "TestSupport"]),
         .testTarget(name: "PhotoModelTests", dependencies: ["PhotoModel", "CompactJSON"]),
+        .testTarget(name: "SystemFaultsTests", dependencies: ["SystemFaults", "TestSupport"]),
         .testTarget(name: "PredicateQueryTests", dependencies: ["PredicateQuery", "PhotoModel"]),
         .testTarget(name: "LibraryStoreTests", dependencies: ["LibraryStore", "PhotoModel"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "CompactJSON"]),

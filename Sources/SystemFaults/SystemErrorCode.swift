@@ -33,8 +33,11 @@ public struct SystemErrorCode: Sendable, Hashable, CustomStringConvertible {
 
     private static func code(in error: NSError, depth: Int) -> Int32? {
         if error.domain == NSPOSIXErrorDomain { return Int32(truncatingIfNeeded: error.code) }
-        if depth < deepestUnderlyingError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError,
-           let code = code(in: underlying, depth: depth + 1) {
+        // Read as any error first: on Linux a Swift error kept in `userInfo` (a `POSIXError`) is not cast to
+        // `NSError` directly, only bridged.
+        if depth < deepestUnderlyingError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? any Error,
+            let code = code(in: underlying as NSError, depth: depth + 1)
+        {
             return code
         }
         guard error.domain == NSCocoaErrorDomain else { return nil }
