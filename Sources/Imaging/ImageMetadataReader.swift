@@ -31,8 +31,10 @@ public struct ImageMetadataReader: Sendable {
         }
     }
 
-    private func readMetadata(named path: String,
-                              opening open: () -> UnsafeMutablePointer<VipsImage>?) throws(ImagingError) -> ImageMetadata {
+    private func readMetadata(
+        named path: String,
+        opening open: () -> UnsafeMutablePointer<VipsImage>?
+    ) throws(ImagingError) -> ImageMetadata {
         let image = try VipsRuntime.withErrorBuffer { () throws(ImagingError) in
             guard let image = open() else {
                 throw .unreadable(path: path, reason: VipsRuntime.takeErrorMessage())

@@ -47,7 +47,8 @@ extension ExifDateTime {
         let secondParts = time.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let clock = secondParts[0].split(separator: ":", omittingEmptySubsequences: false)
         guard (2...3).contains(clock.count) else { return nil }
-        let exifText = parts[0].replacingOccurrences(of: "-", with: ":") + " " + clock.joined(separator: ":")
+        let exifText =
+            parts[0].replacingOccurrences(of: "-", with: ":") + " " + clock.joined(separator: ":")
             + (clock.count == 2 ? ":00" : "")
         self.init(exifText: exifText, subseconds: secondParts.count == 2 ? String(secondParts[1]) : nil, offset: offset)
     }

@@ -41,7 +41,8 @@ public struct AssetResource: Sendable, Hashable, Codable {
 /// Where an asset's creation date came from, best first; `xmp` and `xmpWithoutOffset` are the embedded XMP's
 /// xmp:CreateDate (or xmp:DateCreated, photoshop:DateCreated) of a file without EXIF DateTimeOriginal.
 public enum CreationDateSource: String, Sendable, Hashable, Codable, CaseIterable {
-    case exif, exifWithGPSOffset, exifWithoutOffset, xmp, xmpWithoutOffset, gps, mediaMetadata, fileName, fileModification, user
+    case exif, exifWithGPSOffset, exifWithoutOffset, xmp, xmpWithoutOffset, gps, mediaMetadata, fileName,
+        fileModification, user
 }
 
 /// A photo, video or audio item of the library, in the contract's JSON shape.
@@ -221,10 +222,12 @@ public struct AssetDraft: Sendable, Hashable {
     /// The stars, keywords, title and caption the file and its sidecar carry.
     public var annotations = Annotations()
 
-    public init(mediaType: MediaType, mediaSubtypes: MediaSubtypes = [], pixelWidth: Int, pixelHeight: Int,
-                orientation: Int, creationDate: Timestamp?, creationDateSource: CreationDateSource?,
-                location: Location?, duration: Double = 0, contentHash: String, resources: [DraftResource],
-                burstIdentifier: String? = nil) {
+    public init(
+        mediaType: MediaType, mediaSubtypes: MediaSubtypes = [], pixelWidth: Int, pixelHeight: Int,
+        orientation: Int, creationDate: Timestamp?, creationDateSource: CreationDateSource?,
+        location: Location?, duration: Double = 0, contentHash: String, resources: [DraftResource],
+        burstIdentifier: String? = nil
+    ) {
         self.mediaType = mediaType
         self.mediaSubtypes = mediaSubtypes
         self.pixelWidth = pixelWidth
@@ -251,7 +254,10 @@ public struct DraftResource: Sendable, Hashable {
     /// Whether the library owns the file (copied or moved into its store) and may delete it on purge.
     public var isOwnedByLibrary: Bool
 
-    public init(type: ResourceType, originalFilename: String, mimeType: String, fileSize: Int64, path: String, isOwnedByLibrary: Bool) {
+    public init(
+        type: ResourceType, originalFilename: String, mimeType: String, fileSize: Int64, path: String,
+        isOwnedByLibrary: Bool
+    ) {
         self.type = type
         self.originalFilename = originalFilename
         self.mimeType = mimeType

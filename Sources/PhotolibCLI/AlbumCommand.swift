@@ -5,8 +5,10 @@ struct AlbumCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "album",
         abstract: "Create, rename and delete albums, add, remove and reorder their assets, and file them in folders.",
-        subcommands: [Create.self, Add.self, Remove.self, MoveAssets.self, RenameCollection<AlbumKind>.self,
-                      DeleteCollections<AlbumKind>.self, MoveCollection<AlbumKind>.self]
+        subcommands: [
+            Create.self, Add.self, Remove.self, MoveAssets.self, RenameCollection<AlbumKind>.self,
+            DeleteCollections<AlbumKind>.self, MoveCollection<AlbumKind>.self,
+        ]
     )
 
     struct Create: AsyncParsableCommand {
@@ -42,7 +44,8 @@ struct AlbumCommand: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Take assets out of an album; they stay in the library.")
+        static let configuration = CommandConfiguration(
+            abstract: "Take assets out of an album; they stay in the library.")
 
         @OptionGroup var connection: ConnectionOptions
 
@@ -54,8 +57,12 @@ struct AlbumCommand: AsyncParsableCommand {
         func run() async throws {
             let library = try await connection.connect()
             let target = try await References(library: library).collection(album, kinds: [.album])
-            let members = Set(try await library.fetchAllAssets(matching: AssetQuery(collection: target.id, includeHidden: true,
-                                                                                    includeTrashed: true)).assets.map(\.id))
+            let members = Set(
+                try await library.fetchAllAssets(
+                    matching: AssetQuery(
+                        collection: target.id, includeHidden: true,
+                        includeTrashed: true)
+                ).assets.map(\.id))
             let removed = try await selection.resolve(in: library, within: target.id) {
                 "Take \($0) out of \(target.describedWithArticle)?"
             }
@@ -97,11 +104,13 @@ struct AlbumCommand: AsyncParsableCommand {
             let shown = try await library.fetchAllAssets(matching: AssetQuery(collection: target.id)).assets.map(\.id)
             let moved = try await references.assets(assets)
             if let stranger = moved.first(where: { !shown.contains($0.id) }) {
-                throw CommandFailure("\(stranger.summary) is not shown in \(target.describedWithArticle) (not in it, or hidden)")
+                throw CommandFailure(
+                    "\(stranger.summary) is not shown in \(target.describedWithArticle) (not in it, or hidden)")
             }
             guard to + moved.count <= shown.count else {
-                throw CommandFailure("\(target.describedWithArticle) shows \(Display.count(shown.count, "asset")): moving \(moved.count) "
-                    + "can start at place \(shown.count - moved.count) at most")
+                throw CommandFailure(
+                    "\(target.describedWithArticle) shows \(Display.count(shown.count, "asset")): moving \(moved.count) "
+                        + "can start at place \(shown.count - moved.count) at most")
             }
             // One move per asset, in the order given (a move of several keeps their current order), in one change.
             var changes = PhotoLibrary.ChangeBuilder()
@@ -112,7 +121,9 @@ struct AlbumCommand: AsyncParsableCommand {
                 order.insert(order.remove(at: from), at: to + offset)
             }
             _ = try await library.performChanges(changes)
-            for (offset, asset) in moved.enumerated() { Console.print("moved \(asset.summary) to place \(to + offset)") }
+            for (offset, asset) in moved.enumerated() {
+                Console.print("moved \(asset.summary) to place \(to + offset)")
+            }
         }
     }
 }
@@ -122,17 +133,24 @@ struct NewCollectionOptions: ParsableArguments {
     @Argument(help: "Its title.")
     var title: String
 
-    @Option(name: .customLong("in"), help: ArgumentHelp("Create it inside this folder (id, start of an id, or title).",
-                                                         valueName: "folder"))
+    @Option(
+        name: .customLong("in"),
+        help: ArgumentHelp(
+            "Create it inside this folder (id, start of an id, or title).",
+            valueName: "folder"))
     var parent: String?
 
     /// Creates the album or folder and prints its id; says so when another one has the same title.
     func create(_ kind: CollectionKind, connection: ConnectionOptions) async throws {
         let library = try await connection.connect()
         var parent: String?
-        if let folder = self.parent { parent = try await References(library: library).collection(folder, kinds: [.folder]).id }
+        if let folder = self.parent {
+            parent = try await References(library: library).collection(folder, kinds: [.folder]).id
+        }
         var changes = PhotoLibrary.ChangeBuilder()
-        let placeholder = kind == .folder ? changes.createFolder(title: title, in: parent) : changes.createAlbum(title: title, in: parent)
+        let placeholder =
+            kind == .folder
+            ? changes.createFolder(title: title, in: parent) : changes.createAlbum(title: title, in: parent)
         guard let id = try await library.performChanges(changes).created[placeholder] else {
             throw CommandFailure("photolibd did not report the new \(kind.rawValue)'s id")
         }
@@ -145,10 +163,12 @@ struct NewCollectionOptions: ParsableArguments {
 /// the title no longer names one of them.
 enum SameTitle {
     static func note(_ title: String, of id: String, in library: PhotoLibrary) async throws {
-        let titled = CollectionQuery(predicate: "title == \(PredicateText.quoted(title)) AND kind IN {'album', 'folder'}")
+        let titled = CollectionQuery(
+            predicate: "title == \(PredicateText.quoted(title)) AND kind IN {'album', 'folder'}")
         let others = try await library.fetchAllCollections(matching: titled).collections.filter { $0.id != id }
         guard !others.isEmpty else { return }
-        Console.printError("note: \(others.count + 1) albums and folders are titled '\(title)' now ("
-            + ([id] + others.map(\.id)).joined(separator: ", ") + "): name each by its id\n")
+        Console.printError(
+            "note: \(others.count + 1) albums and folders are titled '\(title)' now ("
+                + ([id] + others.map(\.id)).joined(separator: ", ") + "): name each by its id\n")
     }
 }

@@ -11,9 +11,11 @@ struct AssetSelection: ParsableArguments {
     @Argument(help: ArgumentHelp("The assets (ids or unique starts of ids).", valueName: "asset-id"))
     var assets: [String] = []
 
-    @Option(name: .customLong("where"), help: ArgumentHelp(
-        "Every asset matching this NSPredicate-format predicate instead, e.g. \"cameraModel == 'X100V'\".",
-        valueName: "predicate"))
+    @Option(
+        name: .customLong("where"),
+        help: ArgumentHelp(
+            "Every asset matching this NSPredicate-format predicate instead, e.g. \"cameraModel == 'X100V'\".",
+            valueName: "predicate"))
     var predicate: String?
 
     @Flag(name: [.short, .long], help: "Do not ask before changing the assets --where selects.")
@@ -32,20 +34,25 @@ struct AssetSelection: ParsableArguments {
     var isEmpty: Bool { assets.isEmpty && predicate == nil }
 
     func validate() throws {
-        if !assets.isEmpty, predicate != nil { throw ValidationError("name assets or select them with --where, not both") }
+        if !assets.isEmpty, predicate != nil {
+            throw ValidationError("name assets or select them with --where, not both")
+        }
     }
 
     /// The selected assets; `--where` looks among the assets of `collection` when given. A predicate's matches are
     /// confirmed with `question` (given their count), e.g. `{ "Hide \($0)?" }`; none matching ends the command with a
     /// message and nothing changed.
-    func resolve(in library: PhotoLibrary, scope: Scope = .visible, within collection: String? = nil,
-                 question: (String) -> String) async throws -> [Asset] {
+    func resolve(
+        in library: PhotoLibrary, scope: Scope = .visible, within collection: String? = nil,
+        question: (String) -> String
+    ) async throws -> [Asset] {
         guard let predicate else {
             guard !assets.isEmpty else { throw ValidationError("name the assets, or select them with --where") }
             return try await References(library: library).assets(assets)
         }
-        var query = AssetQuery(collection: collection, predicate: predicate, includeHidden: scope != .visible,
-                               includeTrashed: scope == .trash)
+        var query = AssetQuery(
+            collection: collection, predicate: predicate, includeHidden: scope != .visible,
+            includeTrashed: scope == .trash)
         if scope == .trash { query.predicate = "(\(predicate)) AND isTrashed == YES" }
         let selected: [Asset]
         do {
@@ -60,8 +67,9 @@ struct AssetSelection: ParsableArguments {
         }
         let count = Display.count(selected.count, "asset")
         if !yes {
-            try Confirmation.ask(question(count),
-                                 withoutTerminal: "--where selects \(count): add --yes to go ahead without a terminal to ask on")
+            try Confirmation.ask(
+                question(count),
+                withoutTerminal: "--where selects \(count): add --yes to go ahead without a terminal to ask on")
         }
         return selected
     }
@@ -84,8 +92,10 @@ enum Confirmation {
 enum PredicateRefusal {
     /// The refusal of `predicate` (its positions, not those of a predicate a command built around it), with the keys
     /// there are when a key was unknown.
-    static func explain(_ refusal: PhotoLibraryError, ofPredicate predicate: String?,
-                        in library: PhotoLibrary) async throws -> CommandFailure {
+    static func explain(
+        _ refusal: PhotoLibraryError, ofPredicate predicate: String?,
+        in library: PhotoLibrary
+    ) async throws -> CommandFailure {
         var message = refusal.message
         do {
             _ = try await library.fetchAssets(matching: AssetQuery(predicate: predicate, limit: 0))
@@ -93,6 +103,7 @@ enum PredicateRefusal {
             guard error.code == .invalidPredicate else { throw error }
             message = error.message
         }
-        return CommandFailure(message + (message.contains("unknown key") ? "; the keys are: \(PredicateSchema.assets.keyList)" : ""))
+        return CommandFailure(
+            message + (message.contains("unknown key") ? "; the keys are: \(PredicateSchema.assets.keyList)" : ""))
     }
 }

@@ -19,15 +19,19 @@ struct AssetsCommand: AsyncParsableCommand {
     @Flag(help: "Print each asset as one line of JSON, as the daemon sends it.")
     var json = false
 
-    @Option(help: ArgumentHelp("Only the assets of this album, smart album or moment (id, start of an id, or title).",
-                               valueName: "album"))
+    @Option(
+        help: ArgumentHelp(
+            "Only the assets of this album, smart album or moment (id, start of an id, or title).",
+            valueName: "album"))
     var album: String?
 
     @Option(help: "Only assets of this type: image, video or audio.")
     var media: MediaType?
 
-    @Option(help: ArgumentHelp("Only assets taken on or after this day (2024, 2024-05 or 2024-05-01, local time).",
-                               valueName: "date"))
+    @Option(
+        help: ArgumentHelp(
+            "Only assets taken on or after this day (2024, 2024-05 or 2024-05-01, local time).",
+            valueName: "date"))
     var since: CalendarPeriod?
 
     @Option(help: ArgumentHelp("Only assets taken on or before this day, month or year.", valueName: "date"))
@@ -39,13 +43,17 @@ struct AssetsCommand: AsyncParsableCommand {
     @Option(help: "List at most this many assets.")
     var limit: Int?
 
-    @Option(name: .customLong("where"), help: ArgumentHelp(
-        "Only assets matching this NSPredicate-format predicate, e.g. 'isFavorite == YES AND pixelWidth > 3000'.",
-        valueName: "predicate"))
+    @Option(
+        name: .customLong("where"),
+        help: ArgumentHelp(
+            "Only assets matching this NSPredicate-format predicate, e.g. 'isFavorite == YES AND pixelWidth > 3000'.",
+            valueName: "predicate"))
     var predicate: String?
 
-    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp(
-        "Sort by this key, descending with a leading '-' (repeat for ties), e.g. -creationDate.", valueName: "key"))
+    @Option(
+        parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "Sort by this key, descending with a leading '-' (repeat for ties), e.g. -creationDate.", valueName: "key"))
     var sort: [String] = []
 
     @Flag(help: "Include hidden assets.")
@@ -58,7 +66,8 @@ struct AssetsCommand: AsyncParsableCommand {
     var allBurstFrames = false
 
     /// The keys `--sort` takes: the predicate keys and `id`.
-    private static let sortKeys = PredicateSchema(Array(PredicateSchema.assets.keys.values) + [PredicateKey("id", .text)])
+    private static let sortKeys = PredicateSchema(
+        Array(PredicateSchema.assets.keys.values) + [PredicateKey("id", .text)])
 
     func validate() throws {
         for key in sort.map(Self.sortKey) where Self.sortKeys.keys[key] == nil {
@@ -69,11 +78,14 @@ struct AssetsCommand: AsyncParsableCommand {
     func run() async throws {
         let library = try await connection.connect()
         var collection: AssetCollection?
-        if let album { collection = try await References(library: library).collection(album, kinds: Set(CollectionKind.allCases)) }
+        if let album {
+            collection = try await References(library: library).collection(album, kinds: Set(CollectionKind.allCases))
+        }
         let sortDescriptors = sort.map { SortDescriptor(key: Self.sortKey($0), ascending: !$0.hasPrefix("-")) }
-        let query = AssetQuery(collection: collection?.id, mediaTypes: media.map { [$0] }, predicate: combinedPredicate(),
-                               sort: sortDescriptors.isEmpty ? nil : sortDescriptors, includeHidden: includeHidden,
-                               includeTrashed: includeTrashed, includeAllBurstAssets: allBurstFrames, limit: limit)
+        let query = AssetQuery(
+            collection: collection?.id, mediaTypes: media.map { [$0] }, predicate: combinedPredicate(),
+            sort: sortDescriptors.isEmpty ? nil : sortDescriptors, includeHidden: includeHidden,
+            includeTrashed: includeTrashed, includeAllBurstAssets: allBurstFrames, limit: limit)
         let assets: [Asset]
         do {
             assets = try await library.fetchAllAssets(matching: query).assets
@@ -87,18 +99,21 @@ struct AssetsCommand: AsyncParsableCommand {
         }
         // Hidden and trashed rows are marked when the listing mixes them with the rest.
         let showsState = includeHidden || includeTrashed
-        var table = TextTable(header: ["ID", "TYPE", "PIXELS", "BYTES", "TAKEN (LOCAL TIME)", "FAV"]
-            + (showsState ? ["STATE"] : []) + ["FILENAME"])
+        var table = TextTable(
+            header: ["ID", "TYPE", "PIXELS", "BYTES", "TAKEN (LOCAL TIME)", "FAV"]
+                + (showsState ? ["STATE"] : []) + ["FILENAME"])
         for asset in assets {
-            let state = [("hidden", asset.isHidden), ("trashed", asset.isTrashed)].filter(\.1).map(\.0).joined(separator: ",")
-            table.append([
-                Display.shortId(asset.id),
-                asset.mediaType.rawValue,
-                asset.pixelWidth > 0 ? "\(asset.pixelWidth)x\(asset.pixelHeight)" : "-",
-                Display.bytes(asset.fileSize),
-                Display.localTime(asset.creationDate),
-                asset.isFavorite ? "★" : "",
-            ] + (showsState ? [state.isEmpty ? "-" : state] : []) + [asset.originalFilename])
+            let state = [("hidden", asset.isHidden), ("trashed", asset.isTrashed)].filter(\.1).map(\.0).joined(
+                separator: ",")
+            table.append(
+                [
+                    Display.shortId(asset.id),
+                    asset.mediaType.rawValue,
+                    asset.pixelWidth > 0 ? "\(asset.pixelWidth)x\(asset.pixelHeight)" : "-",
+                    Display.bytes(asset.fileSize),
+                    Display.localTime(asset.creationDate),
+                    asset.isFavorite ? "★" : "",
+                ] + (showsState ? [state.isEmpty ? "-" : state] : []) + [asset.originalFilename])
         }
         table.print(empty: "no assets match")
     }
@@ -132,8 +147,9 @@ struct CalendarPeriod: ExpressibleByArgument {
         let parts = argument.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
         guard (1...3).contains(parts.count), parts.allSatisfy({ $0 != nil }) else { return nil }
         let numbers = parts.map { $0! }
-        var components = DateComponents(year: numbers[0], month: numbers.count > 1 ? numbers[1] : 1,
-                                        day: numbers.count > 2 ? numbers[2] : 1)
+        var components = DateComponents(
+            year: numbers[0], month: numbers.count > 1 ? numbers[1] : 1,
+            day: numbers.count > 2 ? numbers[2] : 1)
         let calendar = Calendar.current
         guard components.isValidDate(in: calendar), numbers[0] >= 1, let first = calendar.date(from: components) else {
             return nil
@@ -150,6 +166,7 @@ struct CalendarPeriod: ExpressibleByArgument {
     }
 
     private static func timestamp(_ date: Date, in calendar: Calendar) -> Timestamp {
-        Timestamp(secondsSince1970: date.timeIntervalSince1970, utcOffsetSeconds: calendar.timeZone.secondsFromGMT(for: date))
+        Timestamp(
+            secondsSince1970: date.timeIntervalSince1970, utcOffsetSeconds: calendar.timeZone.secondsFromGMT(for: date))
     }
 }

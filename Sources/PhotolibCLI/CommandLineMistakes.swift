@@ -29,7 +29,8 @@ extension PhotolibCommand {
     /// Prints `error` and the usage of `command` as ArgumentParser prints a mistake it finds, and exits with 64.
     static func exitWithUsage(of command: any ParsableCommand.Type, error: String) -> Never {
         let name = fullName(of: command)
-        Console.printError("Error: \(error)\nUsage: \(usageString(for: command))\n  See '\(name) --help' for more information.\n")
+        Console.printError(
+            "Error: \(error)\nUsage: \(usageString(for: command))\n  See '\(name) --help' for more information.\n")
         exit(withError: ExitCode.validationFailure)
     }
 
@@ -65,8 +66,11 @@ struct MistypedCommand {
                 index += Self.optionsWithValues.contains(argument) ? 2 : 1
                 continue
             }
-            guard let named = command.configuration.subcommands.first(where: { Self.names(of: $0).contains(argument) }) else {
-                if ObjectIdentifier(command) == ObjectIdentifier(PhotolibCommand.self), argument == "help" { return nil }
+            guard let named = command.configuration.subcommands.first(where: { Self.names(of: $0).contains(argument) })
+            else {
+                if ObjectIdentifier(command) == ObjectIdentifier(PhotolibCommand.self), argument == "help" {
+                    return nil
+                }
                 (word, parent) = (argument, command)
                 return
             }
@@ -80,7 +84,8 @@ struct MistypedCommand {
     func exit() -> Never {
         let name = PhotolibCommand.fullName(of: parent)
         let commands = parent.configuration.subcommands.flatMap(Self.names)
-        let suggestion = Suggestion.closest(to: word, among: commands).map { "; did you mean '\($0)'?" }
+        let suggestion =
+            Suggestion.closest(to: word, among: commands).map { "; did you mean '\($0)'?" }
             ?? "; the commands are: \(commands.joined(separator: ", "))"
         PhotolibCommand.exitWithUsage(of: parent, error: "'\(word)' is not a \(name) command\(suggestion)")
     }

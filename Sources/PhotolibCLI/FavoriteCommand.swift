@@ -15,7 +15,9 @@ struct FavoriteCommand: AsyncParsableCommand {
 
     func run() async throws {
         let library = try await connection.connect()
-        let found = try await selection.resolve(in: library) { off ? "Unmark \($0) as favorites?" : "Mark \($0) as favorites?" }
+        let found = try await selection.resolve(in: library) {
+            off ? "Unmark \($0) as favorites?" : "Mark \($0) as favorites?"
+        }
         let changed = found.filter { $0.isFavorite == off }
         if !changed.isEmpty {
             var changes = PhotoLibrary.ChangeBuilder()
@@ -24,8 +26,10 @@ struct FavoriteCommand: AsyncParsableCommand {
         }
         for asset in found {
             let isChanged = asset.isFavorite == off
-            Console.print(isChanged ? "\(off ? "unmarked" : "marked") \(asset.summary)"
-                : "\(asset.summary): \(off ? "not a favorite" : "already a favorite")")
+            Console.print(
+                isChanged
+                    ? "\(off ? "unmarked" : "marked") \(asset.summary)"
+                    : "\(asset.summary): \(off ? "not a favorite" : "already a favorite")")
         }
     }
 }
@@ -72,7 +76,9 @@ private func setHidden(_ isHidden: Bool, _ selection: AssetSelection, _ connecti
         _ = try await library.performChanges(changes)
     }
     for asset in found {
-        Console.print(asset.isHidden != isHidden ? "\(isHidden ? "hid" : "unhid") \(asset.summary)"
-            : "\(asset.summary): \(isHidden ? "already hidden" : "not hidden")")
+        Console.print(
+            asset.isHidden != isHidden
+                ? "\(isHidden ? "hid" : "unhid") \(asset.summary)"
+                : "\(asset.summary): \(isHidden ? "already hidden" : "not hidden")")
     }
 }

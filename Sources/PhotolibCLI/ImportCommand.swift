@@ -24,13 +24,17 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(name: [.short, .long], help: "Import the files in the folders given, and in their subfolders.")
     var recursive = false
 
-    @Flag(help: "List what an import would do with each file (import it, or find it in the library already), and import nothing.")
+    @Flag(
+        help:
+            "List what an import would do with each file (import it, or find it in the library already), and import nothing."
+    )
     var dryRun = false
 
     @Option(help: "copy (the default): copy into the library; move: move into it; reference: index in place.")
     var mode: ImportMode?
 
-    @Option(help: ArgumentHelp("Add the imported assets to this album (id, start of an id, or title).", valueName: "album"))
+    @Option(
+        help: ArgumentHelp("Add the imported assets to this album (id, start of an id, or title).", valueName: "album"))
     var album: String?
 
     @Flag(help: "List each file's outcome even when standard output is not a terminal.")
@@ -48,7 +52,8 @@ struct ImportCommand: AsyncParsableCommand {
         let showsBar = !progress && isatty(STDERR_FILENO) == 1
         let interruption = ImportInterruption(total: files.count, dryRun: dryRun, showsBar: showsBar)
         let ctrlC = interruption.start()
-        let result = try await library.importFiles(files, mode: mode, album: albumId, dryRun: dryRun) { [progress] done in
+        let result = try await library.importFiles(files, mode: mode, album: albumId, dryRun: dryRun) {
+            [progress] done in
             interruption.processed = done.processed
             if progress {
                 Console.print("progress \(done.processed)/\(done.total)")
@@ -63,8 +68,10 @@ struct ImportCommand: AsyncParsableCommand {
         if dryRun || list || isatty(STDOUT_FILENO) == 1 {
             var table = TextTable(header: ["STATUS", "ASSET", "PATH"])
             for file in result.files {
-                table.append([Self.describe(file, dryRun: dryRun), file.assetId.map(Display.shortId) ?? "-",
-                              file.path + (file.error.map { ": \($0)" } ?? "")])
+                table.append([
+                    Self.describe(file, dryRun: dryRun), file.assetId.map(Display.shortId) ?? "-",
+                    file.path + (file.error.map { ": \($0)" } ?? ""),
+                ])
             }
             table.print(empty: "no files")
         } else {
@@ -74,12 +81,14 @@ struct ImportCommand: AsyncParsableCommand {
         }
         if dryRun {
             let imported = counts[.imported] ?? 0
-            Console.print("would import \(Display.count(imported, "file")); \(counts[.duplicate] ?? 0) in the "
-                + "library already, \(counts[.unsupported] ?? 0) unsupported, \(counts[.failed] ?? 0) failed")
+            Console.print(
+                "would import \(Display.count(imported, "file")); \(counts[.duplicate] ?? 0) in the "
+                    + "library already, \(counts[.unsupported] ?? 0) unsupported, \(counts[.failed] ?? 0) failed")
             return
         }
-        Console.print("imported \(counts[.imported] ?? 0), duplicates \(counts[.duplicate] ?? 0), "
-            + "unsupported \(counts[.unsupported] ?? 0), failed \(counts[.failed] ?? 0)")
+        Console.print(
+            "imported \(counts[.imported] ?? 0), duplicates \(counts[.duplicate] ?? 0), "
+                + "unsupported \(counts[.unsupported] ?? 0), failed \(counts[.failed] ?? 0)")
         if counts[.unsupported] != nil || counts[.failed] != nil { throw ExitCode.failure }
     }
 
@@ -157,7 +166,7 @@ enum ImportFiles {
             let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
             var info = stat()
             guard stat(absolute, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-                files.append(absolute)   // photolibd says what is wrong with a file it cannot import
+                files.append(absolute)  // photolibd says what is wrong with a file it cannot import
                 continue
             }
             guard recursive else { throw CommandFailure("\(path) is a folder: give -r to import the files in it") }
@@ -168,12 +177,16 @@ enum ImportFiles {
 
     private static func filesUnder(_ folder: String) throws -> [String] {
         let root = URL(fileURLWithPath: folder, isDirectory: true)
-        guard let walk = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey],
-                                                        options: [.skipsHiddenFiles]) else {
+        guard
+            let walk = FileManager.default.enumerator(
+                at: root, includingPropertiesForKeys: [.isRegularFileKey],
+                options: [.skipsHiddenFiles])
+        else {
             throw CommandFailure("cannot read the folder \(folder)")
         }
         var files: [String] = []
-        for case let url as URL in walk where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+        for case let url as URL in walk
+        where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
             files.append(url.standardizedFileURL.path)
         }
         return files.sorted()

@@ -43,19 +43,21 @@ struct InfoCommand: AsyncParsableCommand {
         guard let found = try await library.fetchAssets(matching: query, includeResources: true).assets.first else {
             throw CommandFailure("asset \(asset) is gone")
         }
-        let albums = try await library.fetchAllCollections(matching: CollectionQuery(containingAsset: asset)).collections
+        let albums = try await library.fetchAllCollections(matching: CollectionQuery(containingAsset: asset))
+            .collections
         var metadata: AssetMetadata?, metadataProblem: String?
         do {
             metadata = try await library.fetchAssetMetadata(for: asset)
         } catch {
             guard error.code == .daemonError, error.varlinkError != nil else { throw error }
-            metadataProblem = error.message   // an offline or vanished file: show the rest
+            metadataProblem = error.message  // an offline or vanished file: show the rest
         }
         var edit: Edit?
         if found.hasAdjustments {
             let file = try await library.requestImageData(for: asset)
             let input = try await library.requestContentEditingInput(for: asset)
-            edit = Edit(path: file.path, mimeType: file.mimeType, fileSize: file.fileSize, adjustment: input.currentAdjustment)
+            edit = Edit(
+                path: file.path, mimeType: file.mimeType, fileSize: file.fileSize, adjustment: input.currentAdjustment)
         }
         await library.close()
         let info = Info(asset: found, albums: albums, metadata: metadata, metadataProblem: metadataProblem, edit: edit)
@@ -72,23 +74,38 @@ struct InfoCommand: AsyncParsableCommand {
         let asset = info.asset, metadata = info.metadata
         var lines: [(String, String)] = [("id", asset.id)]
         let subtypes = asset.mediaSubtypes.wireNames
-        lines.append(("type", asset.mediaType.rawValue + (subtypes.isEmpty ? "" : " (\(subtypes.joined(separator: ", ")))")
-            + (asset.pixelWidth > 0 ? ", \(asset.pixelWidth)x\(asset.pixelHeight)" : "")
-            + (asset.duration > 0 ? String(format: ", %.1f s", asset.duration) : "")))
-        lines.append(("created", asset.creationDate.map { date in
-            Display.dateWithZone(date, source: asset.creationDateSource) + " (\(describe(asset.creationDateSource)))"
-        } ?? "unknown"))
+        lines.append(
+            (
+                "type",
+                asset.mediaType.rawValue + (subtypes.isEmpty ? "" : " (\(subtypes.joined(separator: ", ")))")
+                    + (asset.pixelWidth > 0 ? ", \(asset.pixelWidth)x\(asset.pixelHeight)" : "")
+                    + (asset.duration > 0 ? String(format: ", %.1f s", asset.duration) : "")
+            ))
+        lines.append(
+            (
+                "created",
+                asset.creationDate.map { date in
+                    Display.dateWithZone(date, source: asset.creationDateSource)
+                        + " (\(describe(asset.creationDateSource)))"
+                } ?? "unknown"
+            ))
         lines.append(("modified", asset.modificationDate.map { Display.dateWithZone($0, source: nil) } ?? "-"))
         lines.append(("added", Display.dateWithZone(asset.addedDate, source: nil)))
         lines.append(("camera", describe(asset.camera) ?? "-"))
         lines.append(("place", asset.location.map(Display.place) ?? "-"))
-        let flags = [("favorite", asset.isFavorite), ("hidden", asset.isHidden), ("in Recently Deleted", asset.isTrashed)]
-            .filter(\.1).map(\.0)
+        let flags = [
+            ("favorite", asset.isFavorite), ("hidden", asset.isHidden), ("in Recently Deleted", asset.isTrashed),
+        ]
+        .filter(\.1).map(\.0)
         lines.append(("state", (flags + [asset.hasAdjustments ? "edited" : "not edited"]).joined(separator: ", ")))
         lines += annotationLines(asset)
         for resource in asset.resources ?? [] {
-            lines.append(("file", "\(resource.type.rawValue): \(resource.path ?? resource.originalFilename) "
-                + "(\(resource.mimeType), \(resource.fileSize) bytes)"))
+            lines.append(
+                (
+                    "file",
+                    "\(resource.type.rawValue): \(resource.path ?? resource.originalFilename) "
+                        + "(\(resource.mimeType), \(resource.fileSize) bytes)"
+                ))
         }
         if let edit = info.edit {
             lines.append(("file", "edit: \(edit.path) (\(edit.mimeType), \(edit.fileSize) bytes)"))
@@ -97,9 +114,11 @@ struct InfoCommand: AsyncParsableCommand {
         lines.append(("albums", info.albums.map { "\($0.title) (\($0.kind.name))" }.joined(separator: ", ")))
         if let problem = info.metadataProblem { lines.append(("metadata", problem)) }
         guard let metadata else { return lines }
-        let groups: [(String, [String: String]?)] = [("tiff", metadata.tiff), ("exif", metadata.exif), ("gps", metadata.gps),
-                                                      ("iptc", metadata.iptc), ("xmp", metadata.xmp),
-                                                      ("makerApple", metadata.makerApple), ("container", metadata.container)]
+        let groups: [(String, [String: String]?)] = [
+            ("tiff", metadata.tiff), ("exif", metadata.exif), ("gps", metadata.gps),
+            ("iptc", metadata.iptc), ("xmp", metadata.xmp),
+            ("makerApple", metadata.makerApple), ("container", metadata.container),
+        ]
         var leftOut = 0
         for (group, values) in groups {
             for (key, value) in (values ?? [:]).sorted(by: { $0.key < $1.key }) {
@@ -110,18 +129,23 @@ struct InfoCommand: AsyncParsableCommand {
                 lines.append((group, "\(key) = \(all ? value : MetadataDigest.shortened(value))"))
             }
         }
-        if leftOut > 0 { lines.append(("metadata", "\(leftOut) more values an editor keeps for itself; --all shows them")) }
+        if leftOut > 0 {
+            lines.append(("metadata", "\(leftOut) more values an editor keeps for itself; --all shows them"))
+        }
         return lines
     }
 
     /// The rating, keywords, title and caption, and the sidecar that keeps them beside the file.
     private static func annotationLines(_ asset: Asset) -> [(String, String)] {
         let annotations = asset.annotations
-        var lines = [("rating", Display.rating(annotations.rating)),
-                     ("keywords", annotations.keywords.isEmpty ? "-" : annotations.keywords.joined(separator: ", ")),
-                     ("title", annotations.title ?? "-"), ("caption", annotations.caption ?? "-")]
+        var lines = [
+            ("rating", Display.rating(annotations.rating)),
+            ("keywords", annotations.keywords.isEmpty ? "-" : annotations.keywords.joined(separator: ", ")),
+            ("title", annotations.title ?? "-"), ("caption", annotations.caption ?? "-"),
+        ]
         if let sidecar = asset.sidecar {
-            lines.append(("sidecar", sidecar.path + (sidecar.writeProblem.map { " (could not be written: \($0))" } ?? "")))
+            lines.append(
+                ("sidecar", sidecar.path + (sidecar.writeProblem.map { " (could not be written: \($0))" } ?? "")))
         }
         return lines
     }
@@ -139,7 +163,8 @@ struct InfoCommand: AsyncParsableCommand {
         case .exifWithGPSOffset?: "EXIF, offset from the GPS clock"
         case .exifWithoutOffset?: "EXIF, no offset recorded: the camera clock's local time"
         case .xmp?: "XMP's creation date (xmp:CreateDate or photoshop:DateCreated), with its offset"
-        case .xmpWithoutOffset?: "XMP's creation date (xmp:CreateDate or photoshop:DateCreated), no offset: a local time"
+        case .xmpWithoutOffset?:
+            "XMP's creation date (xmp:CreateDate or photoshop:DateCreated), no offset: a local time"
         case .gps?: "the GPS clock"
         case .mediaMetadata?: "the recording's container"
         case .fileName?: "the digits of the file name, a local time"
@@ -159,7 +184,9 @@ struct InfoCommand: AsyncParsableCommand {
         }
         if let lens = camera.lensModel { parts.append(lens) }
         if let fNumber = camera.fNumber { parts.append("f/" + decimal(fNumber)) }
-        if let time = camera.exposureTime { parts.append(time < 1 ? "1/\(Int((1 / time).rounded())) s" : decimal(time) + " s") }
+        if let time = camera.exposureTime {
+            parts.append(time < 1 ? "1/\(Int((1 / time).rounded())) s" : decimal(time) + " s")
+        }
         if let iso = camera.iso { parts.append("ISO \(iso)") }
         if let focalLength = camera.focalLength {
             parts.append(decimal(focalLength) + " mm" + (camera.focalLength35mm.map { " (\($0) mm in 35 mm)" } ?? ""))

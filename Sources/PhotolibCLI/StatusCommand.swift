@@ -6,7 +6,8 @@ import PhotolibLocations
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show whether the daemon runs, where the library, drop folders, cache and socket are, what this user may "
+        abstract:
+            "Show whether the daemon runs, where the library, drop folders, cache and socket are, what this user may "
             + "do, and the importer's counters.",
         discussion: "Exits with 1 when the daemon is not running; --json then prints an object saying so."
     )
@@ -53,7 +54,8 @@ struct StatusCommand: AsyncParsableCommand {
         }
         let authorization = try await library.authorizationStatus()
         let assets = try await library.fetchAssets(pageSize: 0)
-        var status = Status(socket: library.socketPath, authorization: authorization, assetCount: assets.count, token: assets.token)
+        var status = Status(
+            socket: library.socketPath, authorization: authorization, assetCount: assets.count, token: assets.token)
         if authorization.canRead {
             let importer = try await library.importStatus()
             status.importer = importer
@@ -72,15 +74,27 @@ struct StatusCommand: AsyncParsableCommand {
             ("photolibd", "running" + (status.daemonVersion.map { ", version \($0)" } ?? "")),
             ("socket", status.socket),
             ("authorization", status.authorization.rawValue),
-            ("library", Display.count(status.assetCount, "asset") + (status.library.map { " in \($0)" } ?? "") + ", token \(status.token)"),
+            (
+                "library",
+                Display.count(status.assetCount, "asset") + (status.library.map { " in \($0)" } ?? "")
+                    + ", token \(status.token)"
+            ),
             ("drop folder", status.dropFolders.map { $0.isEmpty ? "none" : $0.joined(separator: ", ") }),
             ("cache", status.cache),
-            ("import", status.importer.map { importer in
-                "\(importer.queued) queued, \(importer.processing) processing, \(importer.imported) imported, "
-                    + "\(importer.failed) failed, \(Display.count(importer.sources, "source"))"
-            }),
+            (
+                "import",
+                status.importer.map { importer in
+                    "\(importer.queued) queued, \(importer.processing) processing, \(importer.imported) imported, "
+                        + "\(importer.failed) failed, \(Display.count(importer.sources, "source"))"
+                }
+            ),
             ("last error", status.importer?.lastError),
-            ("not imported", status.importer?.leftInDropFolders.map { Self.describe(leftInDropFolders: $0, status.dropFolders ?? []) }),
+            (
+                "not imported",
+                status.importer?.leftInDropFolders.map {
+                    Self.describe(leftInDropFolders: $0, status.dropFolders ?? [])
+                }
+            ),
             ("photolib", "version \(status.version)"),
         ]
         for case let (label, value?) in lines {
@@ -94,10 +108,12 @@ struct StatusCommand: AsyncParsableCommand {
         let byReason = Dictionary(grouping: files) { $0.reason.replacingOccurrences(of: " by its name", with: "") }
         return byReason.keys.sorted().map { reason in
             let names = byReason[reason]!.map { file in
-                dropFolders.first { file.path.hasPrefix($0 + "/") }.map { String(file.path.dropFirst($0.count + 1)) } ?? file.path
+                dropFolders.first { file.path.hasPrefix($0 + "/") }.map { String(file.path.dropFirst($0.count + 1)) }
+                    ?? file.path
             }
             let shown = names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", …" : "")
-            return "\(Display.count(names.count, "file")) in the drop folder \(names.count == 1 ? "is" : "are") \(reason): \(shown)"
+            return
+                "\(Display.count(names.count, "file")) in the drop folder \(names.count == 1 ? "is" : "are") \(reason): \(shown)"
         }.joined(separator: "\n" + String(repeating: " ", count: 16))
     }
 }

@@ -41,14 +41,16 @@ struct TrashCommand: AsyncParsableCommand {
         }
         if permanently, !selection.yes, selection.predicate == nil {
             let count = Display.count(found.count, "asset")
-            try Confirmation.ask("Delete \(count) and their files for good?",
-                                 withoutTerminal: "deleting for good cannot be undone: add --yes to do it without a terminal to ask on")
+            try Confirmation.ask(
+                "Delete \(count) and their files for good?",
+                withoutTerminal: "deleting for good cannot be undone: add --yes to do it without a terminal to ask on")
         }
         var changes = PhotoLibrary.ChangeBuilder()
         changes.deleteAssets(found.map(\.id), permanently: permanently)
         _ = try await library.performChanges(changes)
         for asset in found {
-            Console.print(permanently ? "deleted \(asset.summary) for good" : "moved \(asset.summary) to Recently Deleted")
+            Console.print(
+                permanently ? "deleted \(asset.summary) for good" : "moved \(asset.summary) to Recently Deleted")
         }
     }
 }

@@ -14,7 +14,8 @@ struct WatchCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Option(help: ArgumentHelp("Watch only the assets matching this NSPredicate-format predicate.", valueName: "predicate"))
+    @Option(
+        help: ArgumentHelp("Watch only the assets matching this NSPredicate-format predicate.", valueName: "predicate"))
     var query: String?
 
     @Flag(help: "Print each change event as one line of JSON, as the daemon sends it.")
@@ -34,7 +35,9 @@ struct WatchCommand: AsyncParsableCommand {
                     lastToken = event.token
                 }
                 await titles.close()
-            } catch let error as PhotoLibraryError where [.connectionFailed, .daemonStopping, .daemonNotRunning].contains(error.code) {
+            } catch let error as PhotoLibraryError
+                where [.connectionFailed, .daemonStopping, .daemonNotRunning].contains(error.code)
+            {
                 Console.printError(Watcher.now() + " photolibd went away (\(error.message)); waiting for it\n")
             }
             await library.close()
@@ -48,7 +51,9 @@ struct WatchCommand: AsyncParsableCommand {
             try await Task.sleep(for: .seconds(1))
             do {
                 return try await connection.connect()
-            } catch let error as PhotoLibraryError where error.code == .daemonNotRunning || error.code == .connectionFailed {
+            } catch let error as PhotoLibraryError
+                where error.code == .daemonNotRunning || error.code == .connectionFailed
+            {
                 continue
             }
         }
@@ -74,11 +79,15 @@ private struct Watcher {
         if json {
             try Console.printJSON(event)
         } else if event.isSnapshot {
-            for result in event.results { Console.print("\(Self.now()) \(result.name): \(Display.count(result.count, "asset"))") }
+            for result in event.results {
+                Console.print("\(Self.now()) \(result.name): \(Display.count(result.count, "asset"))")
+            }
         } else {
             for object in event.objects {
-                let name = try await self.name(object.id, kind: object.kind, removed: object.change == .removed, library: library)
-                Console.print("\(Self.now()) \(name) \(object.change.rawValue)" + (object.contentChanged ? " (content)" : ""))
+                let name = try await self.name(
+                    object.id, kind: object.kind, removed: object.change == .removed, library: library)
+                Console.print(
+                    "\(Self.now()) \(name) \(object.change.rawValue)" + (object.contentChanged ? " (content)" : ""))
             }
             for result in event.results { describe(result).forEach(Console.print) }
         }
@@ -93,14 +102,18 @@ private struct Watcher {
                 let page = try await library.fetchPersistentChanges(since: token)
                 for change in page.changes {
                     if json { try Console.printJSON(change); continue }
-                    let lines = [("asset", change.insertedAssetIds, "inserted"), ("asset", change.updatedAssetIds, "changed"),
-                                 ("asset", change.deletedAssetIds, "removed"), ("collection", change.insertedCollectionIds, "inserted"),
-                                 ("collection", change.updatedCollectionIds, "changed"),
-                                 ("collection", change.deletedCollectionIds, "removed")]
+                    let lines = [
+                        ("asset", change.insertedAssetIds, "inserted"), ("asset", change.updatedAssetIds, "changed"),
+                        ("asset", change.deletedAssetIds, "removed"),
+                        ("collection", change.insertedCollectionIds, "inserted"),
+                        ("collection", change.updatedCollectionIds, "changed"),
+                        ("collection", change.deletedCollectionIds, "removed"),
+                    ]
                     for (kind, ids, what) in lines {
                         for id in ids {
-                            let name = try await self.name(id, kind: kind == "asset" ? .asset : .collection,
-                                                           removed: what == "removed", library: library)
+                            let name = try await self.name(
+                                id, kind: kind == "asset" ? .asset : .collection,
+                                removed: what == "removed", library: library)
                             Console.print("\(Self.now()) \(name) \(what) (while away)")
                         }
                     }
@@ -109,14 +122,19 @@ private struct Watcher {
                 if !page.hasMore { return }
             }
         } catch let error as PhotoLibraryError where error.code == .tokenExpired {
-            Console.print("\(Self.now()) photolibd no longer has the history of what changed while away; the result is reloaded")
+            Console.print(
+                "\(Self.now()) photolibd no longer has the history of what changed while away; the result is reloaded")
         }
     }
 
     /// `asset 3f2a9c1e` or `album 'Summer' (1a2b3c4d)`.
-    private mutating func name(_ id: String, kind: ObjectKind, removed: Bool, library: PhotoLibrary) async throws -> String {
+    private mutating func name(_ id: String, kind: ObjectKind, removed: Bool, library: PhotoLibrary) async throws
+        -> String
+    {
         guard kind == .collection else { return "asset \(Display.shortId(id))" }
-        if !removed, let collection = try await library.fetchCollections(matching: CollectionQuery(ids: [id])).collections.first {
+        if !removed,
+            let collection = try await library.fetchCollections(matching: CollectionQuery(ids: [id])).collections.first
+        {
             titles[id] = "\(collection.kind.name) '\(collection.title)'"
         }
         return "\(titles[id] ?? "collection") (\(Display.shortId(id)))"
@@ -129,7 +147,9 @@ private struct Watcher {
         func id(at index: Int) -> String { held.indices.contains(index) ? Display.shortId(held[index]) : "?" }
         var lines = [summary]
         lines += (result.removedIndexes ?? []).map { "  - \(id(at: $0)) (was at \($0))" }
-        lines += zip(result.insertedIds ?? [], result.insertedIndexes ?? []).map { "  + \(Display.shortId($0)) at \($1)" }
+        lines += zip(result.insertedIds ?? [], result.insertedIndexes ?? []).map {
+            "  + \(Display.shortId($0)) at \($1)"
+        }
         lines += zip(result.changedIds ?? [], result.changedIndexes ?? []).map { "  ~ \(Display.shortId($0)) at \($1)" }
         lines += (result.moves ?? []).map { "  ↕ \(id(at: $0.from)) \($0.from) → \($0.to)" }
         return lines

@@ -138,8 +138,10 @@ public struct ImportSource: Sendable, Hashable, Codable {
     /// Whether the config file defines the source (else it was added with `AddSource` and can be removed).
     public var isConfigured: Bool
 
-    public init(path: String, mode: SourceMode, recursive: Bool, watching: Bool, assetCount: Int, error: String?,
-                state: String, offlineAssetCount: Int, isConfigured: Bool) {
+    public init(
+        path: String, mode: SourceMode, recursive: Bool, watching: Bool, assetCount: Int, error: String?,
+        state: String, offlineAssetCount: Int, isConfigured: Bool
+    ) {
         self.path = path
         self.mode = mode
         self.recursive = recursive

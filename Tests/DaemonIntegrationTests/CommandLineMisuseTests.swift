@@ -1,79 +1,48 @@
 import Foundation
 import Glibc
 import PhotoLibrary
-import Testing
 import TestSupport
+import Testing
 
 /// `photolib` as a person uses it in a shell, mistakes included: each error names the real problem.
 @Suite(.serialized)
 struct CommandLineMisuseTests {
     private static let photolib = DaemonProcess.productsDirectory + "/photolib"
 
-    private func photolib(_ socket: String, _ arguments: [String], environment: [String: String] = [:]) throws -> ToolResult {
-        try runTool(Self.photolib, ["--socket", socket] + arguments,
-                    environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new }, checked: false)
-    }
-
-    @Test func thumbnailsGoToStandardOutputTakeTheFormatOfTheirNameAndCropToSize() async throws {
-        let library = try await ImageLibrary.start()
-        let socket = library.daemon.socketPath
-        let photo = try MarkedPhotos.write(at: library.photos.file("wide.jpg"), width: 600, height: 400, orientation: 1)
-        let id = try #require(try await library.importByReference([photo]).first)
-        let output = try TemporaryDirectory()
-
-        let piped = try runTool("/bin/bash", ["-c", #""$0" --socket "$1" thumbnail "$2" -o - | vipsheader stdin"#,
-                                              Self.photolib, socket, String(id.prefix(8))])
-        #expect(piped.output.contains("256x171") && piped.output.contains("jpeg"), "\(piped.output)")
-        #expect(!FileManager.default.fileExists(atPath: "-"))
-
-        let png = try photolib(socket, ["thumbnail", id, "-o", output.file("thumb.png")])
-        #expect(png.status == 0 && png.output.contains("image/png"))
-        #expect(try ImageProbe.loader(of: output.file("thumb.png")) == "pngload")
-        let converted = try photolib(socket, ["thumbnail", id, "--format", "png", "-o", output.file("named.jpg")])
-        #expect(converted.status == 0)
-        #expect(try ImageProbe.loader(of: output.file("named.jpg")) == "pngload")
-        let unknown = try photolib(socket, ["thumbnail", id, "-o", output.file("thumb.gif")])
-        #expect(unknown.status == 64 && unknown.errors.contains("name it .jpg or .png"))
-
-        let square = try photolib(socket, ["thumbnail", id, "--size", "256x256", "--crop", "-o", output.file("square.jpg")])
-        #expect(square.status == 0)
-        #expect(try ImageProbe.size(of: output.file("square.jpg")) == (256, 256))
-
-        let nowhere = try photolib(socket, ["thumbnail", id, "-o", "/nonexistent/dir/x.jpg"])
-        #expect(nowhere.status == 1 && nowhere.errors.contains("cannot write /nonexistent/dir/x.jpg: there is no folder /nonexistent/dir"))
-        let intoAFile = try photolib(socket, ["export", id, "-o", output.file("square.jpg")])
-        #expect(intoAFile.status == 1 && intoAFile.errors.contains("it is a file, not a folder"))
-        let madeFolder = try photolib(socket, ["export", id, "-o", output.file("new/folder")])
-        #expect(madeFolder.status == 0 && FileManager.default.fileExists(atPath: output.file("new/folder/wide.jpg")), "\(madeFolder)")
-
-        // The export keeps the file's modification time.
-        let longAgo = Date(timeIntervalSince1970: 1_000_000_000)
-        try FileManager.default.setAttributes([.modificationDate: longAgo], ofItemAtPath: photo)
-        let exported = try photolib(socket, ["export", id, "-o", output.path])
-        #expect(exported.status == 0)
-        let modified = try FileManager.default.attributesOfItem(atPath: output.file("wide.jpg"))[.modificationDate] as? Date
-        #expect(modified == longAgo)
-        try await library.daemon.stop()
+    private func photolib(_ socket: String, _ arguments: [String], environment: [String: String] = [:]) throws
+        -> ToolResult
+    {
+        try runTool(
+            Self.photolib, ["--socket", socket] + arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new }, checked: false)
     }
 
     @Test func mistypedCommandsAndOptionsGetASuggestionAndEachCommandShowsItsOwnUsage() async throws {
         let daemon = try DaemonProcess()
         try await daemon.start()
         let socket = daemon.socketPath
-        for (typed, meant) in [(["asets"], "'assets'"), (["favourite", "abcd"], "'favorite'"), (["album", "craete", "X"], "'create'"),
-                               (["assets", "--incude-trashed"], "'--include-trashed'")] {
+        for (typed, meant) in [
+            (["asets"], "'assets'"), (["favourite", "abcd"], "'favorite'"), (["album", "craete", "X"], "'create'"),
+            (["assets", "--incude-trashed"], "'--include-trashed'"),
+        ] {
             let run = try photolib(socket, typed)
-            #expect(run.status == 64 && run.errors.lowercased().contains("did you mean \(meant)?"), "\(typed): \(run.errors)")
+            #expect(
+                run.status == 64 && run.errors.lowercased().contains("did you mean \(meant)?"),
+                "\(typed): \(run.errors)")
         }
         let unknown = try photolib(socket, ["xyzzy"])
-        #expect(unknown.status == 64 && unknown.errors.contains("the commands are: status, assets"), "\(unknown.errors)")
+        #expect(
+            unknown.status == 64 && unknown.errors.contains("the commands are: status, assets"), "\(unknown.errors)")
         #expect(try photolib(socket, ["--help"]).output.contains("SUBCOMMANDS:"))
         #expect(try photolib(socket, ["help", "assets"]).output.contains("--include-trashed"))
 
         // A mistake found as the command runs comes with that command's usage, not the top level's.
-        for (arguments, usage) in [(["hide"], "Usage: photolib hide "), (["rate", "abcd", "7"], "Usage: photolib rate ")] {
+        for (arguments, usage) in [
+            (["hide"], "Usage: photolib hide "), (["rate", "abcd", "7"], "Usage: photolib rate "),
+        ] {
             let run = try photolib(socket, arguments)
-            #expect(run.status == 64 && run.errors.contains(usage) && !run.errors.contains("<subcommand>"), "\(run.errors)")
+            #expect(
+                run.status == 64 && run.errors.contains(usage) && !run.errors.contains("<subcommand>"), "\(run.errors)")
         }
         try await daemon.stop()
     }
@@ -82,7 +51,8 @@ struct CommandLineMisuseTests {
         let (library, assets) = try await ModelLibrary.make()
         let socket = library.daemon.socketPath
         let plain = try #require(assets["plain"])
-        let album = try photolib(socket, ["album", "create", "Summer"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let album = try photolib(socket, ["album", "create", "Summer"]).output.trimmingCharacters(
+            in: .whitespacesAndNewlines)
 
         let added = try photolib(socket, ["album", "add", "Summer", String(plain.prefix(6))])
         #expect(added.status == 0 && added.output.contains("added \(plain.prefix(8)) plain.jpg to the album 'Summer'"))
@@ -90,9 +60,13 @@ struct CommandLineMisuseTests {
         #expect(info.status == 0 && info.output.contains("plain.jpg") && info.output.contains("Summer (album)"))
 
         let favorite = try photolib(socket, ["favorite", album])
-        #expect(favorite.status == 1 && favorite.errors.contains("'\(album)' is the album 'Summer', not an asset"), "\(favorite.errors)")
+        #expect(
+            favorite.status == 1 && favorite.errors.contains("'\(album)' is the album 'Summer', not an asset"),
+            "\(favorite.errors)")
         let intoAsset = try photolib(socket, ["album", "move", album, "--into", plain])
-        #expect(intoAsset.status == 1 && intoAsset.errors.contains("'\(plain)' is an asset, not a folder"), "\(intoAsset.errors)")
+        #expect(
+            intoAsset.status == 1 && intoAsset.errors.contains("'\(plain)' is an asset, not a folder"),
+            "\(intoAsset.errors)")
         let nothing = try photolib(socket, ["favorite", "zzzz-not-an-id"])
         #expect(nothing.status == 1 && nothing.errors.contains("no asset has the id 'zzzz-not-an-id'"))
 
@@ -114,21 +88,28 @@ struct CommandLineMisuseTests {
         let (library, assets) = try await ModelLibrary.make()
         let socket = library.daemon.socketPath
         func listed(_ arguments: [String]) throws -> [String] {
-            try photolib(socket, ["assets", "--json"] + arguments, environment: ["TZ": "UTC"]).output.split(separator: "\n").map {
+            try photolib(socket, ["assets", "--json"] + arguments, environment: ["TZ": "UTC"]).output.split(
+                separator: "\n"
+            ).map {
                 try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["id"] as! String
             }
         }
         #expect(try listed(["--on", "2024-03-02"]) == [assets["panorama"], assets["taggedPanorama"]])
-        #expect(try listed(["--since", "2024-03-03", "--until", "2024-03-04", "--where", "burstIdentifier == nil"])
+        #expect(
+            try listed(["--since", "2024-03-03", "--until", "2024-03-04", "--where", "burstIdentifier == nil"])
                 == [assets["raw"]])
         #expect(try listed(["--until", "2023"]).isEmpty, "23:00 at -05:00 on 31 December 2023 is 2024 in UTC")
         #expect(try listed(["--on", "2024-01-01"]) == [assets["screenshot"]])
         #expect(try listed(["--since", "2024-05"]) == [assets["favorite"]])
 
         let sort = try photolib(socket, ["assets", "--sort", "-fnumber"])
-        #expect(sort.status == 64 && sort.errors.contains("did you mean 'fNumber'?") && sort.errors.contains("the keys are: "))
+        #expect(
+            sort.status == 64 && sort.errors.contains("did you mean 'fNumber'?")
+                && sort.errors.contains("the keys are: "))
         let filter = try photolib(socket, ["assets", "--where", "pixelwidht > 10"])
-        #expect(filter.status == 1 && filter.errors.contains("did you mean 'pixelWidth'?") && filter.errors.contains("creationDate"))
+        #expect(
+            filter.status == 1 && filter.errors.contains("did you mean 'pixelWidth'?")
+                && filter.errors.contains("creationDate"))
         let empty = try photolib(socket, ["assets", "--where", "pixelWidth > 100000"])
         #expect(empty.status == 0 && empty.output.isEmpty && empty.errors.contains("no assets match"))
         let badDate = try photolib(socket, ["assets", "--on", "2024-13-01"])
@@ -138,7 +119,10 @@ struct CommandLineMisuseTests {
         let table = try photolib(socket, ["assets"], environment: ["COLUMNS": "80"]).output.split(separator: "\n")
         #expect(table.allSatisfy { $0.count <= 80 }, "\(table)")
         #expect(table.contains { $0.contains("2024-05-05 05:05:05") && $0.contains("favorite.jpg") })
-        for command in [["albums", "--json"], ["smart", "--json"], ["status", "--json"], ["trash", "--json"], ["sources", "--json"]] {
+        for command in [
+            ["albums", "--json"], ["smart", "--json"], ["status", "--json"], ["trash", "--json"],
+            ["sources", "--json"],
+        ] {
             let output = try photolib(socket, command).output
             for line in output.split(separator: "\n") {
                 #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(command): \(line)")
@@ -152,8 +136,9 @@ struct CommandLineMisuseTests {
         try await daemon.start()
         let files = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: files.file("trip/day 1"), withIntermediateDirectories: true)
-        let first = try ImageFixtures.image(at: files.file("trip/first.jpg"), width: 40, height: 30,
-                                            exif: ["-DateTimeOriginal=2020:05:06 07:08:09"])
+        let first = try ImageFixtures.image(
+            at: files.file("trip/first.jpg"), width: 40, height: 30,
+            exif: ["-DateTimeOriginal=2020:05:06 07:08:09"])
         _ = try ImageFixtures.image(at: files.file("trip/day 1/second.png"), width: 20, height: 20)
         try Data("not a photo".utf8).write(to: URL(fileURLWithPath: files.file("trip/notes.txt")))
         try Data("hidden".utf8).write(to: URL(fileURLWithPath: files.file("trip/.hidden.jpg")))
@@ -163,8 +148,9 @@ struct CommandLineMisuseTests {
         let folder = try photolib(daemon.socketPath, ["import", files.file("trip")])
         #expect(folder.status == 1 && folder.errors.contains("is a folder: give -r"))
         let dryRun = try photolib(daemon.socketPath, ["import", "-r", "--dry-run", files.file("trip")])
-        #expect(dryRun.output.contains("would import 2 files; 0 in the library already, 1 unsupported")
-            && !dryRun.output.contains(".hidden"), "\(dryRun.output)")
+        #expect(
+            dryRun.output.contains("would import 2 files; 0 in the library already, 1 unsupported")
+                && !dryRun.output.contains(".hidden"), "\(dryRun.output)")
         #expect(try await PhotoLibrary.connect(socketPath: daemon.socketPath).fetchAssets().count == 0)
 
         let imported = try photolib(daemon.socketPath, ["import", "-r", files.file("trip")])
@@ -210,15 +196,21 @@ struct CommandLineMisuseTests {
         var changes = PhotoLibrary.ChangeBuilder()
         changes.setFavorite(true, for: [library.assetIds[1]])
         _ = try await client.performChanges(changes)
-        #expect(try await eventually { printed().contains("asset \(library.assetIds[1].prefix(8)) changed") }, "\(printed())")
-        #expect(printed().split(separator: "\n").allSatisfy { $0.first == " " || $0.first?.isNumber == true }, "time stamps")
+        #expect(
+            try await eventually { printed().contains("asset \(library.assetIds[1].prefix(8)) changed") },
+            "\(printed())")
+        #expect(
+            printed().split(separator: "\n").allSatisfy { $0.first == " " || $0.first?.isNumber == true }, "time stamps"
+        )
         await client.close()
         try await library.daemon.stop()
     }
 
     @Test func connectionProblemsAreNamed() async throws {
-        let notASocket = try runTool(Self.photolib, ["status"], environment: ["PHOTOLIBD_SOCKET": "/etc/passwd"], checked: false)
-        #expect(notASocket.status == 1 && notASocket.errors.contains("/etc/passwd is not a socket"), "\(notASocket.errors)")
+        let notASocket = try runTool(
+            Self.photolib, ["status"], environment: ["PHOTOLIBD_SOCKET": "/etc/passwd"], checked: false)
+        #expect(
+            notASocket.status == 1 && notASocket.errors.contains("/etc/passwd is not a socket"), "\(notASocket.errors)")
 
         let nowhere = try TemporaryDirectory()
         let missing = try photolib(nowhere.file("socket"), ["status"])
@@ -233,7 +225,9 @@ struct CommandLineMisuseTests {
         let path = nowhere.file("silent")
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(silent, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(silent, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         #expect(bound == 0 && listen(silent, 4) == 0)
         let started = ContinuousClock.now
@@ -244,23 +238,28 @@ struct CommandLineMisuseTests {
 
     @Test func sourceErrorsNameTheProblem() async throws {
         let drop = try TemporaryDirectory()
-        let daemon = try DaemonProcess(extraConfig: """
-            [[source]]
-            path = "\(drop.path)"
-            mode = "move"
-            """)
+        let daemon = try DaemonProcess(
+            extraConfig: """
+                [[source]]
+                path = "\(drop.path)"
+                mode = "move"
+                """)
         try await daemon.start()
         let nope = try photolib(daemon.socketPath, ["sources", "remove", "/nope"])
         #expect(nope.status == 1 && nope.errors.contains("/nope is not an import source"))
         let configured = try photolib(daemon.socketPath, ["sources", "remove", drop.path])
-        #expect(configured.errors.contains("\(drop.path) cannot be removed: the config file \(daemon.configPath) defines this source"))
+        #expect(
+            configured.errors.contains(
+                "\(drop.path) cannot be removed: the config file \(daemon.configPath) defines this source"))
         let twice = try photolib(daemon.socketPath, ["sources", "add", drop.path, "--mode", "copy"])
         #expect(twice.errors.contains("it is a source already (move)"), "\(twice.errors)")
 
         // A drop folder says why a file stays, and when it removes a duplicate.
         try Data("plain text".utf8).write(to: URL(fileURLWithPath: drop.file("notes.txt")))
         let elsewhere = try TemporaryDirectory()
-        let copy = try Data(contentsOf: URL(fileURLWithPath: try ImageFixtures.image(at: elsewhere.file("one.jpg"), width: 16, height: 16)))
+        let copy = try Data(
+            contentsOf: URL(
+                fileURLWithPath: try ImageFixtures.image(at: elsewhere.file("one.jpg"), width: 16, height: 16)))
         let photo = drop.file("one.jpg")
         try copy.write(to: URL(fileURLWithPath: photo))
         #expect(try await eventually { !FileManager.default.fileExists(atPath: photo) })
@@ -273,12 +272,16 @@ struct CommandLineMisuseTests {
 
     @Test func theBuiltInDropFolderIsNamedAsSuch() async throws {
         let home = try TemporaryDirectory()
-        let environment = ["HOME": home.path, "XDG_CONFIG_HOME": home.file("config"), "XDG_DATA_HOME": home.file("data"),
-                           "XDG_CACHE_HOME": home.file("cache"), "XDG_RUNTIME_DIR": home.file("run")]
+        let environment = [
+            "HOME": home.path, "XDG_CONFIG_HOME": home.file("config"), "XDG_DATA_HOME": home.file("data"),
+            "XDG_CACHE_HOME": home.file("cache"), "XDG_RUNTIME_DIR": home.file("run"),
+        ]
         let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: DaemonProcess.productsDirectory + "/photolibd")
-        daemon.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PHOTOLIBD") && $0.key != "NOTIFY_SOCKET" }
-            .merging(environment) { _, new in new }
+        daemon.environment = ProcessInfo.processInfo.environment.filter {
+            !$0.key.hasPrefix("PHOTOLIBD") && $0.key != "NOTIFY_SOCKET"
+        }
+        .merging(environment) { _, new in new }
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
         defer { daemon.terminate(); daemon.waitUntilExit() }

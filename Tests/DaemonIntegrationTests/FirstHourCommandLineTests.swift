@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 import PhotoLibrary
-import Testing
 import TestSupport
+import Testing
 
 /// What a newcomer met in the first hour with `photolib`: messages that say what to do, output a script can read,
 /// counts that match what will happen.
@@ -16,12 +16,16 @@ struct FirstHourCommandLineTests {
         let nowhere = try TemporaryDirectory()
         let socket = nowhere.file("socket")
         let fromCheckout = try runTool(Self.photolib, ["--socket", socket, "assets"], checked: false)
-        #expect(fromCheckout.status == 1 && fromCheckout.errors.contains("`scripts/run-daemon` in \(ReadmeTourTests.checkout)"),
-                "\(fromCheckout.errors)")
+        #expect(
+            fromCheckout.status == 1
+                && fromCheckout.errors.contains("`scripts/run-daemon` in \(ReadmeTourTests.checkout)"),
+            "\(fromCheckout.errors)")
         // The same tool installed elsewhere names the systemd unit instead.
         try FileManager.default.copyItem(atPath: Self.photolib, toPath: nowhere.file("photolib"))
         let installed = try runTool(nowhere.file("photolib"), ["--socket", socket, "assets"], checked: false)
-        #expect(installed.errors.contains("systemctl --user start photolibd.socket") && !installed.errors.contains("run-daemon"))
+        #expect(
+            installed.errors.contains("systemctl --user start photolibd.socket")
+                && !installed.errors.contains("run-daemon"))
 
         let status = try runTool(Self.photolib, ["--socket", socket, "status", "--json"], checked: false)
         #expect(status.status == 1)
@@ -35,14 +39,18 @@ struct FirstHourCommandLineTests {
         let library = try await WatchedLibrary.start(sources: [(drop.path, "move")])
         let socket = ["--socket", library.daemon.socketPath]
         let text = try runTool(Self.photolib, socket + ["status"]).output
-        for expected in [library.daemon.libraryPath, library.daemon.directory + "/cache", drop.path, library.daemon.socketPath,
-                         "version \(PhotolibVersion.current)"] {
+        for expected in [
+            library.daemon.libraryPath, library.daemon.directory + "/cache", drop.path, library.daemon.socketPath,
+            "version \(PhotolibVersion.current)",
+        ] {
             #expect(text.contains(expected), "status does not say \(expected):\n\(text)")
         }
         let json = try runTool(Self.photolib, socket + ["status", "--json"]).output
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(object["running"] as? Bool == true && object["library"] as? String == library.daemon.libraryPath)
-        #expect(object["dropFolders"] as? [String] == [drop.path] && object["daemonVersion"] as? String == PhotolibVersion.current)
+        #expect(
+            object["dropFolders"] as? [String] == [drop.path]
+                && object["daemonVersion"] as? String == PhotolibVersion.current)
     }
 
     @Test func aFileTheDropFolderLeavesIsNamedByStatusWhileItStays() async throws {
@@ -62,7 +70,8 @@ struct FirstHourCommandLineTests {
     @Test func anIdTooShortToBeOneAsksForFourCharacters() async throws {
         let library = try await PopulatedDaemon.make(photoCount: 1)
         let short = String(library.assetIds[0].prefix(3))
-        let refused = try runTool(Self.photolib, ["--socket", library.daemon.socketPath, "info", short], checked: false)
+        let refused = try runTool(
+            Self.photolib, ["--socket", library.daemon.socketPath, "info", short], checked: false)
         #expect(refused.status != 0 && refused.errors.contains("at least 4 characters"), "\(refused.errors)")
     }
 
@@ -70,18 +79,22 @@ struct FirstHourCommandLineTests {
         let (library, _) = try await ModelLibrary.make()
         let socket = ["--socket", library.daemon.socketPath]
         let first = try #require(lines(try runTool(Self.photolib, socket + ["assets", "--json"]).output).first)
-        let fields = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any]).keys.sorted()
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any]).keys
+            .sorted()
         #expect(fields.contains("hasAdjustments") && fields.contains("location"))
         for field in fields {
             let run = try runTool(Self.photolib, socket + ["assets", "--where", "\(field) == nil"], checked: false)
             #expect(run.status == 0 || !run.errors.contains("unknown key"), "\(field): \(run.errors)")
             // Refused only with the reason: not a key at all, or a key of many values that wants ANY or IN.
-            let saysWhy = run.errors.contains("is not a predicate key") || run.errors.contains("holds many values: use ANY")
+            let saysWhy =
+                run.errors.contains("is not a predicate key") || run.errors.contains("holds many values: use ANY")
             if run.status != 0 { #expect(saysWhy, "\(field): \(run.errors)") }
         }
         let edited = try runTool(Self.photolib, socket + ["assets", "--where", "hasAdjustments == YES"])
         #expect(edited.status == 0)
-        let trashed = try runTool(Self.photolib, socket + ["assets", "--include-trashed", "--where", "isTrashed == YES"]).output
+        let trashed = try runTool(
+            Self.photolib, socket + ["assets", "--include-trashed", "--where", "isTrashed == YES"]
+        ).output
         #expect(lines(trashed).count == 2 && trashed.contains("trashed.jpg"))
     }
 
@@ -92,9 +105,13 @@ struct FirstHourCommandLineTests {
         let paths = try (0..<3).map { try ImageFixtures.image(at: photos.file("p\($0).jpg"), width: 40, height: 30) }
         let socket = ["--socket", daemon.socketPath]
         let quiet = try runTool(Self.photolib, socket + ["import", paths[0], paths[1]])
-        #expect(quiet.output == "imported 2, duplicates 0, unsupported 0, failed 0\n" && quiet.errors.isEmpty, "\(quiet)")
+        #expect(
+            quiet.output == "imported 2, duplicates 0, unsupported 0, failed 0\n" && quiet.errors.isEmpty, "\(quiet)")
         let followed = try runTool(Self.photolib, socket + ["import", "--progress", paths[2], paths[0]])
-        #expect(lines(followed.output) == ["progress 1/2", "progress 2/2", "imported 1, duplicates 1, unsupported 0, failed 0"])
+        #expect(
+            lines(followed.output) == [
+                "progress 1/2", "progress 2/2", "imported 1, duplicates 1, unsupported 0, failed 0",
+            ])
         try Data("text".utf8).write(to: URL(fileURLWithPath: photos.file("notes.txt")))
         let refused = try runTool(Self.photolib, socket + ["import", photos.file("notes.txt")], checked: false)
         #expect(refused.status == 1 && refused.errors.contains("notes.txt: unsupported: "))
@@ -115,7 +132,9 @@ struct FirstHourCommandLineTests {
         importer.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output.file("out")))
         importer.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: output.file("err")))
         try importer.run()
-        func printed(_ name: String) -> String { (try? String(contentsOfFile: output.file(name), encoding: .utf8)) ?? "" }
+        func printed(_ name: String) -> String {
+            (try? String(contentsOfFile: output.file(name), encoding: .utf8)) ?? ""
+        }
         #expect(try await eventually { printed("out").contains("progress 1/200") })
         kill(importer.processIdentifier, SIGINT)
         importer.waitUntilExit()
@@ -136,23 +155,34 @@ struct FirstHourCommandLineTests {
         let daemon = try DaemonProcess()
         try await daemon.start()
         let photos = try TemporaryDirectory()
-        let ancestors = (0..<120).map { "-XMP-photoshop:DocumentAncestors+=adobe:docid:photoshop:\($0)-\(UUID().uuidString)" }
-        let export = try ImageFixtures.image(at: photos.file("export.jpg"), width: 40, height: 30, exif: [
-            "-XMP-xmp:CreateDate=2019:03:14 10:22:31+01:00", "-XMP-xmpMM:DocumentID=xmp.did:0a1b2c3d",
-            "-XMP-photoshop:Instructions=" + String(repeating: "Sonderangebot nur heute ", count: 20),
-        ] + ancestors)
+        let ancestors = (0..<120).map {
+            "-XMP-photoshop:DocumentAncestors+=adobe:docid:photoshop:\($0)-\(UUID().uuidString)"
+        }
+        let export = try ImageFixtures.image(
+            at: photos.file("export.jpg"), width: 40, height: 30,
+            exif: [
+                "-XMP-xmp:CreateDate=2019:03:14 10:22:31+01:00", "-XMP-xmpMM:DocumentID=xmp.did:0a1b2c3d",
+                "-XMP-photoshop:Instructions=" + String(repeating: "Sonderangebot nur heute ", count: 20),
+            ] + ancestors)
         let socket = ["--socket", daemon.socketPath]
         _ = try runTool(Self.photolib, socket + ["import", export])
         let library = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
         let asset = try #require(try await library.fetchAssets().assets.first)
         await library.close()
-        #expect(asset.creationDateSource == .xmp && asset.creationDate?.rfc3339.hasPrefix("2019-03-14T10:22:31") == true)
+        #expect(
+            asset.creationDateSource == .xmp && asset.creationDate?.rfc3339.hasPrefix("2019-03-14T10:22:31") == true)
         let info = try runTool(Self.photolib, socket + ["info", asset.id]).output
         #expect(info.contains("created   2019-03-14 10:22:31 +01:00 (XMP's creation date"), "\(info)")
-        #expect(!info.contains("DocumentAncestors") && !info.contains("xmp.did:") && info.contains("--all shows them"), "\(info)")
-        #expect(info.contains("Instructions = Sonderangebot nur heute") && lines(info).allSatisfy { $0.count < 160 }, "\(info)")
+        #expect(
+            !info.contains("DocumentAncestors") && !info.contains("xmp.did:") && info.contains("--all shows them"),
+            "\(info)")
+        #expect(
+            info.contains("Instructions = Sonderangebot nur heute") && lines(info).allSatisfy { $0.count < 160 },
+            "\(info)")
         let all = try runTool(Self.photolib, socket + ["info", "--all", asset.id]).output
-        #expect(all.contains("photoshop:DocumentAncestors = adobe:docid:photoshop:0-") && all.contains("photoshop:119-") && all.contains("xmp.did:0a1b2c3d"))
+        #expect(
+            all.contains("photoshop:DocumentAncestors = adobe:docid:photoshop:0-") && all.contains("photoshop:119-")
+                && all.contains("xmp.did:0a1b2c3d"))
     }
 
     @Test func listingsMarkTrashedRowsAndEachVerbSaysWhatChanged() async throws {
@@ -160,12 +190,18 @@ struct FirstHourCommandLineTests {
         let socket = ["--socket", library.daemon.socketPath]
         let listed = lines(try runTool(Self.photolib, socket + ["assets", "--include-trashed"]).output)
         #expect(listed.first?.contains("STATE") == true)
-        #expect(listed.filter { $0.split(separator: " ").contains("trashed") }.map { $0.hasSuffix("trashed.jpg") } == [true])
+        #expect(
+            listed.filter { $0.split(separator: " ").contains("trashed") }.map { $0.hasSuffix("trashed.jpg") } == [true]
+        )
         let plain = try #require(assets["plain"]), favorite = try #require(assets["favorite"])
         #expect(try runTool(Self.photolib, socket + ["hide", plain]).output == "hid \(plain.prefix(8)) plain.jpg\n")
-        #expect(try runTool(Self.photolib, socket + ["unhide", plain]).output == "unhid \(plain.prefix(8)) plain.jpg\n")
-        #expect(try runTool(Self.photolib, socket + ["unhide", plain]).output == "\(plain.prefix(8)) plain.jpg: not hidden\n")
-        let marked = lines(try runTool(Self.photolib, socket + ["favorite", "--where", "pixelWidth > 0", "--yes"]).output)
+        #expect(
+            try runTool(Self.photolib, socket + ["unhide", plain]).output == "unhid \(plain.prefix(8)) plain.jpg\n")
+        #expect(
+            try runTool(Self.photolib, socket + ["unhide", plain]).output
+                == "\(plain.prefix(8)) plain.jpg: not hidden\n")
+        let marked = lines(
+            try runTool(Self.photolib, socket + ["favorite", "--where", "pixelWidth > 0", "--yes"]).output)
         #expect(marked.contains("\(favorite.prefix(8)) favorite.jpg: already a favorite"), "\(marked)")
         #expect(marked.filter { $0.hasPrefix("marked ") }.count == marked.count - 1, "\(marked)")
         try await library.daemon.stop()
@@ -184,11 +220,14 @@ struct FirstHourCommandLineTests {
         defer { watch.terminate() }
         func printed() -> String { (try? String(contentsOfFile: output.file("watch.log"), encoding: .utf8)) ?? "" }
         #expect(try await eventually { printed().contains("all assets: 1 asset\n") })
-        let later = try ImageFixtures.image(at: library.photos.file("later.jpg"), exif: ["-DateTimeOriginal=2024:07:08 12:00:00"])
+        let later = try ImageFixtures.image(
+            at: library.photos.file("later.jpg"), exif: ["-DateTimeOriginal=2024:07:08 12:00:00"])
         _ = try runTool(Self.photolib, socket + ["import", later])
-        let moment = try #require(try await eventually { lines(printed()).first { $0.contains(" moment '") } }, "\(printed())")
+        let moment = try #require(
+            try await eventually { lines(printed()).first { $0.contains(" moment '") } }, "\(printed())")
         // "12:00:00.000 moment '8 July 2024' (ID) inserted"
-        let id = try #require(moment.split(separator: "(").dropFirst().first?.split(separator: ")").first.map(String.init))
+        let id = try #require(
+            moment.split(separator: "(").dropFirst().first?.split(separator: ")").first.map(String.init))
         let listed = try runTool(Self.photolib, socket + ["assets", "--album", id], checked: false)
         #expect(listed.status == 0 && listed.output.contains("later.jpg"), "\(moment): \(listed.errors)")
         try await library.daemon.stop()
@@ -225,7 +264,8 @@ struct FirstHourCommandLineTests {
         library = try await library.restarted()
         // (The log starts anew with each start.)
         try await library.waitUntil("the source is reconciled") { library.daemon.log().contains("reconciled") }
-        let reconciled = try #require(library.daemon.log().components(separatedBy: "\n").last { $0.contains("reconciled") })
+        let reconciled = try #require(
+            library.daemon.log().components(separatedBy: "\n").last { $0.contains("reconciled") })
         #expect(reconciled.contains(" queued=0"), "\(reconciled)")
         // A duplicate that changes is read again, and imported.
         try MediaFixtures.jpegVariant(2).write(to: URL(fileURLWithPath: folder.file("one again.jpg")))

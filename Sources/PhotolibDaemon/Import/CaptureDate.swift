@@ -14,7 +14,9 @@ enum CaptureDate {
     /// EXIF DateTimeOriginal (with its offset, else one the GPS clock implies, else the daemon's), else the embedded
     /// XMP's creation date (with its offset, else the daemon's), else the GPS clock, else the file name, else the
     /// modification time.
-    static func resolve(exif: ExifDateTime?, xmp: ExifDateTime?, gps: Date?, clues: Clues) -> (Timestamp, CreationDateSource) {
+    static func resolve(exif: ExifDateTime?, xmp: ExifDateTime?, gps: Date?, clues: Clues) -> (
+        Timestamp, CreationDateSource
+    ) {
         if let exif {
             if let offset = exif.utcOffsetSeconds { return (timestamp(exif, at: offset), .exif) }
             if let gps, let offset = offset(ofWallClock: timestamp(exif, at: 0).secondsSince1970, gpsClock: gps) {
@@ -43,8 +45,11 @@ enum CaptureDate {
     private static func resolve(_ clues: Clues) -> (Timestamp, CreationDateSource) {
         if let named = FileNameDate(fileName: clues.fileName) {
             let offset = localOffset(atLocalYear: named.year, month: named.month, day: named.day, hour: named.hour)
-            return (Timestamp(year: named.year, month: named.month, day: named.day, hour: named.hour, minute: named.minute,
-                              second: named.second, utcOffsetSeconds: offset), .fileName)
+            return (
+                Timestamp(
+                    year: named.year, month: named.month, day: named.day, hour: named.hour, minute: named.minute,
+                    second: named.second, utcOffsetSeconds: offset), .fileName
+            )
         }
         let seconds = clues.modificationTime
         return (Timestamp(secondsSince1970: seconds, utcOffsetSeconds: localOffset(at: seconds)), .fileModification)
@@ -52,8 +57,9 @@ enum CaptureDate {
 
     /// A wall-clock time at a UTC offset.
     private static func timestamp(_ time: ExifDateTime, at offset: Int) -> Timestamp {
-        Timestamp(year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute,
-                  second: time.second, fractionalSecond: time.fractionalSecond, utcOffsetSeconds: offset)
+        Timestamp(
+            year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute,
+            second: time.second, fractionalSecond: time.fractionalSecond, utcOffsetSeconds: offset)
     }
 
     /// The daemon's time zone offset for a wall-clock time recorded without one.

@@ -12,7 +12,8 @@ extension Importer {
         if let time = libvips?.dateTimeOriginal, time.utcOffsetSeconds != nil { return time }
         let fallback = libvips?.dateTimeOriginal ?? libRaw.captureTime
         guard let exif = try? EmbeddedMetadataReader().read(path: path).exif, let text = exif["DateTimeOriginal"],
-              let time = ExifDateTime(exifText: text, subseconds: exif["SubsecTimeOriginal"], offset: exif["OffsetTimeOriginal"])
+            let time = ExifDateTime(
+                exifText: text, subseconds: exif["SubsecTimeOriginal"], offset: exif["OffsetTimeOriginal"])
         else { return fallback }
         return time
     }
@@ -26,9 +27,11 @@ extension Importer {
     }
 
     /// The photo asset a still or RAW file makes, before its content hash and stored path are known.
-    private func photoDraft(filename: String, clues: CaptureDate.Clues, mimeType: String, fileSize: Int64, path: String,
-                            size: (width: Int, height: Int, orientation: Int), captureTime: ExifDateTime?, xmpTime: ExifDateTime?,
-                            gpsTime: Date?, location: GeoLocation?, camera: CameraData) -> AssetDraft {
+    private func photoDraft(
+        filename: String, clues: CaptureDate.Clues, mimeType: String, fileSize: Int64, path: String,
+        size: (width: Int, height: Int, orientation: Int), captureTime: ExifDateTime?, xmpTime: ExifDateTime?,
+        gpsTime: Date?, location: GeoLocation?, camera: CameraData
+    ) -> AssetDraft {
         let (date, source) = CaptureDate.resolve(exif: captureTime, xmp: xmpTime, gps: gpsTime, clues: clues)
         let isScreenshot = filename.hasPrefix("Screenshot") || filename.hasPrefix("Screen Shot")
         var draft = AssetDraft(
@@ -37,8 +40,11 @@ extension Importer {
             creationDate: date, creationDateSource: source,
             location: location.map { Location(latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude) },
             contentHash: "",
-            resources: [DraftResource(type: .photo, originalFilename: filename, mimeType: mimeType, fileSize: fileSize,
-                                      path: path, isOwnedByLibrary: false)])
+            resources: [
+                DraftResource(
+                    type: .photo, originalFilename: filename, mimeType: mimeType, fileSize: fileSize,
+                    path: path, isOwnedByLibrary: false)
+            ])
         draft.camera = camera
         return draft
     }
@@ -56,8 +62,10 @@ extension Importer {
 
     /// The asset a file makes on its own, before its content hash and stored path are known; a still's metadata is
     /// read from `contents` when the file was read into memory.
-    func describe(path: String, kind: MediaFileKind, filename: String, identity: FileIdentity,
-                  contents: EncodedBuffer?) throws -> AssetDraft {
+    func describe(
+        path: String, kind: MediaFileKind, filename: String, identity: FileIdentity,
+        contents: EncodedBuffer?
+    ) throws -> AssetDraft {
         let fileExtension = (filename as NSString).pathExtension.lowercased()
         let clues = CaptureDate.Clues(fileName: filename, modificationTime: identity.modificationSeconds)
         switch kind {
@@ -69,11 +77,12 @@ extension Importer {
                     try metadataReader.readMetadata(atPath: path)
                 }
             }
-            var draft = photoDraft(filename: filename, clues: clues, mimeType: metadata.mimeType, fileSize: identity.size,
-                                   path: path, size: (metadata.pixelWidth, metadata.pixelHeight, metadata.orientation),
-                                   captureTime: metadata.dateTimeOriginal, xmpTime: metadata.xmpCreateDate,
-                                   gpsTime: metadata.gpsTimestamp,
-                                   location: metadata.location, camera: metadata.camera)
+            var draft = photoDraft(
+                filename: filename, clues: clues, mimeType: metadata.mimeType, fileSize: identity.size,
+                path: path, size: (metadata.pixelWidth, metadata.pixelHeight, metadata.orientation),
+                captureTime: metadata.dateTimeOriginal, xmpTime: metadata.xmpCreateDate,
+                gpsTime: metadata.gpsTimestamp,
+                location: metadata.location, camera: metadata.camera)
             // The smart albums Apple keeps by rule: animated images, portraits with depth.
             if metadata.pageCount > 1 { draft.mediaSubtypes.insert(.photoAnimated) }
             if let rendered = metadata.customRendered, rendered == 7 || rendered == 8 {
@@ -85,26 +94,31 @@ extension Importer {
             // CR2, ARW...), with the offsets and sub-seconds LibRaw does not give.
             let raw = try failingImport { () throws(ImagingError) in try rawReader.info(ofFileAt: path) }
             let exif = try? metadataReader.readMetadata(atPath: path)
-            return photoDraft(filename: filename, clues: clues, mimeType: MediaFileKind.rawMimeTypes[fileExtension]!,
-                              fileSize: identity.size, path: path, size: (raw.pixelWidth, raw.pixelHeight, raw.orientation),
-                              captureTime: captureTime(ofRAWAt: path, libRaw: raw, libvips: exif), xmpTime: exif?.xmpCreateDate,
-                              gpsTime: exif?.gpsTimestamp,
-                              location: exif?.location ?? raw.location,
-                              camera: (exif?.camera).map { $0.filling(from: raw.camera) } ?? raw.camera)
+            return photoDraft(
+                filename: filename, clues: clues, mimeType: MediaFileKind.rawMimeTypes[fileExtension]!,
+                fileSize: identity.size, path: path, size: (raw.pixelWidth, raw.pixelHeight, raw.orientation),
+                captureTime: captureTime(ofRAWAt: path, libRaw: raw, libvips: exif), xmpTime: exif?.xmpCreateDate,
+                gpsTime: exif?.gpsTimestamp,
+                location: exif?.location ?? raw.location,
+                camera: (exif?.camera).map { $0.filling(from: raw.camera) } ?? raw.camera)
         case .video, .audio:
             let info = try failingImport { () throws(MediaProbeError) in try mediaProber.probe(path: path) }
             let isVideo = info.kind == .video && kind == .video
             let (date, source) = CaptureDate.resolve(media: info, clues: clues)
-            let mimeType = isVideo ? MediaFileKind.videoMimeTypes[fileExtension] : MediaFileKind.audioMimeTypes[fileExtension]
+            let mimeType =
+                isVideo ? MediaFileKind.videoMimeTypes[fileExtension] : MediaFileKind.audioMimeTypes[fileExtension]
             var draft = AssetDraft(
                 mediaType: isVideo ? .video : .audio,
                 mediaSubtypes: isVideo ? Self.videoSubtypes(of: info) : [],
                 pixelWidth: isVideo ? info.pixelWidth : 0, pixelHeight: isVideo ? info.pixelHeight : 0, orientation: 1,
                 creationDate: date, creationDateSource: source, location: info.location, duration: info.duration,
                 contentHash: "",
-                resources: [DraftResource(type: isVideo ? .video : .audio, originalFilename: filename,
-                                          mimeType: mimeType ?? "application/octet-stream", fileSize: identity.size,
-                                          path: path, isOwnedByLibrary: false)])
+                resources: [
+                    DraftResource(
+                        type: isVideo ? .video : .audio, originalFilename: filename,
+                        mimeType: mimeType ?? "application/octet-stream", fileSize: identity.size,
+                        path: path, isOwnedByLibrary: false)
+                ])
             draft.camera = info.camera
             return draft
         }

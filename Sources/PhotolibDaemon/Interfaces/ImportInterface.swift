@@ -26,7 +26,9 @@ struct ImportInterface: VarlinkInterface {
     func handle(_ call: VarlinkCall, context: VarlinkCallContext, replies: VarlinkReplyWriter) async throws {
         let access = authorization.access(of: context.caller)
         let permissionDenied = VarlinkError(PhotolibErrorName.permissionDenied.qualified(in: .importer))
-        guard let method = ImportMethod(rawValue: call.methodName) else { throw VarlinkError.methodNotFound(call.method) }
+        guard let method = ImportMethod(rawValue: call.methodName) else {
+            throw VarlinkError.methodNotFound(call.method)
+        }
         switch method {
         case .importFiles:
             guard access.canAdd else { throw permissionDenied }
@@ -51,10 +53,13 @@ struct ImportInterface: VarlinkInterface {
             let parameters: AddSourceParameters = try call.decodeParameters()
             try await mappingSourceErrors {
                 guard CallerFileAccess.canRead(parameters.path, caller: context.caller) else {
-                    throw SourceError(kind: .invalid, path: parameters.path, reason: "the calling user cannot read this folder")
+                    throw SourceError(
+                        kind: .invalid, path: parameters.path, reason: "the calling user cannot read this folder")
                 }
-                try await sources.add(SourceConfiguration(path: parameters.path, mode: parameters.mode,
-                                                          recursive: parameters.recursive ?? true))
+                try await sources.add(
+                    SourceConfiguration(
+                        path: parameters.path, mode: parameters.mode,
+                        recursive: parameters.recursive ?? true))
             }
             try await replies.send(EmptyReply())
         case .upload:
@@ -76,8 +81,10 @@ struct ImportInterface: VarlinkInterface {
         }
     }
 
-    private func importFiles(_ parameters: ImportFilesParameters, call: VarlinkCall, context: VarlinkCallContext,
-                             replies: VarlinkReplyWriter) async throws {
+    private func importFiles(
+        _ parameters: ImportFilesParameters, call: VarlinkCall, context: VarlinkCallContext,
+        replies: VarlinkReplyWriter
+    ) async throws {
         let mode = parameters.mode ?? .copy
         if let album = parameters.album {
             // Fail before any file is touched when the album is not one.
@@ -129,19 +136,25 @@ struct ImportInterface: VarlinkInterface {
                 let isDuplicate = holder != nil || !seen.insert(hash).inserted
                 results.append(ImportedFile(path: path, status: isDuplicate ? .duplicate : .imported, assetId: holder))
             } catch let failure as ImportFailure {
-                results.append(ImportedFile(path: path, status: failure.kind == .unsupported ? .unsupported : .failed,
-                                            error: failure.reason))
+                results.append(
+                    ImportedFile(
+                        path: path, status: failure.kind == .unsupported ? .unsupported : .failed,
+                        error: failure.reason))
             }
         }
         try await replies.send(ImportFilesReply(processed: paths.count, total: paths.count, files: results))
     }
 
-    private func importFile(_ path: String, mode: SourceMode, album: String?, context: VarlinkCallContext) async -> ImportedFile {
+    private func importFile(_ path: String, mode: SourceMode, album: String?, context: VarlinkCallContext) async
+        -> ImportedFile
+    {
         let file: PreparedFile
         do {
             file = try await ingest.importer.prepare(path: path, mode: mode, caller: context.caller)
         } catch let failure as ImportFailure {
-            guard failure.kind != .unsupported else { return ImportedFile(path: path, status: .unsupported, error: failure.reason) }
+            guard failure.kind != .unsupported else {
+                return ImportedFile(path: path, status: .unsupported, error: failure.reason)
+            }
             statistics.recordFailure(path: path, reason: failure.reason, logger: context.logger)
             return ImportedFile(path: path, status: .failed, error: failure.reason)
         } catch {
@@ -149,13 +162,18 @@ struct ImportInterface: VarlinkInterface {
             return ImportedFile(path: path, status: .failed, error: "\(error)")
         }
         do {
-            let outcome = try await mappingLibraryErrors { try await ingest.commit(file, album: album, logger: context.logger) }
+            let outcome = try await mappingLibraryErrors {
+                try await ingest.commit(file, album: album, logger: context.logger)
+            }
             switch outcome {
-            case .inserted, .joined, .replaced: return ImportedFile(path: path, status: .imported, assetId: outcome.assetId)
-            case .relinked, .unchanged, .duplicate: return ImportedFile(path: path, status: .duplicate, assetId: outcome.assetId)
+            case .inserted, .joined, .replaced:
+                return ImportedFile(path: path, status: .imported, assetId: outcome.assetId)
+            case .relinked, .unchanged, .duplicate:
+                return ImportedFile(path: path, status: .duplicate, assetId: outcome.assetId)
             }
         } catch {
-            statistics.recordFailure(path: path, reason: "the library could not record it: \(error)", logger: context.logger)
+            statistics.recordFailure(
+                path: path, reason: "the library could not record it: \(error)", logger: context.logger)
             return ImportedFile(path: path, status: .failed, error: "\(error)")
         }
     }
