@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Photos", targets: ["Photos"]),
         .library(name: "AssetsLibrary", targets: ["AssetsLibrary"]),
         .library(name: "AVFoundation", targets: ["AVFoundation"]),
+        .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .executable(name: "photolib-web", targets: ["photolib-web"]),
     ],
     dependencies: [
@@ -154,7 +155,8 @@ let package = Package(
         .target(
             name: "PhotolibDaemon",
             dependencies: [
-                "CompactJSON", "PhotoModel", "PhotolibProtocol", "LibraryStore", "Varlink", "Imaging", "PhotolibConfig", "FolderWatch",
+                "CompactJSON", "PhotoModel", "PhotolibProtocol", "LibraryStore", "Varlink", "Imaging", "PhotolibConfig",
+                "FolderWatch",
                 "MediaProbe", "VideoExport", "XMPAnnotations",
                 "ThumbnailCache", "CMalloc", "HexEncoding", "SystemFaults",
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -177,8 +179,17 @@ let package = Package(
         // (Linux has no AVFoundation); exports of files with the ffmpeg command. `Photos` re-exports it.
         .target(name: "AVFoundation", dependencies: ["VideoExport", "MediaProbe"]),
 
+        // The stand-in for UniformTypeIdentifiers' `UTType` (Linux has none): the image, RAW, movie and audio types
+        // PhotoKit's `contentType` members give, by identifier, extension and MIME type. `Photos` re-exports it.
+        .target(name: "UniformTypeIdentifiers"),
+
         // Apple's PhotoKit API (PHPhotoLibrary, PHAsset, PHFetchResult, PHChange, PHImageManager, …) over the client module.
-        .target(name: "Photos", dependencies: ["PhotoLibrary", "AVFoundation", "Imaging", "VideoExport", "CMalloc"]),
+        .target(
+            name: "Photos",
+            dependencies: [
+                "PhotoLibrary", "AVFoundation", "UniformTypeIdentifiers", "Imaging", "VideoExport", "CMalloc",
+            ]
+        ),
 
         // Apple's AssetsLibrary API (ALAssetsLibrary, ALAssetsGroup, ALAsset, …) over `Photos`.
         .target(name: "AssetsLibrary", dependencies: ["Photos", "PhotoLibrary", "Imaging"]),
@@ -269,14 +280,18 @@ let package = Package(
         .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "TestSupport"]),
         .testTarget(
             name: "ImageServingTests",
-            dependencies: ["PhotolibDaemon", "PhotolibProtocol", "CompactJSON", "Imaging", "PhotoModel", "ThumbnailCache", "TestSupport",
-                           .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "PhotolibDaemon", "PhotolibProtocol", "CompactJSON", "Imaging", "PhotoModel", "ThumbnailCache",
+                "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "PhotolibConfigTests", dependencies: ["PhotolibConfig", "PhotolibLocations"]),
         .testTarget(name: "FolderWatchTests", dependencies: ["FolderWatch", "PhotoModel", "TestSupport"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "PhotoModel", "TestSupport"]),
         .testTarget(name: "ToolProcessTests", dependencies: ["ToolProcess"]),
         .testTarget(name: "VideoExportTests", dependencies: ["VideoExport", "TestSupport"]),
+        .testTarget(name: "UniformTypeIdentifiersTests", dependencies: ["UniformTypeIdentifiers"]),
         .testTarget(name: "XMPAnnotationsTests", dependencies: ["XMPAnnotations", "PhotoModel", "TestSupport"]),
         .testTarget(
             name: "PhotosTests",
@@ -292,7 +307,10 @@ let package = Package(
         ),
         .testTarget(
             name: "DaemonIntegrationTests",
-            dependencies: ["PhotoLibrary", "PhotoModel", "LibraryStore", "Varlink", "TestSupport", "Digests", "HexEncoding", "photolibd", "photolib"]
+            dependencies: [
+                "PhotoLibrary", "PhotoModel", "LibraryStore", "Varlink", "TestSupport", "Digests", "HexEncoding",
+                "photolibd", "photolib",
+            ]
         ),
     ]
 )
@@ -324,14 +342,18 @@ if environment["PHOTOLIBD_FUZZERS"] != nil {
         // A plain build replays the files it is given instead: the seed corpus and the inputs of past findings.
         .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
         .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/FuzzSupport"),
-        .executableTarget(name: "fuzz-varlink", dependencies: [
-            "FuzzSupport", "Varlink", "PhotolibProtocol",
-            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
-        ], path: "Fuzz/Varlink"),
-        .executableTarget(name: "fuzz-predicate", dependencies: ["FuzzSupport", "PredicateQuery"], path: "Fuzz/Predicate"),
+        .executableTarget(
+            name: "fuzz-varlink",
+            dependencies: [
+                "FuzzSupport", "Varlink", "PhotolibProtocol",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+            ], path: "Fuzz/Varlink"),
+        .executableTarget(
+            name: "fuzz-predicate", dependencies: ["FuzzSupport", "PredicateQuery"], path: "Fuzz/Predicate"),
         .executableTarget(name: "fuzz-exif", dependencies: ["FuzzSupport", "Imaging"], path: "Fuzz/Exif"),
         .executableTarget(name: "fuzz-config", dependencies: ["FuzzSupport", "PhotolibConfig"], path: "Fuzz/Config"),
-        .executableTarget(name: "fuzz-file-name-date", dependencies: ["FuzzSupport", "PhotoModel"], path: "Fuzz/FileNameDate"),
+        .executableTarget(
+            name: "fuzz-file-name-date", dependencies: ["FuzzSupport", "PhotoModel"], path: "Fuzz/FileNameDate"),
         .executableTarget(name: "fuzz-sidecar", dependencies: ["FuzzSupport", "XMPAnnotations"], path: "Fuzz/Sidecar"),
     ]
 }
@@ -352,7 +374,9 @@ if environment["PHOTOLIBD_BENCHMARKS"] != nil {
     ]
     package.targets += [
         // Builds benchmark libraries through the store and starts the daemon on them.
-        .target(name: "BenchmarkSupport", dependencies: ["LibraryStore", "PhotoLibrary", "TestSupport"], path: "Benchmarks/BenchmarkSupport"),
+        .target(
+            name: "BenchmarkSupport", dependencies: ["LibraryStore", "PhotoLibrary", "TestSupport"],
+            path: "Benchmarks/BenchmarkSupport"),
         // Times FetchAssets over the socket beside sqlite3 (Benchmarks/fetch.sh runs it).
         .executableTarget(
             name: "FetchBenchmark",

@@ -204,6 +204,11 @@ public final class PHAssetResourceCreationOptions: NSObject, @unchecked Sendable
     public var originalFilename: String?
     /// The format of bytes, as a type identifier (`public.jpeg`), when no name tells it.
     public var uniformTypeIdentifier: String?
+    /// The format of bytes, as a type (`.heic`), when no name tells it; the same setting as `uniformTypeIdentifier`.
+    public var contentType: UTType? {
+        get { uniformTypeIdentifier.flatMap { UTType($0) } }
+        set { uniformTypeIdentifier = newValue?.identifier }
+    }
     /// Remove the file once the block has committed.
     public var shouldMoveFile = false
     public override init() {}

@@ -45,6 +45,8 @@ public final class PHContentEditingInput: NSObject, Sendable {
     public let creationDate: Date?
     public let location: PHLocation?
     public let uniformTypeIdentifier: String?
+    /// The type of the file at `fullSizeImageURL` (`.jpeg`, `.heic`, a RAW type).
+    public let contentType: UTType?
     /// Set when the edit is resumed from the original; nil when `fullSizeImageURL` is the edited image.
     public let adjustmentData: PHAdjustmentData?
     public let fullSizeImageURL: URL?
@@ -57,7 +59,8 @@ public final class PHContentEditingInput: NSObject, Sendable {
         mediaSubtypes = asset.mediaSubtypes
         creationDate = asset.creationDate
         location = asset.location
-        uniformTypeIdentifier = UniformType.identifier(forMIMEType: input.mimeType)
+        contentType = UniformType.type(forMIMEType: input.mimeType)
+        uniformTypeIdentifier = contentType?.identifier
         adjustmentData = PHAdjustmentData(input.adjustment)
         fullSizeImageURL = URL(fileURLWithPath: input.fullSizeImagePath)
         fullSizeImageOrientation = Int32(input.orientation)
@@ -67,23 +70,45 @@ public final class PHContentEditingInput: NSObject, Sendable {
 
 /// PhotoKit's `PHContentEditingOutput`: an edit to commit with `PHAssetChangeRequest.contentEditingOutput`.
 public final class PHContentEditingOutput: NSObject, @unchecked Sendable {
-    // @unchecked: the program sets `adjustmentData` before it hands the output to a change request.
+    // @unchecked: the program sets `adjustmentData` and picks the rendered file's type before it hands the output to
+    // a change request.
     /// Required: how the edit was made.
     public var adjustmentData: PHAdjustmentData!
     /// Where to write the edited image (JPEG) before committing; a file in this program's temporary directory.
     public let renderedContentURL: URL
+    /// The type `renderedContentURL` is for: `.jpeg` for a photo, nil for what the library does not edit.
+    public let defaultRenderedContentType: UTType?
+    /// The types a rendered photo may be written in (the daemon keeps JPEG, HEIC and PNG edits); empty but for photos.
+    public let supportedRenderedContentTypes: [UTType]
+    /// The file the edit is committed from: `renderedContentURL`, or the last one `renderedContentURL(for:)` gave.
+    private var renderedFile: URL
 
     public init(contentEditingInput: PHContentEditingInput) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("photos-edits", isDirectory: true)
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         renderedContentURL = directory.appendingPathComponent("\(UUID().uuidString).JPG")
+        renderedFile = renderedContentURL
+        let isPhoto = contentEditingInput.mediaType == .image
+        defaultRenderedContentType = isPhoto ? .jpeg : nil
+        supportedRenderedContentTypes = isPhoto ? [.jpeg, .heic, .png] : []
     }
 
-    /// The `editAsset` change for `target`.
+    /// Where to write the edited content in `type`, one of `supportedRenderedContentTypes`; the edit is committed
+    /// from the URL given last.
+    ///
+    /// - Throws: `PHPhotosError.invalidParameter` for a type the library does not keep edits in.
+    public func renderedContentURL(for type: UTType) throws -> URL {
+        guard supportedRenderedContentTypes.contains(type), let fileExtension = type.preferredFilenameExtension else {
+            throw PHPhotosError(.invalidParameter, reason: "an edit is not kept as \(type)")
+        }
+        renderedFile = renderedContentURL.deletingPathExtension().appendingPathExtension(fileExtension)
+        return renderedFile
+    }
+
     /// The `editAsset` change for `target`: the rendered file by path when the daemon reads this process's files,
     /// else sent (`Import.Upload`).
     func editRequest(for target: String, transfers: FileTransfers) throws -> ChangeRequest {
-        let path = renderedContentURL.path
+        let path = renderedFile.path
         guard !transfers.daemonReads(path) else {
             return ChangeRequest(
                 op: "editAsset", target: target, renderedPath: path, adjustment: adjustmentData?.wireValue)

@@ -8,8 +8,10 @@ public final class PHAssetResource: NSObject, Sendable {
     public let type: PHAssetResourceType
     /// The identifier of the asset the file belongs to.
     public let assetLocalIdentifier: String
+    /// The file's type (`.jpeg`, `.quickTimeMovie`, `com.canon.cr2-raw-image`).
+    public let contentType: UTType
     /// The file's type identifier (`public.jpeg`, `com.apple.quicktime-movie`).
-    public let uniformTypeIdentifier: String
+    public var uniformTypeIdentifier: String { contentType.identifier }
     public let originalFilename: String
     /// The daemon's file, which this process may not be able to open (the manager reads it through the socket then).
     let path: String?
@@ -18,7 +20,7 @@ public final class PHAssetResource: NSObject, Sendable {
     init(_ resource: AssetResource, of assetId: String) {
         type = resource.type.photoKitValue
         assetLocalIdentifier = assetId
-        uniformTypeIdentifier = UniformType.identifier(forMIMEType: resource.mimeType)
+        contentType = UniformType.type(forMIMEType: resource.mimeType)
         originalFilename = resource.originalFilename
         path = resource.path
         fileSize = resource.fileSize

@@ -282,18 +282,12 @@ extension NormalizedCropRect {
 
 /// Uniform type identifiers, which PhotoKit reports where the daemon reports MIME types.
 package enum UniformType {
+    /// The type of a MIME type the daemon reports; an unknown one is an image or data.
+    package static func type(forMIMEType mimeType: String) -> UTType {
+        UTType(mimeType: mimeType) ?? (mimeType.hasPrefix("image/") ? .image : .data)
+    }
+
     package static func identifier(forMIMEType mimeType: String) -> String {
-        switch mimeType {
-        case "image/jpeg": "public.jpeg"
-        case "image/png": "public.png"
-        case "image/heic": "public.heic"
-        case "image/heif": "public.heif"
-        case "image/webp": "org.webmproject.webp"
-        case "image/tiff": "public.tiff"
-        case "image/gif": "com.compuserve.gif"
-        case "video/quicktime": "com.apple.quicktime-movie"
-        case "video/mp4": "public.mpeg-4"
-        default: mimeType.hasPrefix("image/") ? "public.image" : "public.data"
-        }
+        type(forMIMEType: mimeType).identifier
     }
 }
