@@ -81,5 +81,34 @@ struct ReadmeTourTests {
         #expect(run.output.contains("imported 3, duplicates 0"))
         #expect(FileManager.default.fileExists(atPath: home.file("Export/IMG_0001.jpg")), "\(run.output.suffix(2000))")
         #expect(FileManager.default.fileExists(atPath: working + "/thumb.jpg"))
+        // `assets --json` is JSON Lines, as the tour says: one Asset object per line.
+        let json = try runTool(DaemonProcess.productsDirectory + "/photolib", ["assets", "--json"], environment: environment)
+        let objects = json.output.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.count == 3 && objects.allSatisfy { $0?["id"] is String }, "\(json.output)")
+    }
+
+    /// The README's first screen: two commands for a fresh machine, both there to run.
+    @Test func theFirstScreenHasTheTwoCommandsOfAFreshMachine() throws {
+        let readme = try String(contentsOfFile: Self.checkout + "/README.md", encoding: .utf8)
+        let block = try #require(readme.range(of: "```sh\n"))
+        let end = try #require(readme.range(of: "\n```", range: block.upperBound..<readme.endIndex))
+        let commands = readme[block.upperBound..<end.lowerBound].split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) }
+        #expect(commands == ["scripts/run-daemon", "scripts/test"])
+        for command in ["scripts/run-daemon", "scripts/test"] {
+            #expect(FileManager.default.isExecutableFile(atPath: Self.checkout + "/" + command))
+        }
+    }
+
+    /// What the README says where a newcomer checked it against what the programs do.
+    @Test func theReadmeSaysWhatTheProgramsDo() throws {
+        let lines = try Self.tourLines()
+        let json = try #require(lines.first { $0 == "photolib assets --json" })
+        let readme = try String(contentsOfFile: Self.checkout + "/README.md", encoding: .utf8)
+        #expect(readme.contains("\(json)") && readme.contains("# JSON Lines: one of the contract's Asset objects per line"))
+        // A thumbnail is never larger than its image (contract §10): not "exactly" the size asked for.
+        #expect(!readme.contains("exactly 256x256") && readme.contains("never enlarged"))
+        // Socket activation in one voice with the units and debian/rules.
+        #expect(readme.contains("The package enables\nand starts `photolibd.socket`, not `photolibd.service`"))
+        #expect(readme.contains("photolib gallery") && readme.contains("--verbose"))
     }
 }
