@@ -4,6 +4,13 @@ import Synchronization
 
 public typealias PHContentEditingInputRequestID = Int
 
+/// In a content-editing input's info: true when the asset's file would have to come from iCloud (never, here).
+public let PHContentEditingInputResultIsInCloudKey = "PHContentEditingInputResultIsInCloudKey"
+/// In a content-editing input's info: true when the request was cancelled.
+public let PHContentEditingInputCancelledKey = "PHContentEditingInputCancelledKey"
+/// In a content-editing input's info: the `PHPhotosError` that kept the input from being made.
+public let PHContentEditingInputErrorKey = "PHContentEditingInputErrorKey"
+
 /// PhotoKit's `PHAdjustmentData`: how an edit was made, in an app's own format.
 public final class PHAdjustmentData: NSObject, Sendable {
     public let formatIdentifier: String
@@ -72,8 +79,8 @@ public final class PHContentEditingInput: NSObject, Sendable {
 public final class PHContentEditingOutput: NSObject, @unchecked Sendable {
     // @unchecked: the program sets `adjustmentData` and picks the rendered file's type before it hands the output to
     // a change request.
-    /// Required: how the edit was made.
-    public var adjustmentData: PHAdjustmentData!
+    /// Required before the commit: how the edit was made.
+    public var adjustmentData: PHAdjustmentData?
     /// Where to write the edited image (JPEG) before committing; a file in this program's temporary directory.
     public let renderedContentURL: URL
     /// The type `renderedContentURL` is for: `.jpeg` for a photo, nil for what the library does not edit.
@@ -157,10 +164,10 @@ private struct ContentEditingRequest {
         do {
             input = try makeInput()
         } catch {
-            if cancelled() { return completionHandler(nil, ["PHContentEditingInputCancelledKey": true]) }
-            return completionHandler(nil, ["PHContentEditingInputErrorKey": PHPhotosError(error)])
+            if cancelled() { return completionHandler(nil, [PHContentEditingInputCancelledKey: true]) }
+            return completionHandler(nil, [PHContentEditingInputErrorKey: PHPhotosError(error)])
         }
-        if cancelled() { return completionHandler(nil, ["PHContentEditingInputCancelledKey": true]) }
+        if cancelled() { return completionHandler(nil, [PHContentEditingInputCancelledKey: true]) }
         completionHandler(input, [:])
     }
 

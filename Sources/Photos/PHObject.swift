@@ -90,8 +90,8 @@ public final class PHAsset: PHObject, @unchecked Sendable {
     public var pixelHeight: Int { asset.pixelHeight }
     public var creationDate: Date? { asset.creationDate.map(Date.init) }
     public var modificationDate: Date? { asset.modificationDate.map(Date.init) }
-    /// When the asset entered the library (PhotoKit keeps this private; the daemon reports it).
-    public var addedDate: Date { Date(asset.addedDate) }
+    /// When the asset entered the library; always known here, optional as Apple declares it.
+    public var addedDate: Date? { Date(asset.addedDate) }
     public var location: PHLocation? { asset.location.map(PHLocation.init) }
     public var duration: TimeInterval { asset.duration }
     public var isFavorite: Bool { asset.isFavorite }
