@@ -23,9 +23,13 @@ final class MetadataDocument {
     /// sidecar, which is nothing but XMP): an error exiv2 logs while reading fails the opening; otherwise (an
     /// image, whose broken maker note says nothing of its XMP) only exiv2's refusal does.
     convenience init(bytes: UnsafeRawBufferPointer, isStrict: Bool) throws(MetadataError) {
-        guard !CanonRawHeader.begins(bytes) else { throw CanonRawHeader.refusal }
+        let refusal = ExivInputCheck.refusal(size: bytes.count) { offset, count in
+            Array(bytes[min(offset, bytes.count)..<min(offset + count, bytes.count)])
+        }
+        if let refusal { throw refusal }
         try self.init(isStrict: isStrict) { handle, error in
-            gexiv2_metadata_open_buf(handle, bytes.baseAddress?.assumingMemoryBound(to: guint8.self), glong(bytes.count), &error)
+            gexiv2_metadata_open_buf(
+                handle, bytes.baseAddress?.assumingMemoryBound(to: guint8.self), glong(bytes.count), &error)
         }
     }
 
@@ -34,15 +38,26 @@ final class MetadataDocument {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw MetadataError("cannot open \(path): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
-        var header = [UInt8](repeating: 0, count: CanonRawHeader.length)
-        let count = pread(descriptor, &header, header.count, 0)
-        guard !CanonRawHeader.begins(header.prefix(max(count, 0))) else { throw CanonRawHeader.refusal }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw MetadataError("cannot stat \(path): \(String(cString: strerror(errno)))")
+        }
+        let refusal = ExivInputCheck.refusal(size: Int(info.st_size)) { offset, count in
+            var bytes = [UInt8](repeating: 0, count: count)
+            let read = pread(descriptor, &bytes, count, off_t(offset))
+            return Array(bytes.prefix(max(read, 0)))
+        }
+        if let refusal { throw refusal }
         // exiv2 opens the file whose header was checked, not whatever the path names by then.
-        try self.init(isStrict: false) { handle, error in gexiv2_metadata_open_path(handle, "/proc/self/fd/\(descriptor)", &error) }
+        try self.init(isStrict: false) { handle, error in
+            gexiv2_metadata_open_path(handle, "/proc/self/fd/\(descriptor)", &error)
+        }
     }
 
-    private init(isStrict: Bool,
-                 opening open: (UnsafeMutablePointer<GExiv2Metadata>, inout UnsafeMutablePointer<GError>?) -> gboolean) throws(MetadataError) {
+    private init(
+        isStrict: Bool,
+        opening open: (UnsafeMutablePointer<GExiv2Metadata>, inout UnsafeMutablePointer<GError>?) -> gboolean
+    ) throws(MetadataError) {
         _ = Self.initializeOnce
         let handle = gexiv2_metadata_new()!
         var refusal: String?

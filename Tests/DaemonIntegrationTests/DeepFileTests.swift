@@ -1,13 +1,13 @@
 import Foundation
 import PhotoLibrary
-import Testing
 import TestSupport
+import Testing
 
-/// Files nested 100,000 deep in a watched folder (a sidecar, a Canon CRW, a CRW named as a JPEG) reach no parser that
+/// Files nested 100,000 deep in a watched folder (a sidecar, a Canon CRW, a CRW named as a JPEG, a HEIC) reach no parser that
 /// would recurse through them: the daemon imports the photo beside them, logs what it could not read, and serves on.
 @Suite(.serialized)
 struct DeepFileTests {
-    @Test func aSidecarAndCanonRawFilesNestedDeepLeaveTheDaemonServing() async throws {
+    @Test func aSidecarAndPhotosNestedDeepLeaveTheDaemonServing() async throws {
         let depth = 100_000
         let watched = try TemporaryDirectory()
         try ImageFixtures.image(at: watched.file("IMG_1.jpg"), exif: ["-XMP-dc:Title=Embedded"])
@@ -16,10 +16,12 @@ struct DeepFileTests {
         let crw = Data(NestedFixtures.canonRaw(depth: depth))
         try crw.write(to: URL(fileURLWithPath: watched.file("IMG_2.crw")))
         try crw.write(to: URL(fileURLWithPath: watched.file("IMG_3.jpg")))
+        let heic = NestedFixtures.isoMedia(container: "meta", lead: [0, 0, 0, 0], depth: depth)
+        try Data(heic).write(to: URL(fileURLWithPath: watched.file("IMG_4.heic")))
         let library = try await WatchedLibrary.start(sources: [(watched.path, "reference")])
         try await library.waitUntil("every file was taken or refused") {
             let status = try await library.status()
-            return status.imported + status.failed >= 3
+            return status.imported + status.failed >= 4
         }
         let photo = try #require(try await library.asset(named: "IMG_1.jpg"))
         #expect(photo.annotations == Annotations(title: "Embedded"))
