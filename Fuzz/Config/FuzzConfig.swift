@@ -1,9 +1,11 @@
 import FuzzSupport
+
 @testable import PhotolibConfig
 
 /// Every way TOML nests: arrays, inline tables and both in values; dotted keys, table headers and arrays of tables.
 let configNesting = DeepNesting([
-    .init("[", "]", lead: "library = "), .init("{a = ", "}", lead: "library = "), .init("[{a = ", "}]", lead: "library = "),
+    .init("[", "]", lead: "library = "), .init("{a = ", "}", lead: "library = "),
+    .init("[{a = ", "}]", lead: "library = "),
     .init("a.", ""), .init("a.", "", lead: "["), .init("a.", "", lead: "[["), .init("a.", "", lead: "library = {"),
     .init("[", "]", lead: "[[source]]\npath = \"/srv\"\nmode = "),
 ])

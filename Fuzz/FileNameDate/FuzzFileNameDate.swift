@@ -2,7 +2,9 @@ import FuzzSupport
 import PhotoModel
 
 /// Brackets and separators around a date, though the reader follows none: it must stay linear in them.
-let fileNameNesting = DeepNesting([.init("(", ")"), .init("[", "]"), .init("{", "}"), .init("IMG_", "_1"), .init("-", ".")])
+let fileNameNesting = DeepNesting([
+    .init("(", ")"), .init("[", "]"), .init("{", "}"), .init("IMG_", "_1"), .init("-", "."),
+])
 
 func readFileNameDate(_ input: UnsafeRawBufferPointer) {
     fileNameNesting.withText(of: input, readFileNameDateText)

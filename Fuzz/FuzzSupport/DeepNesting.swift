@@ -13,7 +13,9 @@ public struct DeepNesting: Sendable {
         let open: [UInt8], close: [UInt8], lead: [UInt8], trail: [UInt8]
 
         public init(_ open: String, _ close: String, lead: String = "", trail: String = "") {
-            (self.open, self.close, self.lead, self.trail) = (Array(open.utf8), Array(close.utf8), Array(lead.utf8), Array(trail.utf8))
+            (self.open, self.close, self.lead, self.trail) = (
+                Array(open.utf8), Array(close.utf8), Array(lead.utf8), Array(trail.utf8)
+            )
         }
     }
 
@@ -37,8 +39,9 @@ public struct DeepNesting: Sendable {
         let isClosed = input[1] & 0x80 == 0
         let depth = (Int(input[2]) << 8 | Int(input[3])) * 2
         var text = prefix + first.lead
-        text.reserveCapacity(text.count + depth * (first.open.count + first.close.count + second.open.count + second.close.count) / 2
-            + input.count + first.trail.count + suffix.count)
+        text.reserveCapacity(
+            text.count + depth * (first.open.count + first.close.count + second.open.count + second.close.count) / 2
+                + input.count + first.trail.count + suffix.count)
         for level in 0..<depth { text += level % 2 == 0 ? first.open : second.open }
         text += input[4...]
         if isClosed {

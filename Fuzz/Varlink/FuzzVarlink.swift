@@ -2,6 +2,7 @@ import FuzzSupport
 import NIOCore
 import NIOEmbedded
 import PhotolibProtocol
+
 @testable import Varlink
 
 /// Every way a call nests: arrays and objects in its parameters, in a query's fields, and in the fields that send the
@@ -9,7 +10,9 @@ import PhotolibProtocol
 let callNesting = DeepNesting([
     .init("[", "]", lead: #"{"method":"io.photolibd.Library.FetchAssets","parameters":{"query":"#, trail: "}}"),
     .init(#"{"a":"#, "}", lead: #"{"method":"io.photolibd.Library.FetchAssets","parameters":"#, trail: "}"),
-    .init(#"[{"a":"#, "}]", lead: #"{"method":"io.photolibd.Library.PerformChanges","parameters":{"changes":"#, trail: "}}"),
+    .init(
+        #"[{"a":"#, "}]", lead: #"{"method":"io.photolibd.Library.PerformChanges","parameters":{"changes":"#,
+        trail: "}}"),
     .init("[", "]", lead: #"{"method":"#, trail: "}"),
     .init(#"{"a":"#, "}", lead: #"{"method":1,"parameters":"#, trail: "}"),
     .init("[", "]"),

@@ -176,7 +176,9 @@ struct TOMLKeyCheck {
             if quote == "\"", scalar == "\\" {
                 index += 1
                 if index < scalars.count, scalars[index] == "\n" { newLine() } else { index += 1 }
-            } else if scalar == quote, (0..<delimiterLength).allSatisfy({ index + $0 < scalars.count && scalars[index + $0] == quote }) {
+            } else if scalar == quote,
+                (0..<delimiterLength).allSatisfy({ index + $0 < scalars.count && scalars[index + $0] == quote })
+            {
                 index += delimiterLength
                 return
             } else if scalar == "\n" {

@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 struct JSONReaderTests {
-    private func read<Value>(_ text: String, _ body: (inout JSONReader) throws(JSONReadError) -> Value) throws -> Value {
+    private func read<Value>(_ text: String, _ body: (inout JSONReader) throws(JSONReadError) -> Value) throws -> Value
+    {
         try Data(text.utf8).withUnsafeBytes { bytes in try JSONReader.read(bytes, with: body) }
     }
 
@@ -15,9 +16,12 @@ struct JSONReaderTests {
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("aZ09 \"\\/\n\r\t\u{8}\u{C}\u{1}\u{1F}é漢🙂\u{7F}\u{2028}")
         for _ in 0..<300 {
-            let text = String((0..<Int.random(in: 0...24, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            let text = String(
+                (0..<Int.random(in: 0...24, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
             let encoded = String(decoding: try JSONEncoder().encode([text]), as: UTF8.self)
-            let read = try read(encoded) { json throws(JSONReadError) in try json.readArray { json throws(JSONReadError) in try json.readString() } }
+            let read = try read(encoded) { json throws(JSONReadError) in
+                try json.readArray { json throws(JSONReadError) in try json.readString() }
+            }
             #expect(read == [text], "\(encoded)")
         }
     }
@@ -33,7 +37,8 @@ struct JSONReaderTests {
     }
 
     @Test func readsNumbers() throws {
-        let ints = try read("[0, -7, 9223372036854775807, -9223372036854775808, 1e3, 2.0]") { json throws(JSONReadError) in
+        let ints = try read("[0, -7, 9223372036854775807, -9223372036854775808, 1e3, 2.0]") {
+            json throws(JSONReadError) in
             try json.readArray { json throws(JSONReadError) in try json.readInt() }
         }
         #expect(ints == [0, -7, .max, .min, 1000, 2])
@@ -42,14 +47,19 @@ struct JSONReaderTests {
         }
         #expect(doubles == [0.5, -0.00125, 3, 100])
         for bad in ["9223372036854775808", "1.5", "-", "", "x", "1e999"] {
-            #expect(throws: JSONReadError.self, "\(bad)") { try read(bad) { json throws(JSONReadError) in try json.readInt() } }
+            #expect(throws: JSONReadError.self, "\(bad)") {
+                try read(bad) { json throws(JSONReadError) in try json.readInt() }
+            }
         }
     }
 
     @Test func readsDecimalsToTheSameDoubleAsTheStandardLibrary() throws {
         var generator = SystemRandomNumberGenerator()
-        var texts = ["0", "-0", "0.0", "48.85", "-33.8568", "151.2153", "123456789012345", "0.000000000000001", "9.999999999999999",
-                     "1234567890123456", "1.2.3", "--1"]
+        var texts = [
+            "0", "-0", "0.0", "48.85", "-33.8568", "151.2153", "123456789012345", "0.000000000000001",
+            "9.999999999999999",
+            "1234567890123456", "1.2.3", "--1",
+        ]
         for _ in 0..<2_000 {
             let value = Double.random(in: -1_000_000...1_000_000, using: &generator)
             texts.append(String(format: "%.\(Int.random(in: 0...9, using: &generator))f", value))
@@ -68,7 +78,9 @@ struct JSONReaderTests {
             try json.readObject { key, json throws(JSONReadError) in
                 switch key {
                 case "a": seen[key.description] = String(try json.readInt())
-                case "b": seen[key.description] = try json.readOptional { json throws(JSONReadError) in try json.readString() } ?? "nil"
+                case "b":
+                    seen[key.description] =
+                        try json.readOptional { json throws(JSONReadError) in try json.readString() } ?? "nil"
                 case "c": seen[key.description] = try json.readString()
                 default: try json.skipValue()
                 }
@@ -170,13 +182,17 @@ struct JSONReaderTests {
     func refusesMalformedObjectsReadByKeyOrder(text: String) {
         #expect(throws: JSONReadError.self) {
             try read(text) { json throws(JSONReadError) in
-                try json.readObject(keys: JSONKeyOrder<Member>()) { _, json throws(JSONReadError) in try json.skipValue() }
+                try json.readObject(keys: JSONKeyOrder<Member>()) { _, json throws(JSONReadError) in
+                    try json.skipValue()
+                }
             }
         }
     }
 
-    @Test(arguments: [#"{"a":1"#, #"{"a" 1}"#, #"{"a":1,}"#, "[1,]", "[1 2]", "tru", "nul", #"{"a":1} x"#, "{1:2}", "[01x]",
-                      "[fals]", "[falsy]", "[nulL]", "[truee]", #"["a\qb"]"#, #"["\u12G4"]"#, #"["abc"#, "[\"a\u{01}b\"]"])
+    @Test(arguments: [
+        #"{"a":1"#, #"{"a" 1}"#, #"{"a":1,}"#, "[1,]", "[1 2]", "tru", "nul", #"{"a":1} x"#, "{1:2}", "[01x]",
+        "[fals]", "[falsy]", "[nulL]", "[truee]", #"["a\qb"]"#, #"["\u12G4"]"#, #"["abc"#, "[\"a\u{01}b\"]",
+    ])
     func refusesMalformedText(_ text: String) {
         #expect(throws: JSONReadError.self) { try read(text) { json throws(JSONReadError) in try json.skipValue() } }
     }
@@ -192,13 +208,17 @@ struct JSONReaderTests {
 
     @Test func nestingPastTheLimitIsRefusedWithoutExhaustingTheStack() throws {
         let deep = String(repeating: #"{"a":"#, count: 100_000) + "1" + String(repeating: "}", count: 100_000)
-        let refusal = #expect(throws: JSONReadError.self) { try read(deep) { json throws(JSONReadError) in try json.skipValue() } }
+        let refusal = #expect(throws: JSONReadError.self) {
+            try read(deep) { json throws(JSONReadError) in try json.skipValue() }
+        }
         #expect(refusal?.isTooDeep == true)
         #expect(refusal?.offset == JSONReader.maximumDepth * 5)
         let arrays = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(throws: JSONReadError.self) { try read(arrays) { json throws(JSONReadError) in try json.skipValue() } }
         let unclosed = String(repeating: #"[{"a":"#, count: 100_000)
-        let mixed = #expect(throws: JSONReadError.self) { try read(unclosed) { json throws(JSONReadError) in try json.skipValue() } }
+        let mixed = #expect(throws: JSONReadError.self) {
+            try read(unclosed) { json throws(JSONReadError) in try json.skipValue() }
+        }
         #expect(mixed?.isTooDeep == true)
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PhotolibConfig
 
 /// A configuration nested 100,000 deep, in each way TOML nests, is refused with a syntax error naming where,
@@ -8,9 +9,15 @@ import Testing
 
     static let texts: [(kind: String, text: String)] = [
         ("arrays", "library = " + String(repeating: "[", count: depth) + String(repeating: "]", count: depth)),
-        ("inline tables", "library = " + String(repeating: "{a = ", count: depth) + "1" + String(repeating: "}", count: depth)),
-        ("arrays of inline tables", "library = " + String(repeating: "[{a = ", count: depth) + "1"
-            + String(repeating: "}]", count: depth)),
+        (
+            "inline tables",
+            "library = " + String(repeating: "{a = ", count: depth) + "1" + String(repeating: "}", count: depth)
+        ),
+        (
+            "arrays of inline tables",
+            "library = " + String(repeating: "[{a = ", count: depth) + "1"
+                + String(repeating: "}]", count: depth)
+        ),
         ("a dotted key", "library" + String(repeating: ".a", count: depth) + " = 1"),
         ("a dotted key in an inline table", "library = {a" + String(repeating: ".a", count: depth) + " = 1}"),
         ("a table header", "[trash" + String(repeating: ".a", count: depth) + "]"),

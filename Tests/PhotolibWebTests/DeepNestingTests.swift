@@ -2,9 +2,10 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
-@testable import PhotolibWeb
-import Testing
 import TestSupport
+import Testing
+
+@testable import PhotolibWeb
 
 /// What a page sends nested 100,000 deep (a change's JSON body, a search's terms) is refused with 400 and the
 /// gallery serves on: Foundation's `JSONDecoder` refuses JSON nested deeper than 512 levels, a view key is at most
@@ -18,7 +19,8 @@ struct DeepNestingTests {
     }
 
     static func searchKey(_ terms: String) -> String {
-        "search-" + Data(terms.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+        "search-"
+            + Data(terms.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
@@ -39,14 +41,18 @@ struct DeepNestingTests {
         try await gallery.test { client in
             var headers = gallery.signedIn
             headers[.contentType] = "application/json"
-            for body in [#"{"action":"rate","crop":"# + Self.nested(#"{"x":"#, "1", "}") + "}",
-                         #"{"action":"tag","addKeywords":"# + Self.nested("[", "", "]") + "}"] {
-                let response = try await client.execute(uri: "/api/changes", method: .post, headers: headers,
-                                                        body: ByteBuffer(string: body))
+            for body in [
+                #"{"action":"rate","crop":"# + Self.nested(#"{"x":"#, "1", "}") + "}",
+                #"{"action":"tag","addKeywords":"# + Self.nested("[", "", "]") + "}",
+            ] {
+                let response = try await client.execute(
+                    uri: "/api/changes", method: .post, headers: headers,
+                    body: ByteBuffer(string: body))
                 #expect(response.status == .badRequest, "\(String(buffer: response.body))")
             }
-            let rated = try await AnnotationRouteTests.change(#"{"action": "rate", "rating": 4}"#, ids: gallery.assetIds,
-                                                              gallery: gallery, client: client)
+            let rated = try await AnnotationRouteTests.change(
+                #"{"action": "rate", "rating": 4}"#, ids: gallery.assetIds,
+                gallery: gallery, client: client)
             #expect(rated.status == .ok, "\(String(buffer: rated.body))")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Varlink
 
 /// Messages nested 100,000 deep, read by each of the server's two readers, are refused and the server serves on:
@@ -14,8 +15,9 @@ struct DeepNestingTests {
         try await withServer([TestInterface()]) { socketPath in
             try await RawClient.withConnection(to: socketPath) { client in
                 try await client.send(#"{"method":"org.example.test.Echo","parameters":\#(Self.arrays)}"#)
-                #expect(try await client.receiveJSON()
-                    == ["error": "org.varlink.service.InvalidParameter", "parameters": ["parameter": "parameters"]])
+                #expect(
+                    try await client.receiveJSON()
+                        == ["error": "org.varlink.service.InvalidParameter", "parameters": ["parameter": "parameters"]])
             }
             // A method that is no string sends the message to JSONDecoder, which meets the nesting after it.
             try await RawClient.withConnection(to: socketPath) { client in
