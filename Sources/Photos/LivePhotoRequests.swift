@@ -21,6 +21,10 @@ public final class PHLivePhoto: NSObject, Sendable {
     }
 }
 
+public typealias PHLivePhotoRequestID = Int32
+/// The request id no Live Photo request has.
+public let PHLivePhotoRequestIDInvalid: PHLivePhotoRequestID = 0
+
 /// PhotoKit's `PHLivePhotoRequestOptions`.
 public final class PHLivePhotoRequestOptions: NSObject, @unchecked Sendable {
     // @unchecked: settings, as in PhotoKit: the caller sets them before the call, which only reads them.
@@ -30,6 +34,8 @@ public final class PHLivePhotoRequestOptions: NSObject, @unchecked Sendable {
     public var isNetworkAccessAllowed = false
     /// Called with 1.0 when the Live Photo is ready.
     public var progressHandler: PHAssetImageProgressHandler?
+    /// Accepted; no effect: a Live Photo here is its files, and its still is shown in standard dynamic range.
+    public var preferHDR = false
 
     public override init() {}
 }

@@ -69,6 +69,8 @@ public final class PHImageRequestOptions: NSObject, @unchecked Sendable {
     /// Called with 1.0 when the image is ready (the daemon reports no finer progress).
     public var progressHandler: PHAssetImageProgressHandler?
     public var allowSecondaryDegradedImage = false
+    /// Accepted; no effect: the library renders every image in standard dynamic range (8-bit sRGB).
+    public var preferHDR = false
 
     public override init() {}
 }

@@ -43,6 +43,41 @@ extension PhotosModuleTests {
         #expect(failed.info[PHContentEditingInputCancelledKey] == nil)
         #expect(failed.info[PHContentEditingInputResultIsInCloudKey] == nil)
     }
+
+    @Test func hdrIsAcceptedOnImageAndLivePhotoRequests() async throws {
+        _ = try await PhotosDaemon.shared()
+        let directory = try TemporaryDirectory()
+        let photo = try ImageFixtures.image(at: directory.file("IMG_0002.JPG"), width: 100, height: 80)
+        let movie = try VideoFixtures.clip(at: directory.file("IMG_0002.MOV"), width: 160, height: 128, seconds: 1)
+        var placeholder: PHObjectPlaceholder?
+        try PHPhotoLibrary.shared().performChangesAndWait {
+            let request = PHAssetCreationRequest.forAsset()
+            request.addResource(with: .photo, fileURL: URL(fileURLWithPath: photo), options: nil)
+            request.addResource(with: .pairedVideo, fileURL: URL(fileURLWithPath: movie), options: nil)
+            placeholder = request.placeholderForCreatedAsset
+        }
+        let id = try #require(placeholder?.localIdentifier)
+        let asset = try #require(PHAsset.fetchAssets(withLocalIdentifiers: [id], options: nil).firstObject)
+
+        let imageOptions = PHImageRequestOptions()
+        imageOptions.preferHDR = true
+        imageOptions.isSynchronous = true
+        imageOptions.resizeMode = .exact
+        var size: CGSize?
+        PHImageManager.default().requestImage(
+            for: asset, targetSize: CGSize(width: 50, height: 50), contentMode: .aspectFit, options: imageOptions
+        ) { image, _ in size = image?.size }
+        #expect(size == CGSize(width: 50, height: 40))
+
+        let liveOptions = PHLivePhotoRequestOptions()
+        liveOptions.preferHDR = true
+        let live = LiveDelivery()
+        let requestID: PHLivePhotoRequestID = PHImageManager.default().requestLivePhoto(
+            for: asset, targetSize: CGSize(width: 50, height: 50), contentMode: .aspectFit, options: liveOptions
+        ) { live.set($0, $1) }
+        #expect(requestID != PHLivePhotoRequestIDInvalid)
+        #expect(try await eventually { live.photo }?.size == CGSize(width: 50, height: 40))
+    }
 }
 
 /// What a content-editing request handed its completion handler.
