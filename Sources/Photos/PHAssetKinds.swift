@@ -27,6 +27,12 @@ extension PHAsset {
         case videoLooping = 5
     }
 
+    /// The one private key pickers read on every iOS version: `filename`, the primary file's name when it was imported;
+    /// nil for any other key.
+    public func value(forKey key: String) -> Any? {
+        key == "filename" ? originalFilename : nil
+    }
+
     /// Whether this user may make the change: any change needs a read-write grant; content edits are for photos.
     public func canPerform(_ editOperation: PHAssetEditOperation) -> Bool {
         guard PHPhotoLibrary.authorizationStatus() == .authorized else { return false }

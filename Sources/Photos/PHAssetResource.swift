@@ -13,13 +13,21 @@ public final class PHAssetResource: NSObject, Sendable {
     /// The file's type identifier (`public.jpeg`, `com.apple.quicktime-movie`).
     public var uniformTypeIdentifier: String { contentType.identifier }
     public let originalFilename: String
+    /// The width of the asset's primary file as displayed, before any edit; 0 for the other files and for an edited
+    /// asset's (the daemon reports no size of theirs).
+    public let pixelWidth: Int
+    /// The height of the asset's primary file as displayed, before any edit; 0 as `pixelWidth` is.
+    public let pixelHeight: Int
     /// The daemon's file, which this process may not be able to open (the manager reads it through the socket then).
     let path: String?
     let fileSize: Int64
 
-    init(_ resource: AssetResource, of assetId: String) {
+    init(_ resource: AssetResource, of asset: Asset) {
         type = resource.type.photoKitValue
-        assetLocalIdentifier = assetId
+        assetLocalIdentifier = asset.id
+        let isSized = !asset.hasAdjustments && asset.resources?.first == resource
+        pixelWidth = isSized ? asset.pixelWidth : 0
+        pixelHeight = isSized ? asset.pixelHeight : 0
         contentType = UniformType.type(forMIMEType: resource.mimeType)
         originalFilename = resource.originalFilename
         path = resource.path
@@ -34,12 +42,19 @@ public final class PHAssetResource: NSObject, Sendable {
                 ids: [assetId], includeHidden: true, includeTrashed: true, includeAllBurstAssets: true)
             return try await library.fetchAssets(matching: query, pageSize: 1, includeResources: true).assets.first
         }
-        return (found?.resources ?? []).map { PHAssetResource($0, of: assetId) }
+        guard let found else { return [] }
+        return (found.resources ?? []).map { PHAssetResource($0, of: found) }
     }
 
     /// The files of a Live Photo: its photo and its movie.
     public class func assetResources(for livePhoto: PHLivePhoto) -> [PHAssetResource] {
         livePhoto.resources
+    }
+
+    /// The one private key pickers read on every iOS version: `fileSize`, the file's size in bytes as an `NSNumber`;
+    /// nil for any other key.
+    public func value(forKey key: String) -> Any? {
+        key == "fileSize" ? NSNumber(value: fileSize) : nil
     }
 
     public override var description: String {

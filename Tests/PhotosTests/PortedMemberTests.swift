@@ -78,6 +78,22 @@ extension PhotosModuleTests {
         #expect(requestID != PHLivePhotoRequestIDInvalid)
         #expect(try await eventually { live.photo }?.size == CGSize(width: 50, height: 40))
     }
+
+    @Test func pickersReadTheFileNameSizeAndPixelsOfResources() async throws {
+        _ = try await PhotosDaemon.shared()
+        let directory = try TemporaryDirectory()
+        let url = try #require(try PhotosDaemon.photos(1, in: directory, width: 112).first)
+        let asset = try #require(try PhotosDaemon.importAssets([url]).first)
+        #expect(asset.value(forKey: "filename") as? String == url.lastPathComponent)
+        #expect(asset.value(forKey: "noSuchKey") == nil)
+
+        let resource = try #require(PHAssetResource.assetResources(for: asset).first)
+        let bytes = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
+        #expect(resource.value(forKey: "fileSize") as? Int64 == Int64(bytes))
+        #expect(resource.value(forKey: "fileSize") as? Int == bytes)
+        #expect(resource.value(forKey: "noSuchKey") == nil)
+        #expect(resource.pixelWidth == 112 && resource.pixelHeight == 64)
+    }
 }
 
 /// What a content-editing request handed its completion handler.
