@@ -27,6 +27,21 @@ extension PHAsset {
         case videoLooping = 5
     }
 
+    /// Which assets of a burst were picked: none here (the library records no picks).
+    public var burstSelectionTypes: PHAssetBurstSelectionType { [] }
+
+    /// How a Live Photo plays (loop, bounce, long exposure): `.none` here, since the phone keeps that in its own
+    /// library, not in the files.
+    public var playbackVariation: PHAsset.PlaybackVariation { .none }
+
+    /// PhotoKit's `PHAsset.PlaybackVariation`, with Apple's raw values.
+    public enum PlaybackVariation: Int, Sendable {
+        case none = 0
+        case autoloop = 1
+        case mirror = 2
+        case longExposure = 3
+    }
+
     /// The one private key pickers read on every iOS version: `filename`, the primary file's name when it was imported;
     /// nil for any other key.
     public func value(forKey key: String) -> Any? {
@@ -38,4 +53,13 @@ extension PHAsset {
         guard PHPhotoLibrary.authorizationStatus() == .authorized else { return false }
         return editOperation != .content || mediaType == .image
     }
+}
+
+/// PhotoKit's `PHAssetBurstSelectionType`, with Apple's bits.
+public struct PHAssetBurstSelectionType: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+
+    public static let autoPick = PHAssetBurstSelectionType(rawValue: 1 << 0)
+    public static let userPick = PHAssetBurstSelectionType(rawValue: 1 << 1)
 }

@@ -65,6 +65,8 @@ public struct PHAssetMediaSubtype: OptionSet, Sendable, Hashable {
     public static let videoStreamed = PHAssetMediaSubtype(rawValue: 1 << 16)
     public static let videoHighFrameRate = PHAssetMediaSubtype(rawValue: 1 << 17)
     public static let videoTimelapse = PHAssetMediaSubtype(rawValue: 1 << 18)
+    /// A recording of a device's screen; no file says so, so the library never sets it.
+    public static let videoScreenRecording = PHAssetMediaSubtype(rawValue: 1 << 19)
     public static let videoCinematic = PHAssetMediaSubtype(rawValue: 1 << 21)
 
     /// The library's subtypes, which have PhotoKit's bits (its own, animated and self-portrait, left out).
@@ -119,6 +121,8 @@ public enum PHAssetCollectionSubtype: Int, Sendable {
     case smartAlbumRAW = 217
     case smartAlbumCinematic = 218
     case smartAlbumSpatial = 219
+    /// Screen recordings: always empty here (no file says it is one).
+    case smartAlbumScreenRecordings = 220
     /// Recently Deleted, which PhotoKit keeps private (its value there is the same).
     case smartAlbumRecentlyDeleted = 1_000_000_201
     case any = 9_223_372_036_854_775_807

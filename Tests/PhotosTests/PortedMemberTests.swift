@@ -94,6 +94,21 @@ extension PhotosModuleTests {
         #expect(resource.value(forKey: "noSuchKey") == nil)
         #expect(resource.pixelWidth == 112 && resource.pixelHeight == 64)
     }
+
+    @Test func burstPicksPlaybackVariationsAndScreenRecordingsAreAnsweredAsNone() async throws {
+        _ = try await PhotosDaemon.shared()
+        let directory = try TemporaryDirectory()
+        let asset = try #require(try PhotosDaemon.importAssets(try PhotosDaemon.photos(1, in: directory)).first)
+        #expect(!asset.burstSelectionTypes.contains(.userPick) && !asset.burstSelectionTypes.contains(.autoPick))
+        #expect(asset.playbackVariation == .none)
+        #expect(PHAsset.PlaybackVariation(rawValue: 3) == .longExposure)
+        #expect(!asset.mediaSubtypes.contains(.videoScreenRecording))
+        #expect(PHAssetMediaSubtype.videoScreenRecording.rawValue == 0x80000)
+        let recordings = PHAssetCollection.fetchAssetCollections(
+            with: .smartAlbum, subtype: .smartAlbumScreenRecordings, options: nil)
+        #expect(recordings.count == 0)
+        #expect(PHAssetCollectionSubtype.smartAlbumScreenRecordings.rawValue == 220)
+    }
 }
 
 /// What a content-editing request handed its completion handler.
