@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 import PhotoLibrary
-import Testing
 import TestSupport
+import Testing
 import Varlink
 
 /// The daemon as a systemd service: socket activation, sd_notify, reload, watchdog, one daemon per library and
@@ -12,9 +12,11 @@ struct ServiceTests {
     @Test func socketActivationAnswersTheFirstCallAndLeavesTheSocketToSystemd() async throws {
         let activated = try DaemonProcess()
         // systemd-socket-activate listens on the socket the config names and starts the daemon at the first connection.
-        activated.launcher = DaemonProcess.socketActivationLauncher(socketPath: activated.socketPath, passing: ["NOTIFY_SOCKET"])
-        try FileManager.default.createDirectory(atPath: (activated.socketPath as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
+        activated.launcher = DaemonProcess.socketActivationLauncher(
+            socketPath: activated.socketPath, passing: ["NOTIFY_SOCKET"])
+        try FileManager.default.createDirectory(
+            atPath: (activated.socketPath as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true)
         let notify = try NotifySocket(path: activated.directory + "/notify")
         try await activated.start(environment: notify.environment)
         let library = try await PhotoLibrary.connect(socketPath: activated.socketPath)
@@ -43,10 +45,11 @@ struct ServiceTests {
         daemon.send(SIGHUP)
         #expect(try await eventually(timeout: .seconds(30)) { daemon.log().contains("configuration reloaded") })
         // The notifications can reach the test's socket after the log line: wait for READY=1 after RELOADING=1.
-        #expect(try await eventually(timeout: .seconds(30)) {
-            let assignments = notify.assignments
-            return assignments.lastIndex(of: "RELOADING=1").map { assignments[$0...].contains("READY=1") } ?? false
-        })
+        #expect(
+            try await eventually(timeout: .seconds(30)) {
+                let assignments = notify.assignments
+                return assignments.lastIndex(of: "RELOADING=1").map { assignments[$0...].contains("READY=1") } ?? false
+            })
         #expect(notify.assignments.contains { $0.hasPrefix("MONOTONIC_USEC=") })
 
         try MediaFixtures.writeVariants(0..<1, in: drop)
@@ -68,11 +71,15 @@ struct ServiceTests {
         var events = client.observe(assetQueries: ["library": AssetQuery()]).makeAsyncIterator()
         _ = try await events.next()
         let configBefore = try String(contentsOfFile: daemon.configPath, encoding: .utf8)
-        try (configBefore + "\ntrash_retention_days = \"soon\"\n").write(toFile: daemon.configPath, atomically: true,
-                                                                          encoding: .utf8)
+        try (configBefore + "\ntrash_retention_days = \"soon\"\n").write(
+            toFile: daemon.configPath, atomically: true,
+            encoding: .utf8)
         daemon.send(SIGHUP)
         #expect(try await eventually(timeout: .seconds(30)) { daemon.log().contains("was not reloaded") })
-        #expect(notify.assignments.contains { $0.hasPrefix("STATUS=configuration not reloaded:") && $0.contains("trash_retention_days") })
+        #expect(
+            notify.assignments.contains {
+                $0.hasPrefix("STATUS=configuration not reloaded:") && $0.contains("trash_retention_days")
+            })
         #expect(notify.assignments.last { $0.hasPrefix("RELOADING=1") || $0 == "READY=1" } == "READY=1")
         // The old sources still import, and the observer that was connected sees it.
         let other = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
@@ -92,12 +99,32 @@ struct ServiceTests {
         #expect(try await eventually(timeout: .seconds(30)) { pings() >= 3 })
         let before = pings(), started = ContinuousClock.now
         try await Task.sleep(for: .seconds(1))
-        let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18
+        let seconds =
+            Double((ContinuousClock.now - started).components.attoseconds) / 1e18
             + Double((ContinuousClock.now - started).components.seconds)
         // Half the interval: about five a second, never faster, over however long the sleep really took.
         let count = pings() - before
         #expect(count >= 2 && count <= Int(seconds / 0.2) + 1, "\(count) pings in \(seconds) s")
         #expect(notify.assignments.contains { $0.hasPrefix("STATUS=idle with 0 assets") })
+    }
+
+    /// An admin's `top -H` or `ps -L` tells the render threads from the rest, one per core.
+    @Test func theRenderThreadsCarryTheirNamesInTheKernel() async throws {
+        let daemon = try DaemonProcess()
+        try await daemon.start()
+        let tasks = "/proc/\(try #require(daemon.processIdentifier))/task"
+        func threadNames() -> [String] {
+            let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+            return threads.compactMap { task in
+                try? String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8).trimmingCharacters(in: .newlines)
+            }
+        }
+        let expected = Set((0..<ProcessInfo.processInfo.activeProcessorCount).map { "render-\($0)" })
+        let named = try await eventually(timeout: .seconds(10)) {
+            Set(threadNames().filter { $0.hasPrefix("render-") }) == expected
+        }
+        #expect(named, "\(threadNames())")
+        try await daemon.stop()
     }
 
     @Test func aSecondDaemonOnTheLibraryLeavesItUntouched() async throws {
@@ -114,8 +141,10 @@ struct ServiceTests {
             .write(toFile: secondConfig, atomically: true, encoding: .utf8)
         let run = try runDaemonToExit(config: secondConfig)
         #expect(run.status == 1)
-        #expect(run.output.contains("another photolibd (pid \(try #require(first.processIdentifier))) already serves the library"),
-                "\(run.output)")
+        #expect(
+            run.output.contains(
+                "another photolibd (pid \(try #require(first.processIdentifier))) already serves the library"),
+            "\(run.output)")
         #expect(run.output.contains(first.socketPath))
         #expect(!run.output.contains("library open"))
         let after = try FileManager.default.attributesOfItem(atPath: database)[.modificationDate] as? Date
@@ -164,7 +193,8 @@ struct ServiceTests {
 
     /// Replaces the config's sources (the harness writes `source = []`) with `sources`.
     private func rewriteConfig(of daemon: DaemonProcess, sources: String) throws {
-        let config = try String(contentsOfFile: daemon.configPath, encoding: .utf8)
+        let config =
+            try String(contentsOfFile: daemon.configPath, encoding: .utf8)
             .replacingOccurrences(of: "source = []", with: "") + "\n" + sources
         try config.write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
     }
@@ -182,6 +212,9 @@ struct ServiceTests {
         while process.isRunning, Date() < deadline { usleep(20_000) }
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        return (
+            process.terminationStatus,
+            String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        )
     }
 }

@@ -59,16 +59,21 @@ final class RenderQueue<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
     init(threadCount: Int, backgroundThreadLimit: Int) {
         self.backgroundThreadLimit = max(1, min(backgroundThreadLimit, threadCount))
         for number in 0..<max(1, threadCount) {
-            let thread = Thread { [self] in runJobs() }
-            thread.name = "photolibd-render-\(number)"
-            thread.start()
+            Thread { [self] in
+                // Named from inside, within Linux's 15 characters, so that `top -H` and `ps -L` show it: a
+                // `Thread.name` set before `start()` never reached the kernel, nor would a longer name.
+                Thread.current.name = "render-\(number)"
+                runJobs()
+            }.start()
         }
     }
 
     /// The value of `key`: the run already queued or running for it, or a new run of `work`.
     ///
     /// - Throws: `CancellationError` when the calling task is cancelled or the queue stopped; else what `work` threw.
-    func value(for key: Key, priority: RenderPriority, work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    func value(for key: Key, priority: RenderPriority, work: @escaping @Sendable () throws -> Value) async throws
+        -> Value
+    {
         let waiter = condition.withLock {
             nextWaiter += 1
             return nextWaiter
@@ -85,7 +90,9 @@ final class RenderQueue<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
             }
         } onCancel: {
             let continuation = condition.withLock { () -> CheckedContinuation<Value, any Error>? in
-                guard let job = jobs[key], let continuation = job.waiters.removeValue(forKey: waiter) else { return nil }
+                guard let job = jobs[key], let continuation = job.waiters.removeValue(forKey: waiter) else {
+                    return nil
+                }
                 dropIfUnwanted(job)
                 return continuation
             }
@@ -163,7 +170,9 @@ final class RenderQueue<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
         let backgroundRunning = running[.prefetch, default: 0] + running[.idle, default: 0]
         for priority in RenderPriority.allCases.reversed() {
             if priority.isBackground && backgroundRunning >= backgroundThreadLimit { return nil }
-            if priority == .idle && running[.interactive, default: 0] + running[.degraded, default: 0] > 0 { return nil }
+            if priority == .idle && running[.interactive, default: 0] + running[.degraded, default: 0] > 0 {
+                return nil
+            }
             while let key = priority.isBackground ? queued[priority]?.popLast() : queued[priority]?.popFirst() {
                 guard let job = jobs[key], job.priority == priority, !job.isRunning else { continue }
                 job.isRunning = true
