@@ -65,6 +65,17 @@ public final class PHFetchResultChangeDetails<ObjectType: AnyObject>: NSObject, 
         self.change = change
     }
 
+    /// The changes that turn `fromResult` into `toResult` (removals, insertions, moves), with `changedObjects` as
+    /// the objects whose properties changed: a program's own diff of two results, as TZImagePickerController makes.
+    public convenience init(
+        from fromResult: PHFetchResult<ObjectType>, to toResult: PHFetchResult<ObjectType>, changedObjects: [ObjectType]
+    ) {
+        let changed = Set(changedObjects.compactMap { ($0 as? PHObject)?.localIdentifier })
+        let change = FetchResultChange.difference(
+            name: "", from: Array(fromResult.identifiers), to: Array(toResult.identifiers), changed: changed)
+        self.init(before: fromResult, after: toResult, change: change)
+    }
+
     /// False when only `fetchResultAfterChanges` is known: reload what shows the result.
     public var hasIncrementalChanges: Bool { change.hasIncrementalChanges != false }
 

@@ -109,6 +109,20 @@ extension PhotosModuleTests {
         #expect(recordings.count == 0)
         #expect(PHAssetCollectionSubtype.smartAlbumScreenRecordings.rawValue == 220)
     }
+
+    @Test func anAppDiffsTwoFetchResultsItHolds() async throws {
+        _ = try await PhotosDaemon.shared()
+        let directory = try TemporaryDirectory()
+        let assets = try PhotosDaemon.importAssets(try PhotosDaemon.photos(3, in: directory, year: 2009))
+        let before = PHAsset.fetchAssets(withLocalIdentifiers: assets.prefix(2).map(\.localIdentifier), options: nil)
+        let after = PHAsset.fetchAssets(withLocalIdentifiers: assets.suffix(2).map(\.localIdentifier), options: nil)
+        let details = PHFetchResultChangeDetails(from: before, to: after, changedObjects: [assets[1]])
+        #expect(details.hasIncrementalChanges)
+        #expect(details.removedObjects.map(\.localIdentifier) == [assets[0].localIdentifier])
+        #expect(details.insertedObjects.map(\.localIdentifier) == [assets[2].localIdentifier])
+        #expect(details.changedObjects.map(\.localIdentifier) == [assets[1].localIdentifier])
+        #expect(details.fetchResultAfterChanges === after)
+    }
 }
 
 /// What a content-editing request handed its completion handler.
