@@ -100,6 +100,15 @@ public final class PHAsset: PHObject, @unchecked Sendable {
     /// Whether this asset stands for its burst: its representative, the one the library shows unless asked for all.
     public var representsBurst: Bool { asset.burstIdentifier != nil && asset.representsBurst != false }
     public var hasAdjustments: Bool { asset.hasAdjustments }
+    /// The format of the adjustment data of the asset's edit; nil without an edit. Read from the daemon when asked.
+    public var adjustmentFormatIdentifier: String? {
+        guard hasAdjustments else { return nil }
+        let assetId = localIdentifier
+        let input = try? LibraryClient.shared.call { library throws(PhotoLibraryError) in
+            try await library.requestContentEditingInput(for: assetId)
+        }
+        return input?.currentAdjustment?.formatIdentifier
+    }
     /// The name of the primary file when it was imported.
     public var originalFilename: String { asset.originalFilename }
 

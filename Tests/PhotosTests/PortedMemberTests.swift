@@ -123,6 +123,31 @@ extension PhotosModuleTests {
         #expect(details.changedObjects.map(\.localIdentifier) == [assets[1].localIdentifier])
         #expect(details.fetchResultAfterChanges === after)
     }
+
+    @Test func anEditedAssetTellsItsAdjustmentFormat() async throws {
+        _ = try await PhotosDaemon.shared()
+        let directory = try TemporaryDirectory()
+        let asset = try #require(
+            try PhotosDaemon.importAssets(try PhotosDaemon.photos(1, in: directory, year: 2011)).first)
+        #expect(asset.adjustmentFormatIdentifier == nil)
+        let delivered = await withCheckedContinuation { (continuation: CheckedContinuation<InputDelivery, Never>) in
+            asset.requestContentEditingInput(with: nil) { input, info in
+                continuation.resume(returning: InputDelivery(input: input, info: info))
+            }
+        }
+        let input = try #require(delivered.input)
+        let output = PHContentEditingOutput(contentEditingInput: input)
+        output.adjustmentData = PHAdjustmentData(formatIdentifier: "com.example.flip", formatVersion: "2", data: Data())
+        try runTool(
+            "/usr/bin/vips",
+            ["flip", try #require(input.fullSizeImageURL).path, output.renderedContentURL.path, "vertical"])
+        try PHPhotoLibrary.shared().performChangesAndWait {
+            PHAssetChangeRequest(for: asset).contentEditingOutput = output
+        }
+        let edited = try #require(
+            PHAsset.fetchAssets(withLocalIdentifiers: [asset.localIdentifier], options: nil).firstObject)
+        #expect(edited.adjustmentFormatIdentifier == "com.example.flip")
+    }
 }
 
 /// What a content-editing request handed its completion handler.
