@@ -55,8 +55,14 @@ struct MistypedCommand {
     /// The options before a command's name that take a value (ConnectionOptions'), to step over with it.
     private static let optionsWithValues: Set<String> = ["--socket", "--timeout"]
 
+    /// ArgumentParser's own options, which it answers before any command (the value of the first is a shell's name).
+    private static let builtInOptions = ["--generate-completion-script", "--experimental-dump-help"]
+
     /// The first mistyped command name in `arguments`, if any.
     init?(in arguments: [String]) {
+        if arguments.contains(where: { argument in Self.builtInOptions.contains { argument.hasPrefix($0) } }) {
+            return nil
+        }
         var command: any ParsableCommand.Type = PhotolibCommand.self
         var index = arguments.startIndex
         while index < arguments.endIndex, !command.configuration.subcommands.isEmpty {
