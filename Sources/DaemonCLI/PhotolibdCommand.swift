@@ -33,14 +33,19 @@ public struct PhotolibdCommand: AsyncParsableCommand {
         version: Daemon.version
     )
 
-    @Option(name: .long, help: ArgumentHelp("The TOML configuration file (default: the user's or /etc's photolibd.conf, else built-in defaults).",
-                                            valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The TOML configuration file (default: the user's or /etc's photolibd.conf, else built-in defaults).",
+            valueName: "file"))
     var config: String?
 
     @Flag(name: .long, help: "Run as the system daemon (system paths and /run/photolibd/socket).")
     var system = false
 
-    @Option(name: .long, help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
     var logLevel: String = "info"
 
     public init() {}
@@ -59,7 +64,9 @@ public struct PhotolibdCommand: AsyncParsableCommand {
             let read = { @Sendable [config, system] () throws -> DaemonConfiguration in
                 try DaemonConfiguration.resolve(configFile: config, environment: environment, system: system)
             }
-            try await Daemon(configuration: try read(), environment: environment, reloadConfiguration: read, logger: logger).run()
+            try await Daemon(
+                configuration: try read(), environment: environment, reloadConfiguration: read, logger: logger
+            ).run()
         } catch {
             logger.critical("photolibd cannot run: \(error)")
             throw ExitCode.failure

@@ -1,13 +1,14 @@
 import ArgumentParser
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Hummingbird
 import JournalLogging
 import Logging
 import PhotolibLocations
 import PhotolibWeb
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 public struct PhotolibWebCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
@@ -28,13 +29,18 @@ public struct PhotolibWebCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("HOST:PORT, or unix:PATH for a reverse proxy (default 127.0.0.1:8470).", valueName: "address"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "HOST:PORT, or unix:PATH for a reverse proxy (default 127.0.0.1:8470).", valueName: "address"))
     var listen = "127.0.0.1:8470"
 
     @Option(name: .long, help: ArgumentHelp("The daemon's socket (default: as photolib finds it).", valueName: "path"))
     var socket: String?
 
-    @Option(name: .customLong("allow-host"), help: ArgumentHelp("Also answer requests for this host name (repeatable).", valueName: "host"))
+    @Option(
+        name: .customLong("allow-host"),
+        help: ArgumentHelp("Also answer requests for this host name (repeatable).", valueName: "host"))
     var allowedHosts: [String] = []
 
     public init() {}
@@ -49,16 +55,18 @@ public struct PhotolibWebCommand: AsyncParsableCommand {
         let tokenPath = Path.join(runtime, "web-token")
         let token = try AccessToken.loadOrCreate(at: tokenPath)
         let staging = Path.join(user.cacheHome, "photolib-web/uploads")
-        let configuration = GalleryConfiguration(listen: listenAddress, socketPath: socket, token: token,
-                                                 tokenPath: tokenPath, stagingRoot: staging, extraHosts: allowedHosts)
+        let configuration = GalleryConfiguration(
+            listen: listenAddress, socketPath: socket, token: token,
+            tokenPath: tokenPath, stagingRoot: staging, extraHosts: allowedHosts)
         let forJournal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
         LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: .notice, forJournal: forJournal) }
         let logger = Logger(label: "photolib-web")
         let app = Gallery.makeApplication(configuration, logger: logger) { port in
-            let address: String = switch listenAddress {
-            case .tcp(let host, let asked): "\(host.contains(":") ? "[\(host)]" : host):\(port ?? asked)"
-            case .unix: "localhost"
-            }
+            let address: String =
+                switch listenAddress {
+                case .tcp(let host, let asked): "\(host.contains(":") ? "[\(host)]" : host):\(port ?? asked)"
+                case .unix: "localhost"
+                }
             // Written at once, unbuffered: scripts read this line while the gallery runs.
             FileHandle.standardOutput.write(Data("http://\(address)/?token=\(token.value)\n".utf8))
             if case .unix(let path) = listenAddress { logger.notice("listening on unix:\(path)") }

@@ -24,7 +24,8 @@ public struct JournalLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-        var line = forJournal ? "<\(Self.priority(event.level))>" : "\(Date().ISO8601Format()) \(event.level) \(label): "
+        var line =
+            forJournal ? "<\(Self.priority(event.level))>" : "\(Date().ISO8601Format()) \(event.level) \(label): "
         line += event.message.description.replacingOccurrences(of: "\n", with: " ")
         for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
             line += " \(key)=\(Self.quoted("\(value)"))"
@@ -53,8 +54,11 @@ public struct JournalLogHandler: LogHandler {
 
     private static func quoted(_ value: String) -> String {
         let plain = !value.isEmpty && !value.contains { $0 == " " || $0 == "\"" || $0 == "=" || $0.isNewline }
-        return plain ? value : "\"" + value.replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n") + "\""
+        return plain
+            ? value
+            : "\""
+                + value.replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n") + "\""
     }
 
     /// syslog(3) priorities: 7 debug … 2 critical.

@@ -18,7 +18,8 @@ public struct GalleryConfiguration: Sendable {
                 return
             }
             guard let colon = argument.lastIndex(of: ":"), let port = Int(argument[argument.index(after: colon)...]),
-                  (0...65535).contains(port) else { return nil }
+                (0...65535).contains(port)
+            else { return nil }
             var host = String(argument[..<colon])
             if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
             guard !host.isEmpty else { return nil }
@@ -40,8 +41,10 @@ public struct GalleryConfiguration: Sendable {
     /// More `Host` names to accept (for a gallery reached by another name than its listen address).
     public var extraHosts: [String]
 
-    public init(listen: Listen = .default, socketPath: String? = nil, token: AccessToken, tokenPath: String? = nil,
-                stagingRoot: String, extraHosts: [String] = []) {
+    public init(
+        listen: Listen = .default, socketPath: String? = nil, token: AccessToken, tokenPath: String? = nil,
+        stagingRoot: String, extraHosts: [String] = []
+    ) {
         self.listen = listen
         self.socketPath = socketPath
         self.token = token
@@ -74,8 +77,10 @@ public enum Gallery {
         let feed = LibraryFeed(connections: connections, recentThumbnails: recentThumbnails, logger: logger)
         let allowedHosts = AllowedHosts(configuration)
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: AccessMiddleware(token: configuration.token, allowedHosts: allowedHosts,
-                                                signInPage: SignInPage(tokenPath: configuration.tokenPath)))
+        router.add(
+            middleware: AccessMiddleware(
+                token: configuration.token, allowedHosts: allowedHosts,
+                signInPage: SignInPage(tokenPath: configuration.tokenPath)))
         PageRoutes().add(to: router)
         ViewRoutes(feed: feed).add(to: router)
         AssetRoutes(connections: connections).add(to: router)
@@ -83,10 +88,11 @@ public enum Gallery {
         UploadRoutes(connections: connections, stagingRoot: configuration.stagingRoot).add(to: router)
         MediaRoutes(connections: connections, recentThumbnails: recentThumbnails).add(to: router)
         VideoRoutes(videos: VideoSource(connections: connections), files: connections.files).add(to: router)
-        let address: BindAddress = switch configuration.listen {
-        case .tcp(let host, let port): .hostname(host, port: port)
-        case .unix(let path): .unixDomainSocket(path: path)
-        }
+        let address: BindAddress =
+            switch configuration.listen {
+            case .tcp(let host, let port): .hostname(host, port: port)
+            case .unix(let path): .unixDomainSocket(path: path)
+            }
         return Application(
             router: router,
             server: .http1(),

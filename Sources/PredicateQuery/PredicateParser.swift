@@ -134,11 +134,13 @@ struct PredicateParser {
         let right = try parseOperand()
         if let aggregate {
             guard case .key(let key) = left, key.type == .textList else {
-                throw PredicateError("\(aggregate) applies to a key of many values, such as keywords", at: aggregatePosition)
+                throw PredicateError(
+                    "\(aggregate) applies to a key of many values, such as keywords", at: aggregatePosition)
             }
             let element = PredicateKey(key.name, .text)
-            let test = try self.test(.key(element), key: element, comparison, options, right, operatorAt: operatorPosition,
-                                     optionsAt: optionsPosition, valueAt: rightPosition)
+            let test = try self.test(
+                .key(element), key: element, comparison, options, right, operatorAt: operatorPosition,
+                optionsAt: optionsPosition, valueAt: rightPosition)
             guard case .test(let elementTest) = test else {
                 throw PredicateError("compare each of \(key.name) with text", at: rightPosition)
             }
@@ -147,13 +149,14 @@ struct PredicateParser {
         }
         switch (left, comparison, right) {
         case (.key(let key), .contains, .literal(.string(let text))) where key.type == .textList,
-             (.literal(.string(let text)), .within, .key(let key)) where key.type == .textList:
+            (.literal(.string(let text)), .within, .key(let key)) where key.type == .textList:
             try countValues(1, at: rightPosition)
             let value = PredicateValue.text(text).folded(options)
             return .test(KeyTest(key: key, condition: .anyElement(.compare(.equal, value, options))))
         case (.key(let key), _, _) where key.type == .textList, (_, _, .key(let key)) where key.type == .textList:
-            throw PredicateError("\(key.name) holds many values: use ANY \(key.name) == 'x' or 'x' IN \(key.name)",
-                                 at: leftPosition)
+            throw PredicateError(
+                "\(key.name) holds many values: use ANY \(key.name) == 'x' or 'x' IN \(key.name)",
+                at: leftPosition)
         default:
             break
         }
@@ -163,8 +166,9 @@ struct PredicateParser {
         case (.literal, .literal), (.literal, .list), (.list, .literal), (.list, .list):
             throw PredicateError("a comparison needs a key", at: leftPosition)
         case (.key(let key), _), (.maskedKey(let key, _), _):
-            return try test(left, key: key, comparison, options, right, operatorAt: operatorPosition,
-                            optionsAt: optionsPosition, valueAt: rightPosition)
+            return try test(
+                left, key: key, comparison, options, right, operatorAt: operatorPosition,
+                optionsAt: optionsPosition, valueAt: rightPosition)
         case (_, .key(let key)), (_, .maskedKey(let key, _)):
             let swapped: Operator
             switch comparison {
@@ -173,8 +177,9 @@ struct PredicateParser {
             default:
                 throw PredicateError("put the key on the left of \(comparison.name)", at: leftPosition)
             }
-            return try test(right, key: key, swapped, options, left, operatorAt: operatorPosition,
-                            optionsAt: optionsPosition, valueAt: leftPosition)
+            return try test(
+                right, key: key, swapped, options, left, operatorAt: operatorPosition,
+                optionsAt: optionsPosition, valueAt: leftPosition)
         }
     }
 
@@ -209,7 +214,8 @@ struct PredicateParser {
             if accept(.closeBrace) { return .list(elements) }
             repeat {
                 guard elements.count < PredicateLimits.maximumListCount else {
-                    throw PredicateError("list longer than \(PredicateLimits.maximumListCount) values", at: current.position)
+                    throw PredicateError(
+                        "list longer than \(PredicateLimits.maximumListCount) values", at: current.position)
                 }
                 let position = current.position
                 // Only a value may follow, so a nested list is refused here rather than parsed: parsing it would

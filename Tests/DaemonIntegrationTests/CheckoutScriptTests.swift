@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The scripts a person runs in a checkout (scripts/, Benchmarks/*.sh): the environment they give SwiftPM.
 struct CheckoutScriptTests {
@@ -21,11 +21,16 @@ struct CheckoutScriptTests {
             for name in try FileManager.default.contentsOfDirectory(atPath: checkout + "/" + folder).sorted() {
                 let path = folder + "/" + name
                 guard let text = try? String(contentsOfFile: checkout + "/" + path, encoding: .utf8),
-                      text.hasPrefix("#!/usr/bin/env bash") || path == benchmarkPreamble else {
+                    text.hasPrefix("#!/usr/bin/env bash") || path == benchmarkPreamble
+                else {
                     continue
                 }
                 let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-                if let first = lines.firstIndex(where: { $0.range(of: #"^\s*[^#]*\b(swift (build|test|run|package)|build_products|build_release)\b"#, options: .regularExpression) != nil }) {
+                if let first = lines.firstIndex(where: {
+                    $0.range(
+                        of: #"^\s*[^#]*\b(swift (build|test|run|package)|build_products|build_release)\b"#,
+                        options: .regularExpression) != nil
+                }) {
                     found.append((path, first))
                 }
             }
@@ -35,21 +40,29 @@ struct CheckoutScriptTests {
 
     @Test func everyScriptThatBuildsPreparesTheEnvironmentFirst() throws {
         let scripts = try Self.scriptsRunningSwift()
-        #expect(scripts.contains { $0.path == "scripts/run-daemon" } && scripts.contains { $0.path == "Benchmarks/fetch.sh" }
+        #expect(
+            scripts.contains { $0.path == "scripts/run-daemon" }
+                && scripts.contains { $0.path == "Benchmarks/fetch.sh" }
                 && scripts.contains { $0.path == Self.benchmarkPreamble })
         for (path, firstSwiftLine) in scripts {
-            let lines = try String(contentsOfFile: Self.checkout + "/" + path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = try String(contentsOfFile: Self.checkout + "/" + path, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false)
             let sourcing = lines.firstIndex {
-                $0.hasPrefix("source \(Self.environmentFile)") || ($0.hasPrefix("source ") && $0.contains(Self.benchmarkPreamble.dropFirst("Benchmarks/".count)))
+                $0.hasPrefix("source \(Self.environmentFile)")
+                    || ($0.hasPrefix("source ") && $0.contains(Self.benchmarkPreamble.dropFirst("Benchmarks/".count)))
             }
-            #expect(sourcing.map { $0 < firstSwiftLine } == true, "\(path) runs swift without sourcing \(Self.environmentFile) first")
+            #expect(
+                sourcing.map { $0 < firstSwiftLine } == true,
+                "\(path) runs swift without sourcing \(Self.environmentFile) first")
         }
     }
 
     /// run-daemon builds its four products in one `swift build`, which plans the build once.
     @Test func runDaemonBuildsEverythingInOneSwiftBuild() throws {
         let products = try String(contentsOfFile: Self.checkout + "/scripts/lib/build-products.bash", encoding: .utf8)
-        let calls = products.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") && $0.contains("swift build") }
+        let calls = products.split(separator: "\n").filter {
+            !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") && $0.contains("swift build")
+        }
         #expect(calls.count == 1, "\(calls)")
     }
 

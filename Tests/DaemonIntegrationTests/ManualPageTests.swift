@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The man pages the package installs, written by scripts/generate-docs from the programs this test was built with:
 /// clean for groff, with what a reader looks for and without what ArgumentParser's own help adds.
@@ -11,11 +11,14 @@ struct ManualPageTests {
     /// The pages' source and their text as `man` shows it, once for every test.
     static let generated: Result<[String: (source: String, text: String, warnings: String)], any Error> = Result {
         let output = try TemporaryDirectory(prefix: "photolibd-docs")
-        try runTool(CheckoutScriptTests.checkout + "/scripts/generate-docs", [DaemonProcess.productsDirectory, output.path])
+        try runTool(
+            CheckoutScriptTests.checkout + "/scripts/generate-docs", [DaemonProcess.productsDirectory, output.path])
         var found: [String: (String, String, String)] = [:]
         for page in pages {
             let source = try String(contentsOfFile: output.file(page), encoding: .utf8)
-            let render = try runTool("/usr/bin/groff", ["-mandoc", "-ww", "-Tutf8", "-P-c", "-P-b", "-P-u", output.file(page)], checked: false)
+            let render = try runTool(
+                "/usr/bin/groff", ["-mandoc", "-ww", "-Tutf8", "-P-c", "-P-b", "-P-u", output.file(page)],
+                checked: false)
             found[page] = (source, render.output, render.errors)
         }
         return found
@@ -41,13 +44,15 @@ struct ManualPageTests {
 
     @Test func theDaemonsSynopsisIsWhatAPersonTypes() throws {
         let page = try Self.page("photolibd.8")
-        #expect(page.text.contains("photolibd [--config file] [--system] [--log-level level]"), "\(page.text.prefix(600))")
+        #expect(
+            page.text.contains("photolibd [--config file] [--system] [--log-level level]"), "\(page.text.prefix(600))")
         #expect(page.source.contains("it is socket-activated: photolibd.socket"))
     }
 
     @Test func photolibSaysEachCommonOptionOnceAndEachCommandWithItsWords() throws {
         let page = try Self.page("photolib.1")
-        #expect(page.source.components(separatedBy: "The daemon's socket (default:").count == 2, "--socket described once")
+        #expect(
+            page.source.components(separatedBy: "The daemon's socket (default:").count == 2, "--socket described once")
         #expect(page.source.components(separatedBy: "Show the help").count == 2, "--help described once")
         for command in ["photolib import", "photolib assets", "photolib album create", "photolib gallery"] {
             #expect(page.text.contains(command), "\(command) is not in photolib(1)")

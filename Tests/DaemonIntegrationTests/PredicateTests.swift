@@ -1,13 +1,15 @@
 import Foundation
 import PhotoLibrary
-import Testing
 import TestSupport
+import Testing
 import Varlink
 
 /// NSPredicate-format predicates and sorting over the socket; hostile predicates are refused, nothing else happens.
 @Suite(.serialized)
 struct PredicateTests {
-    private func names(_ library: PopulatedDaemon, _ assets: [String: String], _ query: AssetQuery) async throws -> [String] {
+    private func names(_ library: PopulatedDaemon, _ assets: [String: String], _ query: AssetQuery) async throws
+        -> [String]
+    {
         try await library.fetchIds(query).map { id in assets.first { $0.value == id }!.key }
     }
 
@@ -33,16 +35,28 @@ struct PredicateTests {
 
     @Test func sortsByAnyKeyAndLimits() async throws {
         let (library, assets) = try await ModelLibrary.make()
-        #expect(try await names(library, assets, AssetQuery(
-            predicate: "mediaSubtypes != 0", sort: [SortDescriptor(key: "mediaSubtypes", ascending: false)]
-        )) == ["live", "screenshot", "taggedPanorama"])
-        #expect(try await names(library, assets, AssetQuery(
-            sort: [SortDescriptor(key: "pixelWidth", ascending: false), SortDescriptor(key: "fileSize")], limit: 2
-        )) == ["panorama", "plain"])
-        #expect(try await names(library, assets, AssetQuery(sort: [SortDescriptor(key: "creationDate", ascending: false)], limit: 3))
-            == ["favorite", "burst1", "raw"])
-        #expect(try await names(library, assets, AssetQuery(predicate: "fileSize >= 900", sort: [SortDescriptor(key: "originalFilename")]))
-            == ["burst1", "favorite"])
+        #expect(
+            try await names(
+                library, assets,
+                AssetQuery(
+                    predicate: "mediaSubtypes != 0", sort: [SortDescriptor(key: "mediaSubtypes", ascending: false)]
+                )) == ["live", "screenshot", "taggedPanorama"])
+        #expect(
+            try await names(
+                library, assets,
+                AssetQuery(
+                    sort: [SortDescriptor(key: "pixelWidth", ascending: false), SortDescriptor(key: "fileSize")],
+                    limit: 2
+                )) == ["panorama", "plain"])
+        #expect(
+            try await names(
+                library, assets, AssetQuery(sort: [SortDescriptor(key: "creationDate", ascending: false)], limit: 3))
+                == ["favorite", "burst1", "raw"])
+        #expect(
+            try await names(
+                library, assets,
+                AssetQuery(predicate: "fileSize >= 900", sort: [SortDescriptor(key: "originalFilename")]))
+                == ["burst1", "favorite"])
         let limited = try await library.client.fetchAssets(matching: AssetQuery(limit: 4), offset: 3, pageSize: 10)
         #expect(limited.count == 4)
         #expect(limited.assets.count == 1)
@@ -59,7 +73,9 @@ struct PredicateTests {
         let hugeList = "pixelWidth IN {" + (0..<50_000).map(String.init).joined(separator: ", ") + "}"
         let withNul = "pixelWidth > 1 AND originalFilename == 'a\u{0}b'"
         func position(of part: String, in text: String) -> Int {
-            text.unicodeScalars.distance(from: text.unicodeScalars.startIndex, to: text.range(of: part)!.lowerBound.samePosition(in: text.unicodeScalars)!)
+            text.unicodeScalars.distance(
+                from: text.unicodeScalars.startIndex,
+                to: text.range(of: part)!.lowerBound.samePosition(in: text.unicodeScalars)!)
         }
         let refusals: [(String, String)] = [
             (nested, "nesting deeper than 64 levels at position 64"),
@@ -67,7 +83,10 @@ struct PredicateTests {
             ("\u{0}", "NUL character at position 0"),
             (hugeList, "list longer than 10000 values at position \(position(of: " 10000,", in: hugeList) + 1)"),
             ("pixelWidth > 'abc'", "pixelWidth needs a number at position 13"),
-            ("creationDate > 1700000000", "creationDate needs an RFC 3339 date string such as '2024-01-31T10:15:00Z' at position 15"),
+            (
+                "creationDate > 1700000000",
+                "creationDate needs an RFC 3339 date string such as '2024-01-31T10:15:00Z' at position 15"
+            ),
             ("isHidden == 'no'", "isHidden needs TRUE, FALSE, YES or NO at position 12"),
             ("foo == 1", "unknown key 'foo' at position 0"),
             ("pixelWidth > 1; DROP TABLE asset", "unexpected character ';' at position 14"),
@@ -78,10 +97,13 @@ struct PredicateTests {
         for (predicate, reason) in refusals {
             await #expect { try await library.fetchIds(AssetQuery(predicate: predicate)) } throws: { error in
                 guard let error = (error as? PhotoLibraryError)?.varlinkError else { return false }
-                return error.name == "io.photolibd.Library.InvalidPredicate" && error.parameters["reason"] == .string(reason)
+                return error.name == "io.photolibd.Library.InvalidPredicate"
+                    && error.parameters["reason"] == .string(reason)
             }
         }
-        #expect(try await library.fetchIds(AssetQuery(predicate: "originalFilename == \"x'); DELETE FROM asset; --\"")).isEmpty)
+        #expect(
+            try await library.fetchIds(AssetQuery(predicate: "originalFilename == \"x'); DELETE FROM asset; --\""))
+                .isEmpty)
         #expect(try await library.everything() == before)
         #expect(try await library.token() == token)
         #expect(library.daemon.isRunning)
@@ -93,7 +115,9 @@ struct PredicateTests {
     func aPredicateOfNestedListsIsRefusedAndTheDaemonServesOn(braces: Int) async throws {
         let (library, _) = try await ModelLibrary.make()
         let everything = try await library.fetchIds(AssetQuery())
-        await #expect { try await library.fetchIds(AssetQuery(predicate: "fileSize IN " + String(repeating: "{", count: braces))) } throws: {
+        await #expect {
+            try await library.fetchIds(AssetQuery(predicate: "fileSize IN " + String(repeating: "{", count: braces)))
+        } throws: {
             guard let error = ($0 as? PhotoLibraryError)?.varlinkError else { return false }
             return error.name == "io.photolibd.Library.InvalidPredicate"
                 && error.parameters["reason"] == .string("a list holds only values at position 13")

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// The README's 30-second tour, read from the README and run line by line, in order, as a newcomer would: on a
 /// fresh home with a few photos in ~/Pictures, against a daemon started on its built-in defaults.
@@ -24,19 +24,24 @@ struct ReadmeTourTests {
     @Test func everyLineOfTheTourRunsAsWrittenOnAFreshHome() async throws {
         let home = try TemporaryDirectory(prefix: "photolibd-tour")
         let runtime = home.file("run")
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: runtime, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         try FileManager.default.createDirectory(atPath: home.file("Pictures"), withIntermediateDirectories: true)
         for (index, day) in ["2024:05:01", "2024:05:02", "2024:06:15"].enumerated() {
-            try ImageFixtures.image(at: home.file("Pictures/IMG_000\(index + 1).jpg"), width: 320, height: 240,
-                                    exif: ["-DateTimeOriginal=\(day) 10:00:00", "-OffsetTimeOriginal=+02:00"])
+            try ImageFixtures.image(
+                at: home.file("Pictures/IMG_000\(index + 1).jpg"), width: 320, height: 240,
+                exif: ["-DateTimeOriginal=\(day) 10:00:00", "-OffsetTimeOriginal=+02:00"])
         }
         // `alias photolib=$PWD/.build/debug/photolib` as written: here the build folder is the test's own.
         let working = home.file("checkout")
         try FileManager.default.createDirectory(atPath: working + "/.build", withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: working + "/.build/debug", withDestinationPath: DaemonProcess.productsDirectory)
+        try FileManager.default.createSymbolicLink(
+            atPath: working + "/.build/debug", withDestinationPath: DaemonProcess.productsDirectory)
 
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("XDG_") && !$0.key.hasPrefix("PHOTOLIBD_") }
+        var environment = ProcessInfo.processInfo.environment.filter {
+            !$0.key.hasPrefix("XDG_") && !$0.key.hasPrefix("PHOTOLIBD_")
+        }
         environment["HOME"] = home.path
         environment["XDG_RUNTIME_DIR"] = runtime
         let daemon = Process()
@@ -53,7 +58,9 @@ struct ReadmeTourTests {
             close(descriptor)
             return true
         }
-        #expect(started && daemon.isRunning, "photolibd did not start on its defaults: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        #expect(
+            started && daemon.isRunning,
+            "photolibd did not start on its defaults: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
 
         // Every line in one shell, in order; an id where the tour says ASSET_ID (the first two for ASSET_ID…).
         var script = """
@@ -63,13 +70,16 @@ struct ReadmeTourTests {
 
             """
         let lines = try Self.tourLines()
-        #expect(lines.first?.hasPrefix("alias photolib=") == true && lines.count > 20, "the tour was not found: \(lines)")
+        #expect(
+            lines.first?.hasPrefix("alias photolib=") == true && lines.count > 20, "the tour was not found: \(lines)")
         for (number, line) in lines.enumerated() {
             var command = line.replacingOccurrences(of: "ASSET_ID…", with: "$(tour_ids 2)")
                 .replacingOccurrences(of: "ASSET_ID", with: "$(tour_ids 1)")
             // `watch` follows the library until interrupted, as a person would with Ctrl-C after a look.
             if command.hasPrefix("photolib watch") {
-                command = "timeout --signal=INT --preserve-status 2 ${BASH_ALIASES[photolib]}" + command.dropFirst("photolib".count)
+                command =
+                    "timeout --signal=INT --preserve-status 2 ${BASH_ALIASES[photolib]}"
+                    + command.dropFirst("photolib".count)
                     + " || [ $? = 130 ]"
             }
             script += "echo '>>> \(number + 1): \(line.replacingOccurrences(of: "'", with: "'\\''"))'\n"
@@ -82,8 +92,11 @@ struct ReadmeTourTests {
         #expect(FileManager.default.fileExists(atPath: home.file("Export/IMG_0001.jpg")), "\(run.output.suffix(2000))")
         #expect(FileManager.default.fileExists(atPath: working + "/thumb.jpg"))
         // `assets --json` is JSON Lines, as the tour says: one Asset object per line.
-        let json = try runTool(DaemonProcess.productsDirectory + "/photolib", ["assets", "--json"], environment: environment)
-        let objects = json.output.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let json = try runTool(
+            DaemonProcess.productsDirectory + "/photolib", ["assets", "--json"], environment: environment)
+        let objects = json.output.split(separator: "\n").map {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         #expect(objects.count == 3 && objects.allSatisfy { $0?["id"] is String }, "\(json.output)")
     }
 
@@ -92,7 +105,9 @@ struct ReadmeTourTests {
         let readme = try String(contentsOfFile: Self.checkout + "/README.md", encoding: .utf8)
         let block = try #require(readme.range(of: "```sh\n"))
         let end = try #require(readme.range(of: "\n```", range: block.upperBound..<readme.endIndex))
-        let commands = readme[block.upperBound..<end.lowerBound].split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) }
+        let commands = readme[block.upperBound..<end.lowerBound].split(separator: "\n").map {
+            $0.split(separator: " ").first.map(String.init)
+        }
         #expect(commands == ["scripts/run-daemon", "scripts/test"])
         for command in ["scripts/run-daemon", "scripts/test"] {
             #expect(FileManager.default.isExecutableFile(atPath: Self.checkout + "/" + command))
@@ -104,7 +119,8 @@ struct ReadmeTourTests {
         let lines = try Self.tourLines()
         let json = try #require(lines.first { $0 == "photolib assets --json" })
         let readme = try String(contentsOfFile: Self.checkout + "/README.md", encoding: .utf8)
-        #expect(readme.contains("\(json)") && readme.contains("# JSON Lines: one of the contract's Asset objects per line"))
+        #expect(
+            readme.contains("\(json)") && readme.contains("# JSON Lines: one of the contract's Asset objects per line"))
         // A thumbnail is never larger than its image (contract §10): not "exactly" the size asked for.
         #expect(!readme.contains("exactly 256x256") && readme.contains("never enlarged"))
         // Socket activation in one voice with the units and debian/rules.

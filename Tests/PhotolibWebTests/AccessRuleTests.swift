@@ -2,8 +2,9 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
-@testable import PhotolibWeb
 import Testing
+
+@testable import PhotolibWeb
 
 /// Contract §13's access rules, at the HTTP level.
 @Suite(.serialized)
@@ -11,12 +12,16 @@ struct AccessRuleTests {
     @Test func aRequestWithoutTheTokenOrTheSessionCookieIsRefusedWith401() async throws {
         let gallery = try await GalleryUnderTest.start(photos: 0)
         try await gallery.test { client in
-            for path in ["/", "/api/views/timeline", "/page/main.js", "/image/x/o/256", "/?token=\(String(repeating: "0", count: 64))"] {
+            for path in [
+                "/", "/api/views/timeline", "/page/main.js", "/image/x/o/256",
+                "/?token=\(String(repeating: "0", count: 64))",
+            ] {
                 let response = try await client.execute(uri: path, method: .get)
                 #expect(response.status == .unauthorized, "\(path)")
             }
-            let forged = try await client.execute(uri: "/api/views/timeline", method: .get,
-                                                  headers: [.cookie: "photolib_session=\(gallery.token.value)"])
+            let forged = try await client.execute(
+                uri: "/api/views/timeline", method: .get,
+                headers: [.cookie: "photolib_session=\(gallery.token.value)"])
             #expect(forged.status == .unauthorized)
         }
     }
@@ -35,16 +40,19 @@ struct AccessRuleTests {
             #expect(text.contains(#"<form method="get" action="/">"#) && text.contains(#"name="token""#))
             #expect(!text.contains(gallery.token.value) && !text.contains("<script"))
             #expect(!text.contains("does not open"))
-            let wrong = try await client.execute(uri: "/?token=\(String(repeating: "0", count: 64))", method: .get, headers: browser)
+            let wrong = try await client.execute(
+                uri: "/?token=\(String(repeating: "0", count: 64))", method: .get, headers: browser)
             #expect(wrong.status == .unauthorized && String(buffer: wrong.body).contains("does not open this gallery"))
             for accept in [nil, "*/*", "application/json"] as [String?] {
-                let api = try await client.execute(uri: "/api/views/timeline", method: .get,
-                                                   headers: accept.map { [.accept: $0] } ?? [:])
+                let api = try await client.execute(
+                    uri: "/api/views/timeline", method: .get,
+                    headers: accept.map { [.accept: $0] } ?? [:])
                 #expect(api.status == .unauthorized && api.headers[.contentType]?.hasPrefix("application/json") == true)
             }
             // A change is refused as JSON whatever it accepts: the page is for reading the address off, nothing else.
             let change = try await client.execute(uri: "/api/changes", method: .post, headers: browser)
-            #expect(change.status == .unauthorized && change.headers[.contentType]?.hasPrefix("application/json") == true)
+            #expect(
+                change.status == .unauthorized && change.headers[.contentType]?.hasPrefix("application/json") == true)
         }
     }
 
@@ -70,11 +78,13 @@ struct AccessRuleTests {
             let port = try #require(client.port)
             let cookie = "photolib_session=\(gallery.token.sessionValue)"
             for host in ["evil.example", "evil.example:\(port)", "192.168.1.5:\(port)", "localhost.evil.example"] {
-                let request = "GET /api/views/timeline HTTP/1.1\r\nHost: \(host)\r\nCookie: \(cookie)\r\nConnection: close\r\n\r\n"
+                let request =
+                    "GET /api/views/timeline HTTP/1.1\r\nHost: \(host)\r\nCookie: \(cookie)\r\nConnection: close\r\n\r\n"
                 #expect(try rawStatus(port: port, request: request) == 403, "\(host)")
             }
             for host in ["localhost:\(port)", "127.0.0.1:\(port)", "localhost"] {
-                let request = "GET /api/views/timeline HTTP/1.1\r\nHost: \(host)\r\nCookie: \(cookie)\r\nConnection: close\r\n\r\n"
+                let request =
+                    "GET /api/views/timeline HTTP/1.1\r\nHost: \(host)\r\nCookie: \(cookie)\r\nConnection: close\r\n\r\n"
                 #expect(try rawStatus(port: port, request: request) == 200, "\(host)")
             }
         }
@@ -87,16 +97,19 @@ struct AccessRuleTests {
             for origin in ["http://evil.example", "null", nil] as [String?] {
                 var headers = gallery.signedIn
                 headers[.origin] = origin
-                let response = try await client.execute(uri: "/api/changes", method: .post, headers: headers, body: body)
+                let response = try await client.execute(
+                    uri: "/api/changes", method: .post, headers: headers, body: body)
                 #expect(response.status == .forbidden, "\(origin ?? "no Origin")")
             }
-            let allowed = try await client.execute(uri: "/api/changes", method: .post, headers: gallery.signedIn, body: body)
+            let allowed = try await client.execute(
+                uri: "/api/changes", method: .post, headers: gallery.signedIn, body: body)
             #expect(allowed.status == .ok)
         }
     }
 
     @Test func theTokenFileIsPrivateAndKeepsTheSameTokenAcrossRestarts() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("web-token-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("web-token-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/photolibd/web-token"
         let first = try AccessToken.loadOrCreate(at: path)

@@ -1,14 +1,16 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
 import PhotoLibrary
-@testable import PhotolibWeb
 import TestSupport
+
+@testable import PhotolibWeb
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The real daemon on a temporary library with a few photos and a video, and the gallery's application on it.
 struct GalleryUnderTest {
@@ -26,24 +28,31 @@ struct GalleryUnderTest {
         var paths: [String] = []
         for index in 0..<photos {
             let path = "\(folder)/IMG_\(index).jpg"
-            try MarkedPhotos.write(at: path, width: 90 + index * 10, height: 60, orientation: 1,
-                                   exif: ["-DateTimeOriginal=2024:05:\(10 + index) 12:00:00"])
+            try MarkedPhotos.write(
+                at: path, width: 90 + index * 10, height: 60, orientation: 1,
+                exif: ["-DateTimeOriginal=2024:05:\(10 + index) 12:00:00"])
             paths.append(path)
         }
         if video {
             let path = "\(folder)/clip.mp4"
-            try runTool("/usr/bin/ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=10:duration=2",
-                                            "-c:v", "libx264", "-pix_fmt", "yuv420p", path])
+            try runTool(
+                "/usr/bin/ffmpeg",
+                [
+                    "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=10:duration=2",
+                    "-c:v", "libx264", "-pix_fmt", "yuv420p", path,
+                ])
             paths.append(path)
         }
         let library = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
         let imported = try await library.importFiles(paths, mode: .copy).files.compactMap(\.assetId)
         await library.close()
         let token = AccessToken.random()
-        let configuration = GalleryConfiguration(listen: .tcp(host: "127.0.0.1", port: 0), socketPath: daemon.socketPath,
-                                                 token: token, stagingRoot: daemon.directory + "/staging")
-        return GalleryUnderTest(daemon: daemon, token: token, configuration: configuration,
-                                assetIds: Array(imported.prefix(photos)), videoId: video ? imported.last : nil)
+        let configuration = GalleryConfiguration(
+            listen: .tcp(host: "127.0.0.1", port: 0), socketPath: daemon.socketPath,
+            token: token, stagingRoot: daemon.directory + "/staging")
+        return GalleryUnderTest(
+            daemon: daemon, token: token, configuration: configuration,
+            assetIds: Array(imported.prefix(photos)), videoId: video ? imported.last : nil)
     }
 
     /// Imports more files (copied in) and returns their assets' ids, in order.
@@ -52,7 +61,9 @@ struct GalleryUnderTest {
         let imported = try await library.importFiles(paths, mode: .copy).files
         await library.close()
         return try imported.map { file in
-            guard let id = file.assetId else { throw DaemonError("\(file.path) was not imported: \(file.error ?? "?")") }
+            guard let id = file.assetId else {
+                throw DaemonError("\(file.path) was not imported: \(file.error ?? "?")")
+            }
             return id
         }
     }
@@ -82,7 +93,9 @@ func rawStatus(port: Int, request: String) throws -> Int {
     address.sin_port = in_port_t(UInt16(port).bigEndian)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
     }
     guard connected == 0 else { throw CocoaError(.fileReadUnknown) }
     let bytes = Array(request.utf8)

@@ -24,20 +24,45 @@ struct PredicateLimitTests {
 
     /// Every form that nests, 100,000 levels deep: each is refused with a position, none recurses past its bound.
     @Test(arguments: [
-        ("parentheses", String(repeating: "(", count: 100_000) + "pixelWidth > 1" + String(repeating: ")", count: 100_000),
-         PredicateError("nesting deeper than 64 levels", at: 64)),
-        ("NOT", String(repeating: "NOT ", count: 100_000) + "pixelWidth > 1", PredicateError("nesting deeper than 64 levels", at: 256)),
-        ("!", String(repeating: "!", count: 100_000) + "pixelWidth > 1", PredicateError("nesting deeper than 64 levels", at: 64)),
-        ("NOT and parentheses", String(repeating: "NOT (", count: 100_000) + "pixelWidth > 1",
-         PredicateError("nesting deeper than 64 levels", at: 160)),
-        ("IN lists", "fileSize IN " + String(repeating: "{", count: 100_000), PredicateError("a list holds only values", at: 13)),
-        ("BETWEEN lists", "fileSize BETWEEN " + String(repeating: "{", count: 100_000) + "1, 2" + String(repeating: "}", count: 100_000),
-         PredicateError("a list holds only values", at: 18)),
-        ("lists on the left", String(repeating: "{", count: 100_000) + "1} CONTAINS fileSize", PredicateError("a list holds only values", at: 1)),
-        ("masked keys", String(repeating: "(", count: 100_000) + "mediaSubtypes & 1) != 0",
-         PredicateError("nesting deeper than 64 levels", at: 64)),
-        ("ANY", String(repeating: "ANY ", count: 100_000) + "keywords == 'cat'",
-         PredicateError("expected a key or a value, found ANY", at: 4)),
+        (
+            "parentheses",
+            String(repeating: "(", count: 100_000) + "pixelWidth > 1" + String(repeating: ")", count: 100_000),
+            PredicateError("nesting deeper than 64 levels", at: 64)
+        ),
+        (
+            "NOT", String(repeating: "NOT ", count: 100_000) + "pixelWidth > 1",
+            PredicateError("nesting deeper than 64 levels", at: 256)
+        ),
+        (
+            "!", String(repeating: "!", count: 100_000) + "pixelWidth > 1",
+            PredicateError("nesting deeper than 64 levels", at: 64)
+        ),
+        (
+            "NOT and parentheses", String(repeating: "NOT (", count: 100_000) + "pixelWidth > 1",
+            PredicateError("nesting deeper than 64 levels", at: 160)
+        ),
+        (
+            "IN lists", "fileSize IN " + String(repeating: "{", count: 100_000),
+            PredicateError("a list holds only values", at: 13)
+        ),
+        (
+            "BETWEEN lists",
+            "fileSize BETWEEN " + String(repeating: "{", count: 100_000) + "1, 2"
+                + String(repeating: "}", count: 100_000),
+            PredicateError("a list holds only values", at: 18)
+        ),
+        (
+            "lists on the left", String(repeating: "{", count: 100_000) + "1} CONTAINS fileSize",
+            PredicateError("a list holds only values", at: 1)
+        ),
+        (
+            "masked keys", String(repeating: "(", count: 100_000) + "mediaSubtypes & 1) != 0",
+            PredicateError("nesting deeper than 64 levels", at: 64)
+        ),
+        (
+            "ANY", String(repeating: "ANY ", count: 100_000) + "keywords == 'cat'",
+            PredicateError("expected a key or a value, found ANY", at: 4)
+        ),
     ])
     func hundredThousandLevelsOfEveryNestingAreRefused(form: String, text: String, refusal: PredicateError) {
         #expect(error(of: text) == refusal, "\(form)")
@@ -99,7 +124,8 @@ struct PredicateLimitTests {
     @Test func aLikeOfOneHundredThousandStarsIsOneStar() throws {
         let text = "originalFilename LIKE '" + String(repeating: "*", count: 100_000) + "'"
         guard case .test(let test) = try QueryPredicate(parsing: text, schema: .assets),
-              case .matches(let pattern, _) = test.condition else {
+            case .matches(let pattern, _) = test.condition
+        else {
             Issue.record("not a pattern test")
             return
         }

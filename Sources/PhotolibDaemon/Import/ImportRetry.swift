@@ -27,7 +27,8 @@ actor ImportRetry {
     private var pause: Duration = .seconds(1)
     private var nextTry = ContinuousClock.now
     /// Wakes `run` when the first file comes to wait.
-    private let (firstWaiting, firstWaitingSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    private let (firstWaiting, firstWaitingSink) = AsyncStream.makeStream(
+        of: Void.self, bufferingPolicy: .bufferingNewest(1))
 
     init(queue: IngestQueue, libraryPath: String, logger: Logger) {
         self.queue = queue
@@ -41,8 +42,9 @@ actor ImportRetry {
         if !isFaulted {
             isFaulted = true
             pause = .seconds(1)
-            logger.error("Imports wait: \(reason). They start again by themselves once the library takes them",
-                         metadata: ["path": "\(item.path)"])
+            logger.error(
+                "Imports wait: \(reason). They start again by themselves once the library takes them",
+                metadata: ["path": "\(item.path)"])
         }
         if waiting.isEmpty {
             nextTry = .now + pause

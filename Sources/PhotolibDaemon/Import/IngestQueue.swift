@@ -76,7 +76,10 @@ actor IngestQueue {
         var chosen = index
         let first = items[order[index]]!
         if first.role == .raw || first.role == .movie,
-           let still = order[index...].firstIndex(where: { items[$0]!.groupKey == first.groupKey && items[$0]!.role == .still }) {
+            let still = order[index...].firstIndex(where: {
+                items[$0]!.groupKey == first.groupKey && items[$0]!.role == .still
+            })
+        {
             chosen = still
         }
         let item = items.removeValue(forKey: order.remove(at: chosen))!
@@ -116,8 +119,9 @@ struct IngestWorker: Sendable {
         let file: PreparedFile
         do {
             // While files wait, the imports keep both cores: no first renditions, so no file is kept in memory.
-            file = try await ingest.importer.prepare(sourceFile: item.path, mode: item.source.mode, sourceRoot: item.source.path,
-                                                     keepsContents: !statistics.hasQueuedFiles)
+            file = try await ingest.importer.prepare(
+                sourceFile: item.path, mode: item.source.mode, sourceRoot: item.source.path,
+                keepsContents: !statistics.hasQueuedFiles)
         } catch let failure as ImportFailure {
             switch failure.kind {
             case .changing where item.attempts < Self.maximumAttempts:
@@ -146,7 +150,8 @@ struct IngestWorker: Sendable {
             logger.debug("ingested", metadata: ["path": "\(item.path)", "outcome": "\(outcome)"])
         } catch {
             if let fault = ImportFailure.passingFault(in: error) { return await retry.wait(item, reason: fault) }
-            statistics.recordFailure(path: item.path, reason: "the library could not record it: \(error)", logger: logger)
+            statistics.recordFailure(
+                path: item.path, reason: "the library could not record it: \(error)", logger: logger)
         }
         if item.isRetry { await retry.gotThrough() }
     }

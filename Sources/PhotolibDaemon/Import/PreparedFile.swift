@@ -85,8 +85,9 @@ struct PreparedFile: Sendable {
 
     /// The commit request for this file, committed on its own: a store copy is synced after it (see `StoreSync`).
     func ingestRequest(album: String? = nil) -> IngestRequest {
-        var request = IngestRequest(draft: draft, file: file, isReference: mode == .reference, album: album,
-                                    defersSync: staged != nil, newAssetId: newAssetId)
+        var request = IngestRequest(
+            draft: draft, file: file, isReference: mode == .reference, album: album,
+            defersSync: staged != nil, newAssetId: newAssetId)
         if mode == .reference {
             request.sidecarPath = sidecar
             request.sidecarIdentity = sidecarIdentity

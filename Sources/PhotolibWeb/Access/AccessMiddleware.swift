@@ -18,10 +18,13 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     let allowedHosts: AllowedHosts
     let signInPage: SignInPage
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let host = request.head.authority ?? request.headers[Self.hostField] ?? ""
         if let allowed = allowedHosts.current, !allowed.contains(host.lowercased()) {
-            throw GalleryError.forbidden("\(host.isEmpty ? "a request without a Host" : host) is not this gallery's address")
+            throw GalleryError.forbidden(
+                "\(host.isEmpty ? "a request without a Host" : host) is not this gallery's address")
         }
         let signedIn = request.cookies[Self.cookieName].map { token.matchesSession($0.value[...]) } ?? false
         if !signedIn {

@@ -19,11 +19,14 @@ struct SignInPage: Sendable {
         let headers: HTTPFields = [
             .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
             // No script at all; the one inline style is the page's only resource.
-            .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; "
+            .contentSecurityPolicy:
+                "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; "
                 + "frame-ancestors 'none'",
             HTTPField.Name("X-Content-Type-Options")!: "nosniff", HTTPField.Name("Referrer-Policy")!: "no-referrer",
         ]
-        return Response(status: .unauthorized, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html(rejectedToken))))
+        return Response(
+            status: .unauthorized, headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(string: html(rejectedToken))))
     }
 
     private func html(_ rejectedToken: Bool) -> String {

@@ -52,7 +52,8 @@ actor LibraryFeed {
                 defer { Task { await library.close() } }
                 var queries = views.mapValues(\.query)
                 queries[ViewSpec.timeline.key] = queries[ViewSpec.timeline.key] ?? timelineQuery
-                let stream = library.observe(assetQueries: queries, collectionQueries: [Self.collectionsName: Self.collectionsQuery])
+                let stream = library.observe(
+                    assetQueries: queries, collectionQueries: [Self.collectionsName: Self.collectionsQuery])
                 for try await event in stream {
                     try await handle(event)
                 }
@@ -80,7 +81,8 @@ actor LibraryFeed {
             try await takeSnapshot(event)
             return
         }
-        recentThumbnails.forget(assetIds: Set(event.objects.filter { $0.kind == .asset && $0.change == .removed }.map(\.id)))
+        recentThumbnails.forget(
+            assetIds: Set(event.objects.filter { $0.kind == .asset && $0.change == .removed }.map(\.id)))
         let results = Dictionary(event.results.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
         for (name, change) in results where opening[name] != nil {
             opening[name]?.append((event.token, change))
@@ -95,7 +97,8 @@ actor LibraryFeed {
                 wanted.formUnion(change.changedIds ?? [])
             }
         }
-        let changedAssets = Set(event.objects.filter { $0.kind == .asset && $0.change == .changed && tiles[$0.id] != nil }.map(\.id))
+        let changedAssets = Set(
+            event.objects.filter { $0.kind == .asset && $0.change == .changed && tiles[$0.id] != nil }.map(\.id))
         wanted.formUnion(changedAssets)
         let fetched = try await connections.fetchTiles(Array(wanted))
         var touchedBefore: [String: Set<String>] = [:]
@@ -107,14 +110,17 @@ actor LibraryFeed {
             guard var open = views[key] else { continue }
             let update: GalleryView.Update?
             if let change = results[key] {
-                update = open.view.apply(change, touchedBefore: touchedBefore[key] ?? [], token: event.token, tiles: tiles)
+                update = open.view.apply(
+                    change, touchedBefore: touchedBefore[key] ?? [], token: event.token, tiles: tiles)
             } else {
                 update = open.view.touch(changedAssets, token: event.token)
             }
             views[key] = open
             if let update, update.sectionsChanged || !update.changedKeys.isEmpty {
-                post(PageEvent.sections(of: open.view, named: key, keys: update.changedKeys, withIndex: update.sectionsChanged,
-                                        tiles: tiles), toPagesOf: key)
+                post(
+                    PageEvent.sections(
+                        of: open.view, named: key, keys: update.changedKeys, withIndex: update.sectionsChanged,
+                        tiles: tiles), toPagesOf: key)
             }
         }
         token = event.token
@@ -135,7 +141,9 @@ actor LibraryFeed {
             let previous = views[result.name]
             let spec = previous?.spec ?? ViewSpec(key: result.name) ?? ViewSpec.timeline
             guard let (query, grouping) = try? await queryAndGrouping(for: spec) else { continue }
-            var open = OpenView(spec: spec, query: query, view: GalleryView(ids: ids, grouping: grouping, token: event.token, tiles: tiles))
+            var open = OpenView(
+                spec: spec, query: query,
+                view: GalleryView(ids: ids, grouping: grouping, token: event.token, tiles: tiles))
             open.pages = previous?.pages ?? [:]
             built[result.name] = open
         }
@@ -148,14 +156,17 @@ actor LibraryFeed {
             for page in waitingPages.values { page.post(PageEvent.reset(reason: "the library is back")) }
             waitingPages = [:]
         }
-        logger.info("following the library: \(views[ViewSpec.timeline.key]?.view.ids.count ?? 0) assets in the timeline")
+        logger.info(
+            "following the library: \(views[ViewSpec.timeline.key]?.view.ids.count ?? 0) assets in the timeline")
     }
 
     /// Fetches the sidebar's collections again and tells the pages when they differ.
     func refreshCollections() async {
-        guard let fetched = try? await connections.withLibrary({ library throws(PhotoLibraryError) in
-            try await library.fetchAllCollections(matching: Self.collectionsQuery).collections
-        }) else { return }
+        guard
+            let fetched = try? await connections.withLibrary({ library throws(PhotoLibraryError) in
+                try await library.fetchAllCollections(matching: Self.collectionsQuery).collections
+            })
+        else { return }
         guard fetched != collections else { return }
         collections = fetched
         broadcast(PageEvent.collections(fetched))

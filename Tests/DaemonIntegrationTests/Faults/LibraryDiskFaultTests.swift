@@ -1,7 +1,7 @@
 import Foundation
 import PhotoLibrary
-import Testing
 import TestSupport
+import Testing
 
 /// The library's disk fills up or turns read-only under a drop folder: the daemon says so once, keeps serving,
 /// loses no file, and imports what waited by itself once the disk takes writes again.
@@ -11,15 +11,17 @@ struct LibraryDiskFaultTests {
     func dropsWaitWhileTheLibraryDiskIsFullAndImportOnceItHasRoom() async throws {
         let (daemon, drop) = try Self.daemonWithDropFolder()
         let disk = try SmallFileSystem(bytes: 16 << 20, at: daemon.libraryPath)
-        try await checkDropsWait(daemon, drop, fault: "No space left on device", starting: { disk.fill() }, ending: { disk.empty() })
+        try await checkDropsWait(
+            daemon, drop, fault: "No space left on device", starting: { disk.fill() }, ending: { disk.empty() })
     }
 
     @Test(.enabled(if: FaultFileSystem.canMount, "mounting a FUSE file system needs root and /dev/fuse"))
     func dropsWaitWhileTheLibraryIsReadOnlyAndImportOnceItIsWritable() async throws {
         let (daemon, drop) = try Self.daemonWithDropFolder()
         let disk = try FaultFileSystem(at: daemon.libraryPath)
-        try await checkDropsWait(daemon, drop, fault: "Read-only file system",
-                                 starting: { disk.setReadOnly(true) }, ending: { disk.setReadOnly(false) })
+        try await checkDropsWait(
+            daemon, drop, fault: "Read-only file system",
+            starting: { disk.setReadOnly(true) }, ending: { disk.setReadOnly(false) })
     }
 
     /// A drop from a month the library has no folder for yet: Foundation reports the folder it could not make as a
@@ -32,8 +34,9 @@ struct LibraryDiskFaultTests {
         try await daemon.start()
         let library = try await WatchedLibrary(daemon: daemon)
         let outside = try TemporaryDirectory()
-        let photo = try ImageFixtures.image(at: outside.file("march-2008.jpg"), width: 64, height: 48,
-                                            exif: ["-DateTimeOriginal=2008:03:14 10:00:00"])
+        let photo = try ImageFixtures.image(
+            at: outside.file("march-2008.jpg"), width: 64, height: 48,
+            exif: ["-DateTimeOriginal=2008:03:14 10:00:00"])
 
         disk.setReadOnly(true)
         try FileManager.default.moveItem(atPath: photo, toPath: drop.file("march-2008.jpg"))
@@ -59,8 +62,10 @@ struct LibraryDiskFaultTests {
         #expect(after.failed == 0)
         #expect(daemon.log().contains("Imports go on"))
         _ = try await library.client.performChanges(album)
-        #expect(try await library.client.fetchAllCollections(matching: CollectionQuery(kind: .album)).collections.map(\.title)
-            == ["Written once writable"])
+        #expect(
+            try await library.client.fetchAllCollections(matching: CollectionQuery(kind: .album)).collections.map(
+                \.title)
+                == ["Written once writable"])
         await library.client.close()
         try await daemon.stop()
     }
@@ -83,12 +88,15 @@ struct LibraryDiskFaultTests {
         for index in 0..<400 { _ = many.createAlbum(title: String(repeating: "x", count: 200) + "\(index)") }
         await #expect(throws: PhotoLibraryError.self) { try await library.client.performChanges(many) }
         #expect(try await library.assets().allSatisfy { !$0.isFavorite }, "nothing of the failed block is kept")
-        #expect(try await library.client.fetchAllCollections(matching: CollectionQuery(kind: .album)).collections.isEmpty)
+        #expect(
+            try await library.client.fetchAllCollections(matching: CollectionQuery(kind: .album)).collections.isEmpty)
         #expect(daemon.isRunning)
         disk.empty()
         _ = try await library.client.performChanges(changes)
         #expect(try await library.assets().allSatisfy(\.isFavorite))
-        #expect(try await library.client.fetchAllCollections(matching: CollectionQuery(kind: .album)).collections.map(\.title) == ["Full"])
+        #expect(
+            try await library.client.fetchAllCollections(matching: CollectionQuery(kind: .album)).collections.map(
+                \.title) == ["Full"])
         await library.client.close()
         try await daemon.stop()
     }
@@ -98,8 +106,10 @@ struct LibraryDiskFaultTests {
         return (try DaemonProcess(extraConfig: "[[source]]\npath = \"\(drop.path)\"\nmode = \"move\"\n"), drop)
     }
 
-    private func checkDropsWait(_ daemon: DaemonProcess, _ drop: TemporaryDirectory, fault: String,
-                                starting startFault: () -> Void, ending endFault: () -> Void) async throws {
+    private func checkDropsWait(
+        _ daemon: DaemonProcess, _ drop: TemporaryDirectory, fault: String,
+        starting startFault: () -> Void, ending endFault: () -> Void
+    ) async throws {
         try await daemon.start()
         let library = try await WatchedLibrary(daemon: daemon)
         let before = try MediaFixtures.writeVariants(100..<102, in: drop.path, prefix: "before")
@@ -125,7 +135,8 @@ struct LibraryDiskFaultTests {
         #expect(daemon.log().contains("Imports go on"))
         for asset in try await library.assets() {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: try #require(asset.resources?.first?.path)))
-            let index = try #require(String(decoding: bytes.suffix(3), as: UTF8.self).split(separator: "-").last.flatMap { Int($0) })
+            let index = try #require(
+                String(decoding: bytes.suffix(3), as: UTF8.self).split(separator: "-").last.flatMap { Int($0) })
             #expect(bytes == MediaFixtures.jpegVariant(index), "\(asset.originalFilename) is whole")
         }
         #expect(try await library.status().failed == 0)
