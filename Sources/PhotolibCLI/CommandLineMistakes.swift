@@ -1,4 +1,5 @@
 import ArgumentParser
+import PredicateQuery
 
 extension PhotolibCommand {
     /// Runs the command the arguments name, as ArgumentParser's `main` does, with two of git's habits it lacks: a
@@ -105,22 +106,6 @@ struct MistypedCommand {
 enum Suggestion {
     /// The candidate spelled most like `word`: a few edits away (two, or one per three letters of a longer word).
     static func closest(to word: String, among candidates: [String]) -> String? {
-        let typed = Array(word.lowercased())
-        let distances = candidates.map { ($0, editDistance(typed, Array($0.lowercased()))) }
-        guard let best = distances.min(by: { $0.1 < $1.1 }), best.1 <= max(2, typed.count / 3) else { return nil }
-        return best.0
-    }
-
-    /// The Levenshtein distance between two strings' characters.
-    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, y) in b.enumerated() {
-                current[j + 1] = min(previous[j] + (x == y ? 0 : 1), previous[j + 1] + 1, current[j] + 1)
-            }
-            previous = current
-        }
-        return previous[b.count]
+        Spelling.closest(to: word, among: candidates, maximumEdits: max(2, word.count / 3))
     }
 }

@@ -44,59 +44,65 @@ public struct PredicateSchema: Sendable {
     }
 
     /// The reason every schema gives for `id`, the JSON's name of the identifier.
-    private static let idIsLocalIdentifier = "the id is tested as localIdentifier (PhotoKit's name), e.g. localIdentifier BEGINSWITH '3f2a'"
+    private static let idIsLocalIdentifier =
+        "the id is tested as localIdentifier (PhotoKit's name), e.g. localIdentifier BEGINSWITH '3f2a'"
 
     /// The asset keys of the contract.
-    public static let assets = PredicateSchema([
-        PredicateKey("localIdentifier", .text),
-        PredicateKey("mediaType", .mediaType),
-        PredicateKey("mediaSubtypes", .mediaSubtypes),
-        PredicateKey("creationDate", .date, isOptional: true),
-        PredicateKey("modificationDate", .date, isOptional: true),
-        PredicateKey("addedDate", .date),
-        PredicateKey("pixelWidth", .integer),
-        PredicateKey("pixelHeight", .integer),
-        PredicateKey("duration", .real),
-        PredicateKey("isFavorite", .boolean),
-        PredicateKey("isHidden", .boolean),
-        PredicateKey("burstIdentifier", .text, isOptional: true),
-        PredicateKey("originalFilename", .text),
-        PredicateKey("fileSize", .integer),
-        PredicateKey("cameraMake", .text, isOptional: true),
-        PredicateKey("cameraModel", .text, isOptional: true),
-        PredicateKey("lensModel", .text, isOptional: true),
-        PredicateKey("fNumber", .real, isOptional: true),
-        PredicateKey("exposureTime", .real, isOptional: true),
-        PredicateKey("iso", .integer, isOptional: true),
-        PredicateKey("focalLength", .real, isOptional: true),
-        PredicateKey("focalLength35mm", .integer, isOptional: true),
-        PredicateKey("hasAdjustments", .boolean),
-        PredicateKey("isTrashed", .boolean),
-        PredicateKey("orientation", .integer),
-        PredicateKey("creationDateSource", .enumeration(CreationDateSource.allCases.map(\.rawValue)), isOptional: true),
-        PredicateKey("latitude", .real, isOptional: true),
-        PredicateKey("longitude", .real, isOptional: true),
-        PredicateKey("altitude", .real, isOptional: true),
-        PredicateKey("rating", .integer),
-        PredicateKey("keywords", .textList),
-        PredicateKey("title", .text, isOptional: true),
-        PredicateKey("caption", .text, isOptional: true),
-    ], notKeys: [
-        "id": idIsLocalIdentifier,
-        "location": "a place is tested by latitude, longitude and altitude (latitude == nil: no place)",
-        "resources": "an asset's files are not tested one by one; originalFilename and fileSize are its main file's",
-    ])
+    public static let assets = PredicateSchema(
+        [
+            PredicateKey("localIdentifier", .text),
+            PredicateKey("mediaType", .mediaType),
+            PredicateKey("mediaSubtypes", .mediaSubtypes),
+            PredicateKey("creationDate", .date, isOptional: true),
+            PredicateKey("modificationDate", .date, isOptional: true),
+            PredicateKey("addedDate", .date),
+            PredicateKey("pixelWidth", .integer),
+            PredicateKey("pixelHeight", .integer),
+            PredicateKey("duration", .real),
+            PredicateKey("isFavorite", .boolean),
+            PredicateKey("isHidden", .boolean),
+            PredicateKey("burstIdentifier", .text, isOptional: true),
+            PredicateKey("originalFilename", .text),
+            PredicateKey("fileSize", .integer),
+            PredicateKey("cameraMake", .text, isOptional: true),
+            PredicateKey("cameraModel", .text, isOptional: true),
+            PredicateKey("lensModel", .text, isOptional: true),
+            PredicateKey("fNumber", .real, isOptional: true),
+            PredicateKey("exposureTime", .real, isOptional: true),
+            PredicateKey("iso", .integer, isOptional: true),
+            PredicateKey("focalLength", .real, isOptional: true),
+            PredicateKey("focalLength35mm", .integer, isOptional: true),
+            PredicateKey("hasAdjustments", .boolean),
+            PredicateKey("isTrashed", .boolean),
+            PredicateKey("orientation", .integer),
+            PredicateKey(
+                "creationDateSource", .enumeration(CreationDateSource.allCases.map(\.rawValue)), isOptional: true),
+            PredicateKey("latitude", .real, isOptional: true),
+            PredicateKey("longitude", .real, isOptional: true),
+            PredicateKey("altitude", .real, isOptional: true),
+            PredicateKey("rating", .integer),
+            PredicateKey("keywords", .textList),
+            PredicateKey("title", .text, isOptional: true),
+            PredicateKey("caption", .text, isOptional: true),
+        ],
+        notKeys: [
+            "id": idIsLocalIdentifier,
+            "location": "a place is tested by latitude, longitude and altitude (latitude == nil: no place)",
+            "resources":
+                "an asset's files are not tested one by one; originalFilename and fileSize are its main file's",
+        ])
 
     /// The collection keys of the contract.
-    public static let collections = PredicateSchema([
-        PredicateKey("localIdentifier", .text),
-        PredicateKey("title", .text),
-        PredicateKey("kind", .enumeration(CollectionKind.allCases.map(\.rawValue))),
-        PredicateKey("subtype", .enumeration(CollectionSubtype.allCases.map(\.rawValue))),
-        PredicateKey("assetCount", .integer, isOptional: true),
-        PredicateKey("startDate", .date, isOptional: true),
-        PredicateKey("endDate", .date, isOptional: true),
-    ], notKeys: ["id": idIsLocalIdentifier])
+    public static let collections = PredicateSchema(
+        [
+            PredicateKey("localIdentifier", .text),
+            PredicateKey("title", .text),
+            PredicateKey("kind", .enumeration(CollectionKind.allCases.map(\.rawValue))),
+            PredicateKey("subtype", .enumeration(CollectionSubtype.allCases.map(\.rawValue))),
+            PredicateKey("assetCount", .integer, isOptional: true),
+            PredicateKey("startDate", .date, isOptional: true),
+            PredicateKey("endDate", .date, isOptional: true),
+        ], notKeys: ["id": idIsLocalIdentifier])
 }
 
 extension PredicateSchema {
@@ -112,22 +118,6 @@ extension PredicateSchema {
 
     /// The key spelled most like `name`: the same but for case, or a few edits (one per three letters) away.
     public func closestKey(to name: String) -> String? {
-        let folded = Array(name.lowercased())
-        let candidates = keys.keys.sorted().map { ($0, Self.editDistance(folded, Array($0.lowercased()))) }
-        guard let best = candidates.min(by: { $0.1 < $1.1 }), best.1 <= Swift.max(1, folded.count / 3) else { return nil }
-        return best.0
-    }
-
-    /// The Levenshtein distance between two strings' characters.
-    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, y) in b.enumerated() {
-                current[j + 1] = Swift.min(previous[j] + (x == y ? 0 : 1), previous[j + 1] + 1, current[j] + 1)
-            }
-            previous = current
-        }
-        return previous[b.count]
+        Spelling.closest(to: name, among: keys.keys.sorted(), maximumEdits: Swift.max(1, name.count / 3))
     }
 }
