@@ -16,7 +16,7 @@ public struct ImageMetadata: Sendable, Hashable {
     /// EXIF DateTimeOriginal with its OffsetTimeOriginal and SubSecTimeOriginal.
     public var dateTimeOriginal: ExifDateTime?
     /// The capture date the embedded XMP records (xmp:CreateDate, else xmp:DateCreated or photoshop:DateCreated), with
-    /// its offset when it has one: what an editor's export keeps when its EXIF has no DateTimeOriginal.
+    /// its offset when it has one: what an editor's export keeps when its EXIF has no DateTimeOriginal (only then read).
     public var xmpCreateDate: ExifDateTime?
     /// The GPS clock's UTC instant, from GPSDateStamp and GPSTimeStamp.
     public var gpsTimestamp: Date?

@@ -71,7 +71,10 @@ public struct ImageMetadataReader: Sendable {
             location: exif?.location,
             camera: exif?.camera ?? CameraData()
         )
-        metadata.xmpCreateDate = header.blob(VIPS_META_XMP_NAME).flatMap(XMPCaptureDate.read)
+        // The XMP packet (hundreds of KB in an editor's export) is searched only when EXIF gives no date to prefer.
+        if metadata.dateTimeOriginal == nil {
+            metadata.xmpCreateDate = header.blob(VIPS_META_XMP_NAME).flatMap(XMPCaptureDate.read)
+        }
         metadata.pageCount = max(1, header.int("n-pages") ?? 1)
         metadata.customRendered = exif?.integer(0xA401, in: .exif)
         return metadata
