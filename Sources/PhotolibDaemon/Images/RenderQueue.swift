@@ -60,9 +60,10 @@ final class RenderQueue<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
         self.backgroundThreadLimit = max(1, min(backgroundThreadLimit, threadCount))
         for number in 0..<max(1, threadCount) {
             Thread { [self] in
-                // Named from inside, within Linux's 15 characters, so that `top -H` and `ps -L` show it: a
-                // `Thread.name` set before `start()` never reached the kernel, nor would a longer name.
-                Thread.current.name = "render-\(number)"
+                // Named in the kernel from inside, within Linux's 15 characters, so that `top -H` and `ps -L` show
+                // it: Foundation's `Thread.name` reaches the kernel only when the new thread runs after `start()` has
+                // recorded its handle, which a fast thread beats.
+                try? Data("render-\(number)".utf8).write(to: URL(fileURLWithPath: "/proc/thread-self/comm"))
                 runJobs()
             }.start()
         }
