@@ -120,6 +120,17 @@ let package = Package(
         // Video and audio metadata read with ffprobe: duration, displayed size, frame rate, creation time, place.
         .target(name: "MediaProbe", dependencies: ["PhotoModel", "ToolProcess"]),
 
+        // Places named offline (CONTRACT §15): the nearest GeoNames populated place to a position, from the place table
+        // scripts/lib/build-place-table.py writes, and mean positions on the sphere.
+        .target(
+            name: "ReverseGeocoding",
+            dependencies: [
+                "PhotolibLocations",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+
         // Video exports with the ffmpeg command: AVFoundation's presets as H.264/AAC sizes, progress, cancellation.
         .target(name: "VideoExport", dependencies: ["ToolProcess"]),
 
@@ -151,16 +162,28 @@ let package = Package(
             dependencies: ["PhotolibLocations", "PhotolibProtocol", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
 
-        // The daemon's services: varlink interfaces, importer, authorization, change feed.
+        // The daemon's work without its transport: importing and watching, images, edits, sidecars, file transfers,
+        // authorization and upkeep. It never sees Varlink: the compiler holds that edge.
+        .target(
+            name: "DaemonCore",
+            dependencies: [
+                "CompactJSON", "PhotoModel", "PhotolibProtocol", "LibraryStore", "Imaging", "PhotolibConfig",
+                "FolderWatch", "MediaProbe", "VideoExport", "XMPAnnotations",
+                "ThumbnailCache", "CMalloc", "HexEncoding", "SystemFaults", "Digests",
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The daemon as a process: the varlink interfaces over the core (each call decodes, authorizes, calls one core
+        // operation and encodes), socket activation, systemd's notifications and reloads.
         .target(
             name: "PhotolibDaemon",
             dependencies: [
-                "CompactJSON", "PhotoModel", "PhotolibProtocol", "LibraryStore", "Varlink", "Imaging", "PhotolibConfig",
-                "FolderWatch",
-                "MediaProbe", "VideoExport", "XMPAnnotations",
-                "ThumbnailCache", "CMalloc", "HexEncoding", "SystemFaults",
-                .product(name: "DequeModule", package: "swift-collections"),
-                "Digests",
+                "DaemonCore", "CompactJSON", "PhotoModel", "PhotolibProtocol", "LibraryStore", "Varlink", "Imaging",
+                "PhotolibConfig", "MediaProbe", "SystemFaults",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -281,7 +304,7 @@ let package = Package(
         .testTarget(
             name: "ImageServingTests",
             dependencies: [
-                "PhotolibDaemon", "PhotolibProtocol", "CompactJSON", "Imaging", "PhotoModel", "ThumbnailCache",
+                "DaemonCore", "PhotolibProtocol", "CompactJSON", "Imaging", "PhotoModel", "ThumbnailCache",
                 "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -289,6 +312,7 @@ let package = Package(
         .testTarget(name: "PhotolibConfigTests", dependencies: ["PhotolibConfig", "PhotolibLocations"]),
         .testTarget(name: "FolderWatchTests", dependencies: ["FolderWatch", "PhotoModel", "TestSupport"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "PhotoModel", "TestSupport"]),
+        .testTarget(name: "ReverseGeocodingTests", dependencies: ["ReverseGeocoding"]),
         .testTarget(name: "ToolProcessTests", dependencies: ["ToolProcess"]),
         .testTarget(name: "VideoExportTests", dependencies: ["VideoExport", "TestSupport"]),
         .testTarget(name: "UniformTypeIdentifiersTests", dependencies: ["UniformTypeIdentifiers"]),

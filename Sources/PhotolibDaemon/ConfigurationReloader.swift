@@ -1,3 +1,4 @@
+import DaemonCore
 import Foundation
 import Logging
 import PhotolibConfig
@@ -47,7 +48,8 @@ struct ConfigurationReloader: NamedService {
         do {
             new = try read()
         } catch {
-            logger.error("The configuration was not reloaded, and the daemon keeps running with the one it had: \(error)")
+            logger.error(
+                "The configuration was not reloaded, and the daemon keeps running with the one it had: \(error)")
             SystemdNotifier.notify("STATUS=configuration not reloaded: \(error)", environment: environment)
             return
         }
@@ -62,8 +64,11 @@ struct ConfigurationReloader: NamedService {
 
     /// Settings that only take effect at start, and whether each differs.
     private static func fixedSettings(_ old: DaemonConfiguration, _ new: DaemonConfiguration) -> [(String, Bool)] {
-        [("library folder", old.libraryPath != new.libraryPath), ("cache folder", old.cachePath != new.cachePath),
-         ("socket", old.socketPath != new.socketPath), ("image pixel limit", old.maximumImagePixels != new.maximumImagePixels)]
+        [
+            ("library folder", old.libraryPath != new.libraryPath), ("cache folder", old.cachePath != new.cachePath),
+            ("socket", old.socketPath != new.socketPath),
+            ("image pixel limit", old.maximumImagePixels != new.maximumImagePixels),
+        ]
     }
 
     private static func monotonicMicroseconds() -> UInt64 {

@@ -1,3 +1,4 @@
+import DaemonCore
 import Foundation
 import Imaging
 import LibraryStore
@@ -20,8 +21,10 @@ public struct Daemon: Sendable {
     let reloadConfiguration: @Sendable () throws -> DaemonConfiguration
     let logger: Logger
 
-    public init(configuration: DaemonConfiguration, environment: [String: String],
-                reloadConfiguration: @escaping @Sendable () throws -> DaemonConfiguration, logger: Logger) {
+    public init(
+        configuration: DaemonConfiguration, environment: [String: String],
+        reloadConfiguration: @escaping @Sendable () throws -> DaemonConfiguration, logger: Logger
+    ) {
         self.configuration = configuration
         self.environment = environment
         self.reloadConfiguration = reloadConfiguration
@@ -61,9 +64,10 @@ public struct Daemon: Sendable {
         let importReads = NIOThreadPool(numberOfThreads: System.coreCount)
         importReads.start()
         defer { importReads.shutdownGracefully { _ in } }
-        let importer = Importer(fileStore: fileStore, threadPool: importReads,
-                                metadataReader: ImageMetadataReader(maximumPixels: configuration.maximumImagePixels),
-                                rawReader: rawReader, mediaProber: MediaProber())
+        let importer = Importer(
+            fileStore: fileStore, threadPool: importReads,
+            metadataReader: ImageMetadataReader(maximumPixels: configuration.maximumImagePixels),
+            rawReader: rawReader, mediaProber: MediaProber())
         let recovered = try await fileStore.recover(isResourceFile: database.isResourceFile)
         if recovered > 0 { logger.notice("finished interrupted imports", metadata: ["files": "\(recovered)"]) }
         try await StoreSync.recoverUnsyncedCopies(database: database, importer: importer, logger: logger)
@@ -73,28 +77,36 @@ public struct Daemon: Sendable {
         } catch {
             logger.warning("the rehearsed import failed", metadata: ["error": "\(error)"])
         }
-        logger.info("library open", metadata: [
-            "path": "\(configuration.libraryPath)", "library": "\(database.libraryId)",
-            "generation": "\(database.feed.generation)",
-        ])
+        logger.info(
+            "library open",
+            metadata: [
+                "path": "\(configuration.libraryPath)", "library": "\(database.libraryId)",
+                "generation": "\(database.feed.generation)",
+            ])
 
         let running = RunningConfiguration(configuration)
-        let editor = AssetEditor(database: database, fileStore: fileStore, threadPool: .singleton,
-                                 renderer: ImageRenderer(maximumPixels: configuration.maximumImagePixels),
-                                 rawReader: rawReader, metadataReader: importer.metadataReader)
-        let images = try ImageManager(configuration: configuration, database: database, rawReader: rawReader,
-                                      originalsDirectory: fileStore.originals, logger: logger)
+        let editor = AssetEditor(
+            database: database, fileStore: fileStore, threadPool: .singleton,
+            renderer: ImageRenderer(maximumPixels: configuration.maximumImagePixels),
+            rawReader: rawReader, metadataReader: importer.metadataReader)
+        let images = try ImageManager(
+            configuration: configuration, database: database, rawReader: rawReader,
+            originalsDirectory: fileStore.originals, logger: logger)
         let importedContents = ImportedPhotoContents()
-        let renditionUpkeep = RenditionUpkeep(database: database, images: images, importedContents: importedContents,
-                                              logger: logger)
-        let sidecars = SidecarKeeper(database: database, threadPool: .singleton,
-                                     writeBack: { running.current.metadataWriteBack }, logger: logger)
-        let ingest = IngestPipeline(importer: importer, database: database, statistics: ImportStatistics(),
-                                    importedContents: importedContents, sidecars: sidecars)
-        let sources = ImportSources(configured: configuration.sources, configurationFile: configuration.file, ingest: ingest,
-                                    libraryPath: configuration.libraryPath,
-                                    excluded: [configuration.libraryPath, configuration.cachePath],
-                                    logger: logger)
+        let renditionUpkeep = RenditionUpkeep(
+            database: database, images: images, importedContents: importedContents,
+            logger: logger)
+        let sidecars = SidecarKeeper(
+            database: database, threadPool: .singleton,
+            writeBack: { running.current.metadataWriteBack }, logger: logger)
+        let ingest = IngestPipeline(
+            importer: importer, database: database, statistics: ImportStatistics(),
+            importedContents: importedContents, sidecars: sidecars)
+        let sources = ImportSources(
+            configured: configuration.sources, configurationFile: configuration.file, ingest: ingest,
+            libraryPath: configuration.libraryPath,
+            excluded: [configuration.libraryPath, configuration.cachePath],
+            logger: logger)
         let authorization = Authorization(policy: configuration.access)
         let memory = MemoryReturn(threadPool: .singleton)
         let servedFiles = ServedFiles()
@@ -102,16 +114,20 @@ public struct Daemon: Sendable {
         let server = VarlinkServer(
             socketPath: socketPath,
             listeningDescriptor: activated?.descriptor,
-            info: VarlinkServiceInfo(vendor: "photolibd", product: "photolibd", version: Self.version,
-                                     url: "https://github.com/photolibd/photolibd"),
+            info: VarlinkServiceInfo(
+                vendor: "photolibd", product: "photolibd", version: Self.version,
+                url: "https://github.com/photolibd/photolibd"),
             interfaces: [
-                LibraryInterface(database: database, ingest: ingest, editor: editor, authorization: authorization,
-                                 servedFiles: servedFiles, uploads: uploads),
-                ImagesInterface(images: images, authorization: authorization, servedFiles: servedFiles,
-                                videoExports: try VideoExports(directory: configuration.cachePath + "/exports", images: images)),
-                ImportInterface(ingest: ingest, authorization: authorization, sources: sources,
-                                uploads: UploadReceiver(uploads: uploads, threadPool: .singleton),
-                                libraryPath: configuration.libraryPath, cachePath: configuration.cachePath),
+                LibraryInterface(
+                    database: database, ingest: ingest, editor: editor, authorization: authorization,
+                    servedFiles: servedFiles, uploads: uploads),
+                ImagesInterface(
+                    images: images, authorization: authorization, servedFiles: servedFiles,
+                    videoExports: try VideoExports(directory: configuration.cachePath + "/exports", images: images)),
+                ImportInterface(
+                    ingest: ingest, authorization: authorization, sources: sources,
+                    uploads: UploadReceiver(uploads: uploads, threadPool: .singleton),
+                    libraryPath: configuration.libraryPath, cachePath: configuration.cachePath),
             ],
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger,
@@ -122,35 +138,47 @@ public struct Daemon: Sendable {
             apply: { configuration in
                 await sources.reconfigure(configuration.sources, from: configuration.file)
                 authorization.replacePolicy(with: configuration.access)
-                if images.apply(cacheByteLimit: configuration.cacheByteLimit,
-                                freedesktopDirectory: configuration.freedesktopThumbnailDirectory) {
+                if images.apply(
+                    cacheByteLimit: configuration.cacheByteLimit,
+                    freedesktopDirectory: configuration.freedesktopThumbnailDirectory)
+                {
                     await renditionUpkeep.listReferencedAssets()
                 }
             })
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: sidecars),
             .init(service: sources),
-            .init(service: LibraryUpkeep.historyPruning(database: database, retentionDays: { running.current.historyRetentionDays },
-                                                        logger: logger)),
-            .init(service: LibraryUpkeep.trashPurging(database: database, retentionDays: { running.current.trashRetentionDays },
-                                                      logger: logger)),
+            .init(
+                service: LibraryUpkeep.historyPruning(
+                    database: database, retentionDays: { running.current.historyRetentionDays },
+                    logger: logger)),
+            .init(
+                service: LibraryUpkeep.trashPurging(
+                    database: database, retentionDays: { running.current.trashRetentionDays },
+                    logger: logger)),
             .init(service: LibraryUpkeep.recentlyAddedAging(database: database, logger: logger)),
             .init(service: LibraryUpkeep.clockWatch(database: database, logger: logger)),
             .init(service: LibraryUpkeep.cameraDataBackfill(database: database, importer: importer, logger: logger)),
             .init(service: ImageCacheService(images: images, upkeep: renditionUpkeep, fileWork: .singleton)),
             .init(service: reloader),
         ]
-        if let reporter = StatusReporter(database: database, statistics: ingest.statistics, sources: sources, environment: environment) {
+        if let reporter = StatusReporter(
+            database: database, statistics: ingest.statistics, sources: sources, environment: environment)
+        {
             services.append(.init(service: reporter))
         }
-        if let watchdog = SystemdWatchdog(eventLoops: MultiThreadedEventLoopGroup.singleton, database: database,
-                                          environment: environment, logger: logger) {
+        if let watchdog = SystemdWatchdog(
+            eventLoops: MultiThreadedEventLoopGroup.singleton, database: database,
+            environment: environment, logger: logger)
+        {
             services.append(.init(service: watchdog))
         }
         // Last, so that graceful shutdown drains the socket first and stops the imports after it.
         services.append(.init(service: VarlinkService(server: server, environment: environment, logger: logger)))
-        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
-                                                      logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: services, gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
         try await group.run()
         await ingest.waitUntilSettled()
         SystemdNotifier.notify("STOPPING=1", environment: environment)
@@ -194,7 +222,8 @@ struct VarlinkService: NamedService {
                 SystemdNotifier.notify("READY=1", environment: environment)
             }
         } onGracefulShutdown: {
-            SystemdNotifier.notify("STOPPING=1\nSTATUS=stopping: ending observers and finishing calls", environment: environment)
+            SystemdNotifier.notify(
+                "STOPPING=1\nSTATUS=stopping: ending observers and finishing calls", environment: environment)
             server.drain()
         }
     }

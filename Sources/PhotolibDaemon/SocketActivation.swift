@@ -1,3 +1,4 @@
+import DaemonCore
 import Foundation
 import Glibc
 
@@ -15,14 +16,15 @@ enum SocketActivation {
     /// was not started by socket activation. Clears `LISTEN_*` so that programs the daemon runs inherit nothing.
     static func takeListeningSocket(environment: [String: String]) throws -> (descriptor: Int32, path: String)? {
         guard let pid = environment["LISTEN_PID"], pid == String(getpid()),
-              let count = environment["LISTEN_FDS"].flatMap(Int32.init), count > 0
+            let count = environment["LISTEN_FDS"].flatMap(Int32.init), count > 0
         else { return nil }
         for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] { unsetenv(name) }
         guard count == 1 else { throw Unusable(reason: "\(count) sockets instead of one") }
         let descriptor = firstDescriptor
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        guard option(SO_DOMAIN, of: descriptor) == AF_UNIX, option(SO_TYPE, of: descriptor) == Int32(SOCK_STREAM.rawValue),
-              option(SO_ACCEPTCONN, of: descriptor) == 1
+        guard option(SO_DOMAIN, of: descriptor) == AF_UNIX,
+            option(SO_TYPE, of: descriptor) == Int32(SOCK_STREAM.rawValue),
+            option(SO_ACCEPTCONN, of: descriptor) == 1
         else { throw Unusable(reason: "it is not a listening Unix stream socket") }
         return (descriptor, boundPath(of: descriptor) ?? "(an unnamed socket)")
     }

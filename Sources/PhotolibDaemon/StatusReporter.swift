@@ -1,3 +1,4 @@
+import DaemonCore
 import LibraryStore
 import Logging
 import PhotolibProtocol
@@ -12,7 +13,9 @@ struct StatusReporter: NamedService {
     let environment: [String: String]
 
     /// The reporter systemd asked for: nil without `NOTIFY_SOCKET`, where nobody would read the lines.
-    init?(database: LibraryDatabase, statistics: ImportStatistics, sources: ImportSources, environment: [String: String]) {
+    init?(
+        database: LibraryDatabase, statistics: ImportStatistics, sources: ImportSources, environment: [String: String]
+    ) {
         guard environment["NOTIFY_SOCKET"]?.isEmpty == false else { return nil }
         self.database = database
         self.statistics = statistics

@@ -1,3 +1,4 @@
+import DaemonCore
 import Glibc
 
 /// Sends sd_notify(3) messages (`READY=1`, `STOPPING=1`, `STATUS=…`) to systemd when it asked for them.

@@ -1,3 +1,4 @@
+import DaemonCore
 import Glibc
 import LibraryStore
 import Logging
@@ -16,7 +17,9 @@ struct SystemdWatchdog: NamedService {
 
     /// The watchdog systemd asked for, if any: `WATCHDOG_USEC`, for this process when `WATCHDOG_PID` names one.
     init?(eventLoops: any EventLoopGroup, database: LibraryDatabase, environment: [String: String], logger: Logger) {
-        guard let text = environment["WATCHDOG_USEC"], let microseconds = Int64(text), microseconds > 0 else { return nil }
+        guard let text = environment["WATCHDOG_USEC"], let microseconds = Int64(text), microseconds > 0 else {
+            return nil
+        }
         if let pid = environment["WATCHDOG_PID"], pid != String(getpid()) { return nil }
         interval = .microseconds(microseconds / 2)
         self.eventLoops = eventLoops

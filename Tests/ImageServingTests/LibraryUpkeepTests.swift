@@ -1,7 +1,8 @@
 import Logging
-@testable import PhotolibDaemon
 import Synchronization
 import Testing
+
+@testable import DaemonCore
 
 /// The levels of the lines a logger wrote.
 private final class LoggedLevels: Sendable {

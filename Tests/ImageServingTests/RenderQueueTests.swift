@@ -1,7 +1,8 @@
 import Foundation
-@testable import PhotolibDaemon
 import Synchronization
 import Testing
+
+@testable import DaemonCore
 
 /// A latch the test opens: work blocked on it holds its render thread until then.
 private final class Gate: Sendable {
@@ -67,12 +68,22 @@ private func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation 
         let queue = RenderQueue<String, String>(threadCount: 1, backgroundThreadLimit: 1)
         defer { queue.stop() }
         let gate = Gate(), log = Log()
-        async let blocker = queue.value(for: "blocker", priority: .interactive) { gate.wait(); return "" }
+        async let blocker = queue.value(for: "blocker", priority: .interactive) {
+            gate.wait(); return ""
+        }
         await eventually { gate.isHolding }
-        queue.enqueue("warm", priority: .prefetch) { log.record("warm"); return "" }
-        async let idle = queue.value(for: "idle", priority: .idle) { log.record("idle"); return "" }
-        async let asked = queue.value(for: "asked", priority: .interactive) { log.record("asked"); return "" }
-        async let degraded = queue.value(for: "degraded", priority: .degraded) { log.record("degraded"); return "" }
+        queue.enqueue("warm", priority: .prefetch) {
+            log.record("warm"); return ""
+        }
+        async let idle = queue.value(for: "idle", priority: .idle) {
+            log.record("idle"); return ""
+        }
+        async let asked = queue.value(for: "asked", priority: .interactive) {
+            log.record("asked"); return ""
+        }
+        async let degraded = queue.value(for: "degraded", priority: .degraded) {
+            log.record("degraded"); return ""
+        }
         await eventually { queue.pendingCount == 5 }
         gate.open()
         _ = try await [blocker, idle, asked, degraded]
@@ -84,16 +95,24 @@ private func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation 
         let queue = RenderQueue<String, String>(threadCount: 1, backgroundThreadLimit: 1)
         defer { queue.stop() }
         let gate = Gate(), log = Log()
-        async let blocker = queue.value(for: "blocker", priority: .interactive) { gate.wait(); return "" }
+        async let blocker = queue.value(for: "blocker", priority: .interactive) {
+            gate.wait(); return ""
+        }
         await eventually { gate.isHolding }
-        let abandoned = Task { try await queue.value(for: "abandoned", priority: .interactive) { log.record("abandoned"); return "" } }
+        let abandoned = Task {
+            try await queue.value(for: "abandoned", priority: .interactive) {
+                log.record("abandoned"); return ""
+            }
+        }
         await eventually { queue.pendingCount == 2 }
         abandoned.cancel()
         await #expect(throws: CancellationError.self) { try await abandoned.value }
         #expect(queue.pendingCount == 1)
         gate.open()
         _ = try await blocker
-        let after = try await queue.value(for: "after", priority: .interactive) { log.record("after"); return "" }
+        let after = try await queue.value(for: "after", priority: .interactive) {
+            log.record("after"); return ""
+        }
         #expect(after == "" && log.all == ["after"])
     }
 
@@ -101,7 +120,9 @@ private func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation 
         let queue = RenderQueue<String, String>(threadCount: 1, backgroundThreadLimit: 1)
         defer { queue.stop() }
         let gate = Gate()
-        async let blocker = queue.value(for: "blocker", priority: .interactive) { gate.wait(); return "" }
+        async let blocker = queue.value(for: "blocker", priority: .interactive) {
+            gate.wait(); return ""
+        }
         await eventually { gate.isHolding }
         let leaving = Task { try await queue.value(for: "shared", priority: .interactive) { "shared image" } }
         let staying = Task { try await queue.value(for: "shared", priority: .interactive) { "shared image" } }
@@ -117,11 +138,17 @@ private func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation 
         let queue = RenderQueue<String, String>(threadCount: 2, backgroundThreadLimit: 1)
         defer { queue.stop() }
         let gate = Gate(), log = Log()
-        queue.enqueue("warm-1", priority: .prefetch) { log.record("warm-1"); gate.wait(); return "" }
+        queue.enqueue("warm-1", priority: .prefetch) {
+            log.record("warm-1"); gate.wait(); return ""
+        }
         await eventually { log.all == ["warm-1"] }
-        queue.enqueue("warm-2", priority: .prefetch) { log.record("warm-2"); return "" }
+        queue.enqueue("warm-2", priority: .prefetch) {
+            log.record("warm-2"); return ""
+        }
         // One thread holds a warm-up; the other stays free for a client although a warm-up is queued.
-        let asked = try await queue.value(for: "asked", priority: .interactive) { log.record("asked"); return "asked" }
+        let asked = try await queue.value(for: "asked", priority: .interactive) {
+            log.record("asked"); return "asked"
+        }
         #expect(asked == "asked" && log.all == ["warm-1", "asked"])
         gate.open()
         await eventually { log.all.count == 3 }
@@ -132,14 +159,22 @@ private func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation 
         let queue = RenderQueue<String, String>(threadCount: 1, backgroundThreadLimit: 1)
         defer { queue.stop() }
         let gate = Gate(), log = Log()
-        async let blocker = queue.value(for: "blocker", priority: .interactive) { gate.wait(); return "" }
+        async let blocker = queue.value(for: "blocker", priority: .interactive) {
+            gate.wait(); return ""
+        }
         await eventually { gate.isHolding }
         for hint in ["hint-1", "hint-2", "hint-3"] {
-            queue.enqueue(hint, priority: .prefetch) { log.record(hint); return "" }
+            queue.enqueue(hint, priority: .prefetch) {
+                log.record(hint); return ""
+            }
         }
-        async let first = queue.value(for: "asked-1", priority: .interactive) { log.record("asked-1"); return "" }
+        async let first = queue.value(for: "asked-1", priority: .interactive) {
+            log.record("asked-1"); return ""
+        }
         await eventually { queue.pendingCount == 5 }
-        async let second = queue.value(for: "asked-2", priority: .interactive) { log.record("asked-2"); return "" }
+        async let second = queue.value(for: "asked-2", priority: .interactive) {
+            log.record("asked-2"); return ""
+        }
         await eventually { queue.pendingCount == 6 }
         gate.open()
         _ = try await [blocker, first, second]
@@ -151,12 +186,20 @@ private func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation 
         let queue = RenderQueue<String, String>(threadCount: 1, backgroundThreadLimit: 1)
         defer { queue.stop() }
         let gate = Gate(), log = Log()
-        async let blocker = queue.value(for: "blocker", priority: .interactive) { gate.wait(); return "" }
+        async let blocker = queue.value(for: "blocker", priority: .interactive) {
+            gate.wait(); return ""
+        }
         await eventually { gate.isHolding }
-        async let wanted = queue.value(for: "wanted", priority: .interactive) { log.record("wanted"); return "" }
+        async let wanted = queue.value(for: "wanted", priority: .interactive) {
+            log.record("wanted"); return ""
+        }
         await eventually { queue.pendingCount == 2 }
-        queue.enqueue("wanted", priority: .prefetch) { log.record("wanted again"); return "" }
-        queue.enqueue("hint", priority: .prefetch) { log.record("hint"); return "" }
+        queue.enqueue("wanted", priority: .prefetch) {
+            log.record("wanted again"); return ""
+        }
+        queue.enqueue("hint", priority: .prefetch) {
+            log.record("hint"); return ""
+        }
         #expect(queue.pendingCount == 3)
         queue.dropQueued { _ in true }
         #expect(queue.pendingCount == 2)
@@ -169,6 +212,8 @@ private func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation 
         struct Broken: Error {}
         let queue = RenderQueue<String, String>(threadCount: 1, backgroundThreadLimit: 1)
         defer { queue.stop() }
-        await #expect(throws: Broken.self) { try await queue.value(for: "a", priority: .interactive) { throw Broken() } }
+        await #expect(throws: Broken.self) {
+            try await queue.value(for: "a", priority: .interactive) { throw Broken() }
+        }
     }
 }

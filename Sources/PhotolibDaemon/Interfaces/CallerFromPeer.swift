@@ -1,3 +1,4 @@
+import DaemonCore
 import Varlink
 
 extension VarlinkCallContext {

@@ -1,3 +1,4 @@
+import DaemonCore
 import PhotoModel
 import PhotolibProtocol
 import Varlink
@@ -33,7 +34,8 @@ extension ImageError {
         case .notFound(let assetId):
             return VarlinkError(named(.notFound), parameters: ["id": .string(assetId)])
         case .unavailable(let assetId, let reason):
-            return VarlinkError(named(.imageUnavailable), parameters: ["assetId": .string(assetId), "reason": .string(reason)])
+            return VarlinkError(
+                named(.imageUnavailable), parameters: ["assetId": .string(assetId), "reason": .string(reason)])
         case .permissionDenied:
             return VarlinkError(named(.permissionDenied))
         case .invalidParameter(let parameter):
@@ -47,8 +49,9 @@ extension SourceError {
     var varlinkError: VarlinkError {
         switch kind {
         case .invalid:
-            VarlinkError(PhotolibErrorName.invalidSource.qualified(in: .importer),
-                         parameters: ["path": .string(path), "reason": .string(reason)])
+            VarlinkError(
+                PhotolibErrorName.invalidSource.qualified(in: .importer),
+                parameters: ["path": .string(path), "reason": .string(reason)])
         case .notFound:
             VarlinkError(PhotolibErrorName.notFound.qualified(in: .importer), parameters: ["id": .string(path)])
         }
@@ -60,10 +63,12 @@ extension UploadError {
     var varlinkError: VarlinkError {
         switch self {
         case .notEnoughSpace(let needed, let available):
-            VarlinkError(PhotolibErrorName.notEnoughSpace.qualified(in: .importer),
-                         parameters: ["needed": .int(needed), "available": .int(available)])
+            VarlinkError(
+                PhotolibErrorName.notEnoughSpace.qualified(in: .importer),
+                parameters: ["needed": .int(needed), "available": .int(available)])
         case .failed(let reason):
-            VarlinkError(PhotolibErrorName.internalError.qualified(in: .importer), parameters: ["reason": .string(reason)])
+            VarlinkError(
+                PhotolibErrorName.internalError.qualified(in: .importer), parameters: ["reason": .string(reason)])
         }
     }
 }

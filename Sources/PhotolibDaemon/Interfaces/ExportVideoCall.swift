@@ -1,3 +1,4 @@
+import DaemonCore
 import PhotolibProtocol
 import Varlink
 import VideoExport
@@ -7,15 +8,20 @@ struct ExportVideoCall: Sendable {
     let exports: VideoExports
     let servedFiles: ServedFiles
 
-    func respond(_ parameters: ExportVideoParameters, call: VarlinkCall, context: VarlinkCallContext,
-                 replies: VarlinkReplyWriter) async throws {
-        guard let preset = ExportPreset(rawValue: parameters.preset) else { throw ImageError.invalidParameter("preset") }
+    func respond(
+        _ parameters: ExportVideoParameters, call: VarlinkCall, context: VarlinkCallContext,
+        replies: VarlinkReplyWriter
+    ) async throws {
+        guard let preset = ExportPreset(rawValue: parameters.preset) else {
+            throw ImageError.invalidParameter("preset")
+        }
         guard let fileType = ExportFileType(rawValue: parameters.fileType ?? "mp4") else {
             throw ImageError.invalidParameter("fileType")
         }
-        let request = VideoExportRequest(assetId: parameters.assetId, preset: preset, fileType: fileType,
-                                         version: parameters.version ?? .current,
-                                         optimizesForNetworkUse: parameters.optimizeForNetworkUse ?? false)
+        let request = VideoExportRequest(
+            assetId: parameters.assetId, preset: preset, fileType: fileType,
+            version: parameters.version ?? .current,
+            optimizesForNetworkUse: parameters.optimizeForNetworkUse ?? false)
         // The newest fraction only: a client that reads slowly gets fewer progress replies, never a backlog.
         let (fractions, reporter) = AsyncStream.makeStream(of: Double.self, bufferingPolicy: .bufferingNewest(1))
         let exported = try await withThrowingTaskGroup(of: ExportedVideo?.self) { group in
@@ -34,8 +40,9 @@ struct ExportVideoCall: Sendable {
             return exported!
         }
         servedFiles.name(exported.path, to: context.caller)
-        try await replies.send(ExportVideoReply(
-            progress: 1, path: exported.path, fileSize: exported.fileSize, mimeType: exported.mimeType,
-            width: exported.width, height: exported.height, duration: exported.duration))
+        try await replies.send(
+            ExportVideoReply(
+                progress: 1, path: exported.path, fileSize: exported.fileSize, mimeType: exported.mimeType,
+                width: exported.width, height: exported.height, duration: exported.duration))
     }
 }

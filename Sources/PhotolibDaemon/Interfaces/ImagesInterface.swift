@@ -1,3 +1,4 @@
+import DaemonCore
 import Imaging
 import PhotoModel
 import PhotolibProtocol
@@ -27,22 +28,27 @@ final class ImagesInterface: VarlinkInterface {
 
     func handle(_ call: VarlinkCall, context: VarlinkCallContext, replies: VarlinkReplyWriter) async throws {
         do {
-            guard let method = ImagesMethod(rawValue: call.methodName) else { throw VarlinkError.methodNotFound(call.method) }
+            guard let method = ImagesMethod(rawValue: call.methodName) else {
+                throw VarlinkError.methodNotFound(call.method)
+            }
             guard authorization.access(of: context.caller).canRead else { throw ImageError.permissionDenied }
             switch method {
             case .requestImage:
-                try await requestImage(try call.decodeParameters(RequestImageParameters.self).validated(streams: call.more),
-                                       call: call, context: context, replies: replies)
+                try await requestImage(
+                    try call.decodeParameters(RequestImageParameters.self).validated(streams: call.more),
+                    call: call, context: context, replies: replies)
             case .requestImageData:
                 let parameters = try call.decodeParameters(RequestImageDataParameters.self)
                 let file = try await images.file(of: parameters.assetId, version: parameters.version ?? .current)
                 servedFiles.name(file.path, to: context.caller)
-                try await replies.send(ImageData(
-                    path: file.path, mimeType: file.mimeType, orientation: file.orientation,
-                    fileSize: Int(file.fileSize), originalFilename: file.originalFilename))
+                try await replies.send(
+                    ImageData(
+                        path: file.path, mimeType: file.mimeType, orientation: file.orientation,
+                        fileSize: Int(file.fileSize), originalFilename: file.originalFilename))
             case .requestContentEditingInput:
                 let parameters = try call.decodeParameters(RequestContentEditingInputParameters.self)
-                let input = try await images.contentEditingInput(of: parameters.assetId, canHandle: parameters.canHandle ?? [])
+                let input = try await images.contentEditingInput(
+                    of: parameters.assetId, canHandle: parameters.canHandle ?? [])
                 servedFiles.name(input.fullSizeImagePath, to: context.caller)
                 try await replies.send(input)
             case .startCaching:
@@ -50,8 +56,9 @@ final class ImagesInterface: VarlinkInterface {
                 guard parameters.targetWidth > 0 else { throw ImageError.invalidParameter("targetWidth") }
                 guard parameters.targetHeight > 0 else { throw ImageError.invalidParameter("targetHeight") }
                 let target = PixelSize(width: parameters.targetWidth, height: parameters.targetHeight)
-                try await images.startCaching(parameters.assetIds, targetSize: target,
-                                              contentMode: parameters.contentMode ?? .aspectFit)
+                try await images.startCaching(
+                    parameters.assetIds, targetSize: target,
+                    contentMode: parameters.contentMode ?? .aspectFit)
                 try await replies.send(EmptyReply())
             case .stopCaching:
                 images.stopCaching(try call.decodeParameters(StopCachingParameters.self).assetIds)
@@ -59,21 +66,25 @@ final class ImagesInterface: VarlinkInterface {
             case .readFile:
                 try await readFile(try call.decodeParameters(), call: call, context: context, replies: replies)
             case .exportVideo:
-                try await videoExports.respond(try call.decodeParameters(), call: call, context: context, replies: replies)
+                try await videoExports.respond(
+                    try call.decodeParameters(), call: call, context: context, replies: replies)
             }
         } catch let error as ImageError {
             throw error.varlinkError
         }
     }
 
-    private func requestImage(_ request: ImageRequest, call: VarlinkCall, context: VarlinkCallContext,
-                              replies: VarlinkReplyWriter) async throws {
+    private func requestImage(
+        _ request: ImageRequest, call: VarlinkCall, context: VarlinkCallContext,
+        replies: VarlinkReplyWriter
+    ) async throws {
         let requestId = String(requestCount.add(1, ordering: .relaxed).newValue)
         try await images.requestImage(request) { image in
             servedFiles.name(image.rendition.path, to: context.caller)
-            try await replies.send(ImageResult(
-                requestId: requestId, path: image.rendition.path, width: image.rendition.width,
-                height: image.rendition.height, mimeType: image.rendition.mimeType, isDegraded: image.isDegraded),
+            try await replies.send(
+                ImageResult(
+                    requestId: requestId, path: image.rendition.path, width: image.rendition.width,
+                    height: image.rendition.height, mimeType: image.rendition.mimeType, isDegraded: image.isDegraded),
                 continues: image.isDegraded && request.delivery.continuesAfterDegraded)
         }
     }
@@ -81,10 +92,13 @@ final class ImagesInterface: VarlinkInterface {
 
 extension ImagesInterface {
     /// `ReadFile`: the sizes, and with `upgrade` the bytes, of a file a reply named to this caller.
-    private func readFile(_ parameters: ReadFileParameters, call: VarlinkCall, context: VarlinkCallContext,
-                          replies: VarlinkReplyWriter) async throws {
+    private func readFile(
+        _ parameters: ReadFileParameters, call: VarlinkCall, context: VarlinkCallContext,
+        replies: VarlinkReplyWriter
+    ) async throws {
         guard servedFiles.wasNamed(parameters.path, to: context.caller),
-              let file = try await OpenedFile.open(parameters.path) else { throw ImageError.notFound(assetId: parameters.path) }
+            let file = try await OpenedFile.open(parameters.path)
+        else { throw ImageError.notFound(assetId: parameters.path) }
         defer { file.close() }
         let offset = parameters.offset ?? 0
         guard (0...file.size).contains(offset) else { throw ImageError.invalidParameter("offset") }
@@ -119,8 +133,9 @@ extension RequestImageParameters {
         if let crop, !crop.isInsideUnitSquare {
             throw .invalidParameter("normalizedCropRect")
         }
-        return ImageRequest(assetId: assetId, targetSize: targetSize, contentMode: contentMode ?? .aspectFit,
-                            resizeMode: resizeMode ?? .fast, delivery: ImageDelivery(deliveryMode, streams: streams),
-                            crop: crop, version: version ?? .current)
+        return ImageRequest(
+            assetId: assetId, targetSize: targetSize, contentMode: contentMode ?? .aspectFit,
+            resizeMode: resizeMode ?? .fast, delivery: ImageDelivery(deliveryMode, streams: streams),
+            crop: crop, version: version ?? .current)
     }
 }

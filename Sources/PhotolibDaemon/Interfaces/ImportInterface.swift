@@ -1,3 +1,4 @@
+import DaemonCore
 import LibraryStore
 import Logging
 import PhotoModel

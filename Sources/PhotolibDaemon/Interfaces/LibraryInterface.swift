@@ -1,7 +1,8 @@
+import DaemonCore
 import Glibc
 import LibraryStore
-import MediaProbe
 import Logging
+import MediaProbe
 import PhotoModel
 import PhotolibProtocol
 import Varlink
@@ -36,19 +37,22 @@ struct LibraryInterface: VarlinkInterface {
                 try await fetchCollections(try call.decodeParameters(), access: access, replies: replies)
             case .performChanges:
                 guard access.canAdd else { throw LibraryError.permissionDenied }
-                try await performChanges(try call.decodeParameters(), access: access, context: context, replies: replies)
+                try await performChanges(
+                    try call.decodeParameters(), access: access, context: context, replies: replies)
             case .observe:
                 guard call.more else { throw VarlinkError.expectedMore() }
                 let observation = ObserveStream(owner: context.caller?.uid)
-                let observer = LibraryObserver(database: database, parameters: try call.decodeParameters(),
-                                               canRead: access.canRead, observation: observation, replies: replies)
+                let observer = LibraryObserver(
+                    database: database, parameters: try call.decodeParameters(),
+                    canRead: access.canRead, observation: observation, replies: replies)
                 try await observations.registering(observation) {
                     try await observations.endingWhenStopping { try await observer.run() }
                 }
             case .updateObservation:
                 guard access.canRead else { throw LibraryError.permissionDenied }
                 let parameters: UpdateObservationParameters = try call.decodeParameters()
-                guard let observation = observations.observation(parameters.observerId, caller: context.caller?.uid) else {
+                guard let observation = observations.observation(parameters.observerId, caller: context.caller?.uid)
+                else {
                     throw LibraryError.notFound(id: parameters.observerId)
                 }
                 try await ObservationUpdater(database: database, parameters: parameters, observation: observation)
@@ -58,7 +62,8 @@ struct LibraryInterface: VarlinkInterface {
                 try await fetchPersistentChanges(try call.decodeParameters(), replies: replies)
             case .authorizationStatus:
                 let parameters: AuthorizationStatusParameters = try call.decodeParameters()
-                try await replies.send(AuthorizationStatusReply(status: access.status(at: parameters.accessLevel ?? .readWrite)))
+                try await replies.send(
+                    AuthorizationStatusReply(status: access.status(at: parameters.accessLevel ?? .readWrite)))
             case .fetchAssetMetadata:
                 guard access.canRead else { throw LibraryError.permissionDenied }
                 try await fetchAssetMetadata(try call.decodeParameters(), replies: replies)
@@ -67,10 +72,13 @@ struct LibraryInterface: VarlinkInterface {
     }
 
     /// Sends a page as its rows are read, so that the client reads the first assets while the daemon reads the rest.
-    private func fetchAssets(_ parameters: FetchAssetsParameters, access: CallerAccess, context: VarlinkCallContext,
-                             replies: VarlinkReplyWriter) async throws {
+    private func fetchAssets(
+        _ parameters: FetchAssetsParameters, access: CallerAccess, context: VarlinkCallContext,
+        replies: VarlinkReplyWriter
+    ) async throws {
         guard access.canRead else {
-            return try await replies.send(AssetFetchResult(count: 0, assets: [], token: try await database.currentToken().description))
+            return try await replies.send(
+                AssetFetchResult(count: 0, assets: [], token: try await database.currentToken().description))
         }
         let (servedFiles, caller) = (servedFiles, context.caller)
         try await replies.send(inParts: { parts in
@@ -95,32 +103,47 @@ struct LibraryInterface: VarlinkInterface {
     /// How many assets are read before they are written out: about 36 kB of JSON, a part of its own.
     private static let assetsPerPart = 50
 
-    private func fetchAssetMetadata(_ parameters: FetchAssetMetadataParameters, replies: VarlinkReplyWriter) async throws {
-        let query = AssetQuery(ids: [parameters.id], includeHidden: true, includeTrashed: true, includeAllBurstAssets: true)
-        guard let path = try await database.fetchAssets(query, pageSize: 1, includeResources: true).assets.first?.resources?.first?.path
+    private func fetchAssetMetadata(_ parameters: FetchAssetMetadataParameters, replies: VarlinkReplyWriter)
+        async throws
+    {
+        let query = AssetQuery(
+            ids: [parameters.id], includeHidden: true, includeTrashed: true, includeAllBurstAssets: true)
+        guard
+            let path = try await database.fetchAssets(query, pageSize: 1, includeResources: true).assets.first?
+                .resources?.first?.path
         else { throw LibraryError.notFound(id: parameters.id) }
         do {
-            try await replies.send(FetchAssetMetadataReply(metadata: try await ingest.importer.embeddedMetadata(ofFileAt: path)))
+            try await replies.send(
+                FetchAssetMetadataReply(metadata: try await ingest.importer.embeddedMetadata(ofFileAt: path)))
         } catch let error as MediaProbeError {
-            throw VarlinkError(PhotolibErrorName.metadataUnavailable.qualified(in: .library),
-                               parameters: ["id": .string(parameters.id), "reason": .string(error.description)])
+            throw VarlinkError(
+                PhotolibErrorName.metadataUnavailable.qualified(in: .library),
+                parameters: ["id": .string(parameters.id), "reason": .string(error.description)])
         }
     }
 
-    private func fetchCollections(_ parameters: FetchCollectionsParameters, access: CallerAccess,
-                                  replies: VarlinkReplyWriter) async throws {
+    private func fetchCollections(
+        _ parameters: FetchCollectionsParameters, access: CallerAccess,
+        replies: VarlinkReplyWriter
+    ) async throws {
         guard access.canRead else {
-            try await replies.send(CollectionFetchResult(count: 0, collections: [], token: try await database.currentToken().description))
+            try await replies.send(
+                CollectionFetchResult(count: 0, collections: [], token: try await database.currentToken().description))
             return
         }
-        let page = try await database.fetchCollections(parameters.query ?? CollectionQuery(), offset: parameters.offset ?? 0,
-                                                       pageSize: parameters.pageSize ?? 500)
-        try await replies.send(CollectionFetchResult(count: page.count, collections: page.collections,
-                                                     token: page.token.description))
+        let page = try await database.fetchCollections(
+            parameters.query ?? CollectionQuery(), offset: parameters.offset ?? 0,
+            pageSize: parameters.pageSize ?? 500)
+        try await replies.send(
+            CollectionFetchResult(
+                count: page.count, collections: page.collections,
+                token: page.token.description))
     }
 
-    private func performChanges(_ parameters: PerformChangesParameters, access: CallerAccess, context: VarlinkCallContext,
-                                replies: VarlinkReplyWriter) async throws {
+    private func performChanges(
+        _ parameters: PerformChangesParameters, access: CallerAccess, context: VarlinkCallContext,
+        replies: VarlinkReplyWriter
+    ) async throws {
         var changes: [LibraryChange] = []
         for (index, request) in parameters.changes.enumerated() {
             let change = try request.validated(index: index)
@@ -153,17 +176,20 @@ struct LibraryInterface: VarlinkInterface {
                         if let chosen = creation.id { file.newAssetId = chosen }
                         prepared[index] = file
                     case .editAsset(let target, let renderedPath, let adjustment, nil):
-                        edits[index] = try await editor.prepare(target: target, renderedPath: renderedPath,
-                                                                adjustment: adjustment, caller: context.caller)
+                        edits[index] = try await editor.prepare(
+                            target: target, renderedPath: renderedPath,
+                            adjustment: adjustment, caller: context.caller)
                     case .editAsset(let target, _, let adjustment, let upload?):
                         // The caller's own bytes, kept by the daemon: no check of the caller's access to a path.
                         guard let taken = uploads.take(upload, owner: context.caller?.uid) else {
-                            throw ImportFailure.failed("upload '\(upload)' is unknown, not complete, another user's, or used already")
+                            throw ImportFailure.failed(
+                                "upload '\(upload)' is unknown, not complete, another user's, or used already")
                         }
                         takenUploads.append(taken.path)
-                        edits[index] = try await editor.prepare(target: target, renderedPath: taken.path,
-                                                                adjustment: adjustment, caller: context.caller,
-                                                                isCallersUpload: true)
+                        edits[index] = try await editor.prepare(
+                            target: target, renderedPath: taken.path,
+                            adjustment: adjustment, caller: context.caller,
+                            isCallersUpload: true)
                     default:
                         continue
                     }
@@ -175,15 +201,18 @@ struct LibraryInterface: VarlinkInterface {
             }
             isCommitting = true
             outcome = try await ingest.commit(prepared, logger: context.logger) {
-                let outcome = try await database.performChanges(changes, drafts: prepared.mapValues(\.draft),
-                                                                newAssetIds: prepared.mapValues(\.newAssetId),
-                                                                edits: edits.mapValues(\.draft))
+                let outcome = try await database.performChanges(
+                    changes, drafts: prepared.mapValues(\.draft),
+                    newAssetIds: prepared.mapValues(\.newAssetId),
+                    edits: edits.mapValues(\.draft))
                 return (outcome, outcome.assets)
             }
         } catch {
             for edit in edits.values { editor.finish(edit, isCommitted: false) }
             // Once handed to the commit, the files are its to drop.
-            if !isCommitting { for file in prepared.values { await ingest.importer.finish(file, outcome: nil, logger: context.logger) } }
+            if !isCommitting {
+                for file in prepared.values { await ingest.importer.finish(file, outcome: nil, logger: context.logger) }
+            }
             throw error
         }
         for edit in edits.values { editor.finish(edit, isCommitted: true) }
@@ -191,7 +220,9 @@ struct LibraryInterface: VarlinkInterface {
         try await replies.send(ChangeResult(token: outcome.token.description, created: outcome.created))
     }
 
-    private func fetchPersistentChanges(_ parameters: FetchPersistentChangesParameters, replies: VarlinkReplyWriter) async throws {
+    private func fetchPersistentChanges(_ parameters: FetchPersistentChangesParameters, replies: VarlinkReplyWriter)
+        async throws
+    {
         guard let since = ChangeToken(parameters.since), since.libraryId == database.libraryId else {
             throw LibraryError.tokenExpired
         }
@@ -199,23 +230,27 @@ struct LibraryInterface: VarlinkInterface {
         guard limit > 0 else { throw LibraryError.invalidParameter("limit") }
         let current = try await database.currentToken()
         let oldest = try await database.oldestReplayableGeneration()
-        guard since.generation >= oldest, since.generation <= current.generation else { throw LibraryError.tokenExpired }
+        guard since.generation >= oldest, since.generation <= current.generation else {
+            throw LibraryError.tokenExpired
+        }
         let changes = try await database.committedChanges(after: since.generation, limit: min(limit, 10_000))
         let token = changes.last.map { ChangeToken(libraryId: database.libraryId, generation: $0.generation) } ?? since
-        try await replies.send(PersistentChangesPage(
-            changes: changes.map { PersistentChange($0, libraryId: database.libraryId) },
-            token: token.description,
-            hasMore: token.generation < current.generation
-        ))
+        try await replies.send(
+            PersistentChangesPage(
+                changes: changes.map { PersistentChange($0, libraryId: database.libraryId) },
+                token: token.description,
+                hasMore: token.generation < current.generation
+            ))
     }
 }
 
 extension PersistentChange {
     /// One committed transaction as `FetchPersistentChanges` reports it.
     init(_ change: CommittedChange, libraryId: String) {
-        self.init(token: ChangeToken(libraryId: libraryId, generation: change.generation).description,
-                  insertedAssetIds: [], updatedAssetIds: [], deletedAssetIds: [],
-                  insertedCollectionIds: [], updatedCollectionIds: [], deletedCollectionIds: [])
+        self.init(
+            token: ChangeToken(libraryId: libraryId, generation: change.generation).description,
+            insertedAssetIds: [], updatedAssetIds: [], deletedAssetIds: [],
+            insertedCollectionIds: [], updatedCollectionIds: [], deletedCollectionIds: [])
         for object in change.objects {
             switch (object.kind, object.change) {
             case (.asset, .inserted): insertedAssetIds.append(object.id)
@@ -228,4 +263,3 @@ extension PersistentChange {
         }
     }
 }
-

@@ -1,5 +1,6 @@
 import CMalloc
 import CompactJSON
+import DaemonCore
 import LibraryStore
 import NIOPosix
 import PhotoModel
@@ -32,8 +33,11 @@ struct LibraryObserver {
         let snapshot = FullResults(of: named, in: database, incremental: nil)
         observation.add(named, since: snapshot.generation)
         var lastToken = token(snapshot.generation)
-        try await snapshot.send(as: .event(LibraryChangeEvent(token: lastToken.description, previousToken: nil, results: [],
-                                                              observerId: observation.id)), with: replies)
+        try await snapshot.send(
+            as: .event(
+                LibraryChangeEvent(
+                    token: lastToken.description, previousToken: nil, results: [],
+                    observerId: observation.id)), with: replies)
 
         var delivered = snapshot.generation
         for await _ in wakeUps {
@@ -66,8 +70,10 @@ struct LibraryObserver {
                 delivered = change.generation
                 if parameters.onlyRelevant == true, results.isEmpty { continue }
                 let changeToken = token(change.generation)
-                try await replies.send(LibraryChangeEvent(token: changeToken.description, previousToken: lastToken.description,
-                                                          objects: change.objects, results: results), continues: true)
+                try await replies.send(
+                    LibraryChangeEvent(
+                        token: changeToken.description, previousToken: lastToken.description,
+                        objects: change.objects, results: results), continues: true)
                 lastToken = changeToken
             }
         }
@@ -75,11 +81,15 @@ struct LibraryObserver {
 
     /// Sends every result's full ids at the newest state, for a reader that fell behind.
     private func sendReload(since lastToken: inout ChangeToken, delivered: inout Int64) async throws {
-        let snapshot = FullResults(of: observation.current.map { ($0.name, $0.query) }, in: database, incremental: false)
+        let snapshot = FullResults(
+            of: observation.current.map { ($0.name, $0.query) }, in: database, incremental: false)
         guard snapshot.generation > delivered else { return }
         let reloadToken = token(snapshot.generation)
-        try await snapshot.send(as: .event(LibraryChangeEvent(token: reloadToken.description, previousToken: lastToken.description,
-                                                              results: [])), with: replies)
+        try await snapshot.send(
+            as: .event(
+                LibraryChangeEvent(
+                    token: reloadToken.description, previousToken: lastToken.description,
+                    results: [])), with: replies)
         lastToken = reloadToken
         delivered = snapshot.generation
     }
@@ -96,7 +106,8 @@ struct LibraryObserver {
     static func named(assetQueries: [String: AssetQuery], collectionQueries: [String: CollectionQuery])
         -> [(name: String, query: ObservedQuery)]
     {
-        let named = assetQueries.map { ($0.key, ObservedQuery.assets($0.value)) }
+        let named =
+            assetQueries.map { ($0.key, ObservedQuery.assets($0.value)) }
             + collectionQueries.map { ($0.key, ObservedQuery.collections($0.value)) }
         return named.sorted { $0.0 < $1.0 }
     }
@@ -125,8 +136,9 @@ struct ObservationUpdater {
         let snapshot = FullResults(of: named, in: database, incremental: nil)
         observation.add(named, since: snapshot.generation)
         let token = ChangeToken(libraryId: database.libraryId, generation: snapshot.generation).description
-        try await snapshot.send(as: .update(ObservationUpdate(token: token, results: []), packedIds: parameters.packedIds == true),
-                                with: replies)
+        try await snapshot.send(
+            as: .update(ObservationUpdate(token: token, results: []), packedIds: parameters.packedIds == true),
+            with: replies)
     }
 }
 
@@ -182,8 +194,9 @@ struct FullResults: Sendable {
         func write(to json: inout JSONWriter) {
             let writeResults = { (json: inout JSONWriter) in
                 json.array(results.results) { json, result in
-                    let change = FetchResultChange(name: result.name, count: result.members.count,
-                                                   hasIncrementalChanges: results.incremental)
+                    let change = FetchResultChange(
+                        name: result.name, count: result.members.count,
+                        hasIncrementalChanges: results.incremental)
                     if packsIDs, result.members.hasOnlyUUIDs {
                         change.write(to: &json, idsKey: "packedIds") { result.members.writePackedIDs(to: &$0) }
                     } else {

@@ -1,3 +1,4 @@
+import DaemonCore
 import Foundation
 import LibraryStore
 import PhotoModel
@@ -129,7 +130,9 @@ final class ObserveStreams: Sendable {
     }
 
     /// Registers a stream's observation for as long as `body` runs.
-    func registering<Result>(_ observation: ObserveStream, during body: () async throws -> Result) async rethrows -> Result {
+    func registering<Result>(_ observation: ObserveStream, during body: () async throws -> Result) async rethrows
+        -> Result
+    {
         running.withLock { $0[observation.id] = observation }
         defer { _ = running.withLock { $0.removeValue(forKey: observation.id) } }
         return try await body()

@@ -1,3 +1,4 @@
+import DaemonCore
 import Glibc
 import NIOCore
 import NIOPosix
@@ -13,8 +14,10 @@ struct UploadReceiver: Sendable {
     let uploads: Uploads
     let threadPool: NIOThreadPool
 
-    func receive(_ parameters: UploadParameters, call: VarlinkCall, context: VarlinkCallContext,
-                 replies: VarlinkReplyWriter) async throws {
+    func receive(
+        _ parameters: UploadParameters, call: VarlinkCall, context: VarlinkCallContext,
+        replies: VarlinkReplyWriter
+    ) async throws {
         guard call.upgrade, let input = context.upgradedInput else { throw VarlinkError.invalidParameter("upgrade") }
         guard parameters.size > 0 else { throw VarlinkError.invalidParameter("size") }
         if let filename = parameters.filename, filename.isEmpty || filename.contains("/") || filename.contains("\0") {
@@ -86,7 +89,8 @@ struct UploadReceiver: Sendable {
                     if errno == EINTR { continue }
                     return errno == ENOSPC || errno == EDQUOT
                         ? UploadError.notEnoughSpace(needed: buffer.count - written, available: 0).varlinkError
-                        : UploadError.failed("writing the upload failed: \(String(cString: strerror(errno)))").varlinkError
+                        : UploadError.failed("writing the upload failed: \(String(cString: strerror(errno)))")
+                            .varlinkError
                 }
                 written += count
             }

@@ -1,0 +1,95 @@
+import Foundation
+import Imaging
+import NIOPosix
+import ThumbnailCache
+
+/// Following the library: renditions dropped and made as assets change, freedesktop.org thumbnails, the cache's
+/// budget and bookkeeping.
+extension ImageManager {
+    /// Drops the queued runs and cached renditions of removed assets, and the renditions of assets whose content
+    /// changed.
+    func dropRenditions(ofRemoved removed: [String], ofChanged changed: [String]) async {
+        if !removed.isEmpty {
+            let removedIds = Set(removed)
+            queue.dropQueued { removedIds.contains($0.assetId) }
+        }
+        guard !removed.isEmpty || !changed.isEmpty else { return }
+        try? await fileWork.runIfActive { [cache] in
+            removed.forEach(cache.forgetAsset)
+            changed.forEach(cache.removeRenditions(ofAsset:))
+        }
+    }
+
+    /// Makes the asset's grid rendition at `priority` (from `contents`, the bytes an import read of an unedited photo,
+    /// when given), then its freedesktop.org thumbnails if it is referenced in place and they are configured. A photo
+    /// just imported is what a grid shows next: a prefetch, on the render thread the clients leave; other warm-ups are
+    /// idle runs, made while no client waits for an image.
+    func makeGridRendition(of assetId: String, from contents: EncodedBuffer? = nil, priority: RenderPriority = .idle)
+        async throws
+    {
+        let asset = try await source(of: assetId)
+        // The bytes are the original's: an edited asset's grid image is made from its edit's file.
+        let contents = asset.edit == nil ? contents : nil
+        let source = asset.selecting(.current)
+        let version = try source.requireVersion()
+        let plan = PlannedRendition.rung(ImageRequest.gridRung)
+        let key = source.renditionKey(plan.variant)
+        let rendition: CachedRendition
+        if let cached = cache.rendition(for: key, sourceVersion: version) {
+            rendition = cached
+        } else {
+            rendition = try await mappingRenderErrors(of: assetId) {
+                try await queue.value(
+                    for: key, priority: priority,
+                    work: renderWork(plan, of: source, version: version, contents: contents))
+            }
+        }
+        // The original's thumbnail shows the current version, as every other image of the asset does.
+        guard let freedesktop = freedesktopThumbnails.withLock({ $0 }), !asset.path.hasPrefix(originalsDirectory),
+            let displayed = source.displayedSize,
+            !freedesktop.isCurrent(forFileAt: asset.path, madeFrom: rendition.path)
+        else { return }
+        _ = try await queue.value(for: RenditionKey(assetId: assetId, variant: "freedesktop"), priority: .idle) {
+            try freedesktop.write(forFileAt: asset.path, displayedSize: displayed, from: rendition.path)
+            return rendition
+        }
+    }
+
+    /// Whether freedesktop.org thumbnails of referenced files are written.
+    var writesFreedesktopThumbnails: Bool { freedesktopThumbnails.withLock { $0 != nil } }
+
+    /// Removes the freedesktop.org thumbnails of files that left `paths`.
+    func removeFreedesktopThumbnails(forFilesAt paths: [String]) async {
+        guard let freedesktop = freedesktopThumbnails.withLock({ $0 }) else { return }
+        try? await fileWork.runIfActive { paths.forEach(freedesktop.remove(forFileAt:)) }
+    }
+
+    /// Applies a reloaded configuration's cache budget and freedesktop.org thumbnail folder; returns whether
+    /// freedesktop.org thumbnails are now written where they were not.
+    package func apply(cacheByteLimit: Int, freedesktopDirectory: String?) -> Bool {
+        if cacheByteLimit != cache.byteLimit { cache.setByteLimit(cacheByteLimit) }
+        return freedesktopThumbnails.withLock { current in
+            guard current?.directory != freedesktopDirectory else { return false }
+            current = freedesktopDirectory.map { FreedesktopThumbnails(directory: $0, renderer: renderer) }
+            return freedesktopDirectory != nil
+        }
+    }
+
+    /// Records rendition use in the cache's index every `interval` until cancelled.
+    func saveCacheUsage(every interval: Duration) async {
+        while (try? await Task.sleep(for: interval)) != nil {
+            try? await fileWork.runIfActive { [cache] in cache.saveUsage() }
+        }
+    }
+
+    /// Deletes what a crash left in the cache directory before `date`. Blocking.
+    func removeOrphanedRenditions(olderThan date: Date) {
+        cache.removeOrphanedFiles(olderThan: date)
+    }
+
+    /// Stops the render threads and records rendition use. Blocking.
+    func shutDown() {
+        queue.stop()
+        cache.saveUsage()
+    }
+}

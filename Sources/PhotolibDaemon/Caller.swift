@@ -1,7 +1,0 @@
-/// Who made a call: the process at the other end of its connection, as the kernel vouches for it. The interfaces make
-/// it from the transport's peer credentials; the rest of the daemon knows callers only by this.
-struct Caller: Sendable, Hashable {
-    let pid: Int32
-    let uid: UInt32
-    let gid: UInt32
-}
