@@ -119,13 +119,16 @@ public struct Daemon: Sendable {
                 url: "https://github.com/photolibd/photolibd"),
             interfaces: [
                 LibraryInterface(
-                    database: database, ingest: ingest, editor: editor, authorization: authorization,
-                    servedFiles: servedFiles, uploads: uploads),
+                    database: database,
+                    changeRequests: ChangeRequests(
+                        database: database, ingest: ingest, editor: editor, uploads: uploads),
+                    importer: importer, authorization: authorization, servedFiles: servedFiles),
                 ImagesInterface(
                     images: images, authorization: authorization, servedFiles: servedFiles,
                     videoExports: try VideoExports(directory: configuration.cachePath + "/exports", images: images)),
                 ImportInterface(
-                    ingest: ingest, authorization: authorization, sources: sources,
+                    imports: ClientImports(ingest: ingest), statistics: ingest.statistics, authorization: authorization,
+                    sources: sources,
                     uploads: UploadReceiver(uploads: uploads, threadPool: .singleton),
                     libraryPath: configuration.libraryPath, cachePath: configuration.cachePath),
             ],

@@ -12,11 +12,10 @@ struct LibraryInterface: VarlinkInterface {
     let name = PhotolibInterface.library.rawValue
     let description = PhotolibInterface.library.definition
     let database: LibraryDatabase
-    let ingest: IngestPipeline
-    let editor: AssetEditor
+    let changeRequests: ChangeRequests
+    let importer: Importer
     let authorization: Authorization
     let servedFiles: ServedFiles
-    let uploads: Uploads
     let observations = ObserveStreams()
 
     /// Ends every `Observe` stream with `ServiceStopping`.
@@ -114,7 +113,7 @@ struct LibraryInterface: VarlinkInterface {
         else { throw LibraryError.notFound(id: parameters.id) }
         do {
             try await replies.send(
-                FetchAssetMetadataReply(metadata: try await ingest.importer.embeddedMetadata(ofFileAt: path)))
+                FetchAssetMetadataReply(metadata: try await importer.embeddedMetadata(ofFileAt: path)))
         } catch let error as MediaProbeError {
             throw VarlinkError(
                 PhotolibErrorName.metadataUnavailable.qualified(in: .library),
@@ -151,72 +150,7 @@ struct LibraryInterface: VarlinkInterface {
             guard access.canWrite || change.op == "createAsset" else { throw LibraryError.permissionDenied }
             changes.append(change)
         }
-        var prepared: [Int: PreparedFile] = [:], edits: [Int: PreparedEdit] = [:]
-        // The batch holds its files until it commits: only the first ones keep their bytes for first renditions, the
-        // others' are made from their files.
-        var heldBytes = 0
-        // Uploads the changes took are removed once the call is done, whatever became of it.
-        var takenUploads: [String] = []
-        defer { for path in takenUploads { unlink(path) } }
-        var isCommitting = false
-        let outcome: ChangeOutcome
-        do {
-            for (index, change) in changes.enumerated() {
-                do {
-                    switch change {
-                    case .createAsset(let creation):
-                        let made = try await NewAssetFiles(importer: ingest.importer, uploads: uploads)
-                            .prepare(creation, caller: context.caller, logger: context.logger)
-                        var file = made.file
-                        takenUploads += made.takenUploads
-                        if let kept = file.firstRendition?.contents {
-                            heldBytes += kept.count
-                            if heldBytes > ImportedPhotoContents.byteLimit { file.firstRendition = .fromFile }
-                        }
-                        if let chosen = creation.id { file.newAssetId = chosen }
-                        prepared[index] = file
-                    case .editAsset(let target, let renderedPath, let adjustment, nil):
-                        edits[index] = try await editor.prepare(
-                            target: target, renderedPath: renderedPath,
-                            adjustment: adjustment, caller: context.caller)
-                    case .editAsset(let target, _, let adjustment, let upload?):
-                        // The caller's own bytes, kept by the daemon: no check of the caller's access to a path.
-                        guard let taken = uploads.take(upload, owner: context.caller?.uid) else {
-                            throw ImportFailure.failed(
-                                "upload '\(upload)' is unknown, not complete, another user's, or used already")
-                        }
-                        takenUploads.append(taken.path)
-                        edits[index] = try await editor.prepare(
-                            target: target, renderedPath: taken.path,
-                            adjustment: adjustment, caller: context.caller,
-                            isCallersUpload: true)
-                    default:
-                        continue
-                    }
-                } catch let failure as ImportFailure {
-                    throw LibraryError.invalidChange(index: index, reason: failure.reason)
-                } catch LibraryError.notFound(let id, nil) {
-                    throw LibraryError.notFound(id: id, index: index)
-                }
-            }
-            isCommitting = true
-            outcome = try await ingest.commit(prepared, logger: context.logger) {
-                let outcome = try await database.performChanges(
-                    changes, drafts: prepared.mapValues(\.draft),
-                    newAssetIds: prepared.mapValues(\.newAssetId),
-                    edits: edits.mapValues(\.draft))
-                return (outcome, outcome.assets)
-            }
-        } catch {
-            for edit in edits.values { editor.finish(edit, isCommitted: false) }
-            // Once handed to the commit, the files are its to drop.
-            if !isCommitting {
-                for file in prepared.values { await ingest.importer.finish(file, outcome: nil, logger: context.logger) }
-            }
-            throw error
-        }
-        for edit in edits.values { editor.finish(edit, isCommitted: true) }
-        await StoreFileRemoval(database: database).remove(outcome.purgedFiles, logger: context.logger)
+        let outcome = try await changeRequests.perform(changes, caller: context.caller, logger: context.logger)
         try await replies.send(ChangeResult(token: outcome.token.description, created: outcome.created))
     }
 
