@@ -312,7 +312,10 @@ let package = Package(
         .testTarget(name: "PhotolibConfigTests", dependencies: ["PhotolibConfig", "PhotolibLocations"]),
         .testTarget(name: "FolderWatchTests", dependencies: ["FolderWatch", "PhotoModel", "TestSupport"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "PhotoModel", "TestSupport"]),
-        .testTarget(name: "ReverseGeocodingTests", dependencies: ["ReverseGeocoding"]),
+        .testTarget(
+            name: "ReverseGeocodingTests",
+            dependencies: ["ReverseGeocoding", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "ToolProcessTests", dependencies: ["ToolProcess"]),
         .testTarget(name: "VideoExportTests", dependencies: ["VideoExport", "TestSupport"]),
         .testTarget(name: "UniformTypeIdentifiersTests", dependencies: ["UniformTypeIdentifiers"]),
@@ -395,6 +398,7 @@ if environment["PHOTOLIBD_BENCHMARKS"] != nil {
         .executable(name: "transfer-benchmark", targets: ["TransferBenchmark"]),
         .executable(name: "annotation-benchmark", targets: ["AnnotationBenchmark"]),
         .executable(name: "gallery-benchmark-library", targets: ["GalleryBenchmark"]),
+        .executable(name: "place-benchmark", targets: ["PlaceBenchmark"]),
     ]
     package.targets += [
         // Builds benchmark libraries through the store and starts the daemon on them.
@@ -471,6 +475,16 @@ if environment["PHOTOLIBD_BENCHMARKS"] != nil {
             name: "GalleryBenchmark",
             dependencies: ["BenchmarkSupport", "LibraryStore", "PhotoModel"],
             path: "Benchmarks/GalleryBenchmark"
+        ),
+
+        // Times reverse geocoding beside reverse_geocoder's k-d tree on the same points (Benchmarks/places.sh runs it).
+        .executableTarget(
+            name: "PlaceBenchmark",
+            dependencies: [
+                "BenchmarkSupport", "ReverseGeocoding", "TestSupport", "CMalloc",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/PlaceBenchmark"
         ),
 
         // Times watched-folder ingest beside sha256sum and inotifywait, and start-up reconciliation (Benchmarks/import.sh).
