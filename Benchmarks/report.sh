@@ -8,7 +8,7 @@ quick=false
 [[ ${1:-} == --quick ]] && quick=true
 build_release photolibd photolibd-raw fetch-benchmark observer-benchmark photos-benchmark image-benchmark \
     import-benchmark edit-benchmark raw-benchmark annotation-benchmark photolib-web gallery-benchmark-library \
-    transfer-benchmark
+    transfer-benchmark place-benchmark
 
 make_work_folder report
 mkdir -p "$work"
@@ -46,6 +46,7 @@ run .build/release/import-benchmark latency "$daemon" "$work/import"
 run .build/release/annotation-benchmark "$daemon" "$work/annotations" "${sizes[-1]}" 50 "$work/import/throughput/photos"
 BENCHMARK_DIR="$work/raw" run Benchmarks/raw.sh "$($quick && echo 4 || echo 8)"
 run .build/release/transfer-benchmark "$daemon" "$work/transfers" "$work/images/photos/IMG_0000.jpg" "$($quick && echo 10 || echo 20)"
+run .build/release/place-benchmark .build/places/places.sqlite "$work/places" "$($quick && echo 100000 || echo 1000000)"
 run python3 Benchmarks/gallery_benchmark.py .build/release "$work/gallery" 100000
 
 # Debian's own Python, which has its matplotlib (python3 on PATH may be another).
