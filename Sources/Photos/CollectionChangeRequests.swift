@@ -129,6 +129,8 @@ public final class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Se
     // @unchecked: used inside its change block only, on the thread running the block (as in PhotoKit).
     /// The folder's members are its children as the request counts them, read when first needed.
     private var edit: CollectionEdit
+    /// Set for the request that changes the top level, which `edit` does not name.
+    private var topLevel: TopLevelCollectionEdit?
 
     /// The placeholder of the folder this request creates; for a request that changes a folder, one that names it.
     public let placeholderForCreatedCollectionList: PHObjectPlaceholder
@@ -147,6 +149,17 @@ public final class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Se
             name: "creationRequestForCollectionList(withTitle:)")
         request.append(CollectionEdit.creation("createFolder", of: placeholder, title: title))
         return request
+    }
+
+    /// A request to change the top level: albums and folders added are taken out of their folders. The top level
+    /// is newest first here: index-based moves there are not applied (standard error says so).
+    public convenience init?(forTopLevelCollectionListUserCollections childCollections: PHFetchResult<PHCollection>) {
+        let members = Array(childCollections.identifiers)
+        self.init(
+            CollectionEdit(target: "", title: "", members: members),
+            placeholder: PHObjectPlaceholder(placeholder: "", identifier: "", isChosen: false),
+            name: "PHCollectionListChangeRequest(forTopLevelCollectionListUserCollections:)")
+        topLevel = TopLevelCollectionEdit(members: members)
     }
 
     /// A request to change a folder.
@@ -170,16 +183,23 @@ public final class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Se
 
     public var title: String {
         get { edit.title }
-        set { append(edit.rename(newValue)) }
+        set {
+            guard topLevel == nil else { return ignoredAtTopLevel("title") }
+            append(edit.rename(newValue))
+        }
     }
 
     public func addChildCollections(_ collections: NSFastEnumeration) {
+        if topLevel != nil {
+            return topLevel!.add(collections.photoObjects.map(\.localIdentifier), in: block).forEach(append)
+        }
         append(edit.add(collections.photoObjects.map(\.localIdentifier), op: "addChildCollections"))
     }
 
     /// Inserts the collections so that each is at its index of the folder's new content.
     public func insertChildCollections(_ collections: NSFastEnumeration, at indexes: IndexSet) {
         let ids = collections.photoObjects.map(\.localIdentifier)
+        if topLevel != nil { return topLevel!.add(ids, in: block).forEach(append) }
         var current = edit.currentMembers(read: Self.children(of:))
         append(ChangeRequest(op: "addChildCollections", target: edit.target, ids: ids))
         current += ids
@@ -195,11 +215,13 @@ public final class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Se
     }
 
     public func removeChildCollections(_ collections: NSFastEnumeration) {
+        if topLevel != nil { return topLevel!.remove(collections.photoObjects.map(\.localIdentifier)) }
         append(edit.remove(collections.photoObjects.map(\.localIdentifier), op: "removeChildCollections"))
     }
 
     /// Removes the collections at `indexes` of the folder's content.
     public func removeChildCollections(at indexes: IndexSet) {
+        if let ids = topLevel?.ids(at: indexes) { return topLevel!.remove(ids) }
         append(edit.remove(at: indexes, op: "removeChildCollections", read: Self.children(of:)))
     }
 
@@ -210,6 +232,7 @@ public final class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Se
     }
 
     public func moveChildCollections(at indexes: IndexSet, to toIndex: Int) {
+        guard topLevel == nil else { return ignoredAtTopLevel("moveChildCollections(at:to:)") }
         append(
             ChangeRequest(op: "moveChildCollections", target: edit.target, indexes: Array(indexes), toIndex: toIndex))
         guard let current = edit.members else { return }
@@ -222,6 +245,13 @@ public final class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Se
     /// Deletes folders, with everything in them; their assets stay in the library.
     public class func deleteCollectionLists(_ collectionLists: NSFastEnumeration) {
         CollectionEdit.delete(collectionLists, request: "PHCollectionListChangeRequest.deleteCollectionLists(_:)")
+    }
+
+    private func ignoredAtTopLevel(_ member: String) {
+        guard block != nil else { return }
+        PhotosLog.report(
+            "\(member) on the top level was ignored",
+            PHPhotosError(.changeNotSupported, reason: "the top level has no title and is ordered newest first"))
     }
 
     /// The children of `folder`, read from the daemon.
