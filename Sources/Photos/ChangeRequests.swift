@@ -23,12 +23,15 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
     /// The asset's identifier; the chosen one of a created asset.
     let target: String
     /// The asset as the program had it; nil for a created one.
-    private let asset: PHAsset?
+    let asset: PHAsset?
     private var favorite: Bool?
     private var hidden: Bool?
     private var date: Date??
     private var place: PHLocation??
     private var output: PHContentEditingOutput?
+    /// The stars and caption the request set (`PhotographerMetadata.swift`); nil when it set none.
+    var newRating: PHAsset.Rating?
+    var newCaption: String??
 
     /// The placeholder of the asset this request creates; nil for a request that edits an existing asset.
     public let placeholderForCreatedAsset: PHObjectPlaceholder?

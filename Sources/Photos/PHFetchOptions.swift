@@ -17,6 +17,8 @@ public final class PHFetchOptions: NSObject, @unchecked Sendable {
     /// The sources of the assets fetched; every asset here is of the user's library, so a set without
     /// `.typeUserLibrary` fetches nothing.
     public var includeAssetSourceTypes: PHAssetSourceType = [.typeUserLibrary, .typeCloudShared, .typeiTunesSynced]
+    /// Accepted; every asset fetched carries its `extendedMetadata` (keywords, caption) here, without another call.
+    public var prefetchAssetExtendedMetadata = false
 
     public override init() {}
 }
