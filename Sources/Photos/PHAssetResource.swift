@@ -34,6 +34,18 @@ public final class PHAssetResource: NSObject, Sendable {
         fileSize = resource.fileSize
     }
 
+    /// A file of the program's, of no asset (the still or movie of a Live Photo made from files).
+    init(file url: URL, type: PHAssetResourceType, contentType: UTType, pixelSize: CGSize = .zero) {
+        self.type = type
+        assetLocalIdentifier = ""
+        self.contentType = contentType
+        originalFilename = url.lastPathComponent
+        pixelWidth = Int(pixelSize.width)
+        pixelHeight = Int(pixelSize.height)
+        path = url.path
+        fileSize = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+
     /// The files of `asset`, its primary one first.
     public class func assetResources(for asset: PHAsset) -> [PHAssetResource] {
         let assetId = asset.localIdentifier
