@@ -1,3 +1,4 @@
+import AVFoundation
 import Foundation
 import PhotoLibrary
 import Synchronization
@@ -59,9 +60,29 @@ public final class PHContentEditingInput: NSObject, Sendable {
     public let fullSizeImageURL: URL?
     /// The EXIF orientation of the file at `fullSizeImageURL`.
     public let fullSizeImageOrientation: Int32
+    /// How the asset is shown: `.image`, `.imageAnimated` or `.livePhoto` (only photos are edited here).
+    public let playbackStyle: PHAsset.PlaybackStyle
+    /// A Live Photo's photo and movie; nil for other assets.
+    public let livePhoto: PHLivePhoto?
+    /// The movie to edit: always nil here, where only photos are edited (Apple's is nil for photos too).
+    public var audiovisualAsset: AVAsset? { nil }
     let assetIdentifier: String
+    /// The version `fullSizeImageURL` is of: the original when the edit is resumed, else the current one.
+    private let version: ImageVersion
 
-    init(asset: PHAsset, input: ContentEditingInput) {
+    /// The image at `fullSizeImageURL` turned upright and fitted to 1920 pixels, the size a screen shows, made by the
+    /// daemon when first asked for (one call each time); nil when it cannot be made.
+    public var displaySizeImage: PHImage? {
+        let request = RequestImageParameters(
+            assetId: assetIdentifier, targetSize: ImageSize(width: 1920, height: 1920), resizeMode: .exact,
+            deliveryMode: .highQuality, version: version)
+        let image = try? LibraryClient.shared.call { library throws(PhotoLibraryError) in
+            try await library.requestImage(request)
+        }
+        return image.map { PHImage($0, transfers: LibraryClient.shared.transfers) }
+    }
+
+    init(asset: PHAsset, input: ContentEditingInput, livePhoto: PHLivePhoto?) {
         mediaType = asset.mediaType
         mediaSubtypes = asset.mediaSubtypes
         creationDate = asset.creationDate
@@ -71,7 +92,10 @@ public final class PHContentEditingInput: NSObject, Sendable {
         adjustmentData = PHAdjustmentData(input.adjustment)
         fullSizeImageURL = URL(fileURLWithPath: input.fullSizeImagePath)
         fullSizeImageOrientation = Int32(input.orientation)
+        playbackStyle = asset.playbackStyle
+        self.livePhoto = livePhoto
         assetIdentifier = asset.localIdentifier
+        version = input.adjustment == nil ? .current : .unadjusted
     }
 }
 
@@ -90,12 +114,21 @@ public final class PHContentEditingOutput: NSObject, @unchecked Sendable {
     /// The file the edit is committed from: `renderedContentURL`, or the last one `renderedContentURL(for:)` gave.
     private var renderedFile: URL
 
-    public init(contentEditingInput: PHContentEditingInput) {
+    public convenience init(contentEditingInput: PHContentEditingInput) {
+        self.init(isPhoto: contentEditingInput.mediaType == .image)
+    }
+
+    /// An output for an asset the change block creates, to set on its creation request's `contentEditingOutput`: the
+    /// new asset is its file with this edit beside it. Photos only, as edits here are.
+    public convenience init(placeholderForCreatedAsset: PHObjectPlaceholder) {
+        self.init(isPhoto: true)
+    }
+
+    private init(isPhoto: Bool) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("photos-edits", isDirectory: true)
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         renderedContentURL = directory.appendingPathComponent("\(UUID().uuidString).JPG")
         renderedFile = renderedContentURL
-        let isPhoto = contentEditingInput.mediaType == .image
         defaultRenderedContentType = isPhoto ? .jpeg : nil
         supportedRenderedContentTypes = isPhoto ? [.jpeg, .heic, .png] : []
     }
@@ -189,6 +222,19 @@ private struct ContentEditingRequest {
         // A path this program can open: the daemon's file, or a copy of it when the program may not open that.
         input.fullSizeImagePath = try ReadableCopies.readable(
             input.fullSizeImagePath, name: "\(assetId)-edit-\(input.baseVersion)")
-        return PHContentEditingInput(asset: asset, input: input)
+        return PHContentEditingInput(asset: asset, input: input, livePhoto: livePhoto())
+    }
+
+    /// A Live Photo's photo and movie, at the photo's size; nil for other assets.
+    private func livePhoto() -> PHLivePhoto? {
+        guard asset.mediaSubtypes.contains(.photoLive) else { return nil }
+        let resources = PHAssetResource.assetResources(for: asset).filter {
+            $0.type == .photo || $0.type == .pairedVideo
+        }
+        guard resources.contains(where: { $0.type == .pairedVideo }) else { return nil }
+        return PHLivePhoto(
+            size: CGSize(width: asset.pixelWidth, height: asset.pixelHeight),
+            assetLocalIdentifier: asset.localIdentifier,
+            resources: resources)
     }
 }

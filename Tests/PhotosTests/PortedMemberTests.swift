@@ -148,6 +148,62 @@ extension PhotosModuleTests {
             PHAsset.fetchAssets(withLocalIdentifiers: [asset.localIdentifier], options: nil).firstObject)
         #expect(edited.adjustmentFormatIdentifier == "com.example.flip")
     }
+
+    @Test func anEditingInputTellsItsPlaybackStyleLivePhotoAndDisplayImage() async throws {
+        _ = try await PhotosDaemon.shared()
+        let directory = try TemporaryDirectory()
+        let photo = try ImageFixtures.image(at: directory.file("IMG_0005.JPG"), width: 104, height: 78)
+        let movie = try VideoFixtures.clip(at: directory.file("IMG_0005.MOV"), width: 176, height: 132, seconds: 1)
+        var placeholder: PHObjectPlaceholder?
+        try PHPhotoLibrary.shared().performChangesAndWait {
+            let request = PHAssetCreationRequest.forAsset()
+            request.addResource(with: .photo, fileURL: URL(fileURLWithPath: photo), options: nil)
+            request.addResource(with: .pairedVideo, fileURL: URL(fileURLWithPath: movie), options: nil)
+            placeholder = request.placeholderForCreatedAsset
+        }
+        let id = try #require(placeholder?.localIdentifier)
+        let asset = try #require(PHAsset.fetchAssets(withLocalIdentifiers: [id], options: nil).firstObject)
+        let delivered = await withCheckedContinuation { (continuation: CheckedContinuation<InputDelivery, Never>) in
+            asset.requestContentEditingInput(with: nil) { input, info in
+                continuation.resume(returning: InputDelivery(input: input, info: info))
+            }
+        }
+        let input = try #require(delivered.input)
+        #expect(input.playbackStyle == .livePhoto)
+        #expect(input.audiovisualAsset == nil)
+        let livePhoto = try #require(input.livePhoto)
+        #expect(livePhoto.size == CGSize(width: 104, height: 78))
+        #expect(PHAssetResource.assetResources(for: livePhoto).map(\.type) == [.photo, .pairedVideo])
+        #expect(input.displaySizeImage?.size == CGSize(width: 104, height: 78))
+    }
+
+    @Test func aNewAssetIsCreatedWithItsEditInOneBlock() async throws {
+        _ = try await PhotosDaemon.shared()
+        let directory = try TemporaryDirectory()
+        let url = try #require(try PhotosDaemon.photos(1, in: directory, year: 2014, width: 120).first)
+        var placeholder: PHObjectPlaceholder?
+        var rendering: (any Error)?
+        try PHPhotoLibrary.shared().performChangesAndWait {
+            guard let creation = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: url),
+                let created = creation.placeholderForCreatedAsset
+            else { return }
+            let output = PHContentEditingOutput(placeholderForCreatedAsset: created)
+            do {
+                try runTool("/usr/bin/vips", ["rot", url.path, output.renderedContentURL.path, "d90"])
+            } catch {
+                rendering = error
+            }
+            output.adjustmentData = PHAdjustmentData(formatIdentifier: "com.example.turn", formatVersion: "1", data: Data())
+            creation.contentEditingOutput = output
+            placeholder = created
+        }
+        #expect(rendering == nil)
+        let id = try #require(placeholder?.localIdentifier)
+        let asset = try #require(PHAsset.fetchAssets(withLocalIdentifiers: [id], options: nil).firstObject)
+        #expect(asset.hasAdjustments)
+        #expect(asset.adjustmentFormatIdentifier == "com.example.turn")
+        #expect(asset.pixelWidth == 64 && asset.pixelHeight == 120)
+    }
 }
 
 /// What a content-editing request handed its completion handler.
