@@ -6,8 +6,9 @@ import ReverseGeocoding
 import TestSupport
 
 /// Times reverse geocoding on LOOKUPS points near real places (each a random place of the table moved up to 0.25° in
-/// latitude and longitude, ~28 km, so that some are too far from any place) beside reverse_geocoder's k-d tree on the same points, with each one's load time
-/// and resident memory added. Usage: place-benchmark TABLE WORK_DIRECTORY [LOOKUPS]
+/// latitude and longitude, ~28 km, so that some are too far from any place) beside reverse_geocoder's k-d tree on the
+/// same points, with each one's load time and resident memory added.
+/// Usage: place-benchmark TABLE WORK_DIRECTORY [LOOKUPS]
 @main struct PlaceBenchmark {
     static func main() throws {
         let arguments = CommandLine.arguments
@@ -103,9 +104,8 @@ import TestSupport
         var configuration = Configuration()
         configuration.readonly = true
         let places = try DatabaseQueue(path: table, configuration: configuration).read { db in
-            try Row.fetchAll(db, sql: "SELECT latitude, longitude FROM place ORDER BY id").map {
-                (latitude: $0[0] as Double, longitude: $0[1] as Double)
-            }
+            let sql = "SELECT latitudeMicrodegrees / 1e6, longitudeMicrodegrees / 1e6 FROM place ORDER BY id"
+            return try Row.fetchAll(db, sql: sql).map { (latitude: $0[0] as Double, longitude: $0[1] as Double) }
         }
         var random = SplitMix64(seed: 47)
         return (0..<count).map { _ in

@@ -82,9 +82,11 @@ private struct Reading {
         var latitudes: [Double] = []
         var longitudes: [Double] = []
         var cityIndices: [Int32] = []
-        try eachRow("SELECT latitude, longitude, coalesce(cityId, id) FROM place ORDER BY id") { row in
-            let latitude = sqlite3_column_double(row, 0)
-            let longitude = sqlite3_column_double(row, 1)
+        let placesSQL =
+            "SELECT latitudeMicrodegrees, longitudeMicrodegrees, coalesce(cityId, id) FROM place ORDER BY id"
+        try eachRow(placesSQL) { row in
+            let latitude = Double(sqlite3_column_int(row, 0)) / 1e6
+            let longitude = Double(sqlite3_column_int(row, 1)) / 1e6
             guard abs(latitude) <= 90, abs(longitude) <= 180 else { throw corrupt("a place lies outside ±90/±180") }
             guard let city = cities.index(ofID: sqlite3_column_int(row, 2)) else {
                 throw corrupt("a section's city is not in the table")

@@ -21,7 +21,8 @@ import Testing
                     CREATE TABLE region(id INTEGER PRIMARY KEY, countryCode TEXT NOT NULL, name TEXT NOT NULL);
                     CREATE TABLE place(
                         id INTEGER PRIMARY KEY, name TEXT NOT NULL, countryCode TEXT NOT NULL, regionId INTEGER,
-                        latitude REAL NOT NULL, longitude REAL NOT NULL, cityId INTEGER);
+                        latitudeMicrodegrees INTEGER NOT NULL, longitudeMicrodegrees INTEGER NOT NULL,
+                        cityId INTEGER);
                     INSERT INTO country VALUES ('FJ', 'Fiji');
                     INSERT INTO region VALUES (1, 'FJ', 'Northern');
                     """)
@@ -29,7 +30,10 @@ import Testing
             for place in places {
                 try db.execute(
                     sql: "INSERT INTO place VALUES (?, ?, 'FJ', 1, ?, ?, ?)",
-                    arguments: [place.id, place.name, place.latitude, place.longitude, place.cityId])
+                    arguments: [
+                        place.id, place.name, Int((place.latitude * 1e6).rounded()),
+                        Int((place.longitude * 1e6).rounded()), place.cityId,
+                    ])
             }
         }
         return path

