@@ -216,7 +216,7 @@ private final class ImageEdit: @unchecked Sendable {
         do {
             try send()
         } catch {
-            failure = PHPhotosError(error)
+            failure = AssetsLibraryError.write(error)
         }
         completionBlock?(failure == nil ? url : nil, failure)
     }

@@ -2,6 +2,12 @@ import Foundation
 import PhotoLibrary
 import Photos
 
+/// ImageIO's thumbnail options, which `cgImage(withOptions:)` reads (ImageIO does not exist on Linux).
+public let kCGImageSourceThumbnailMaxPixelSize = "kCGImageSourceThumbnailMaxPixelSize"
+public let kCGImageSourceCreateThumbnailWithTransform = "kCGImageSourceCreateThumbnailWithTransform"
+public let kCGImageSourceCreateThumbnailFromImageAlways = "kCGImageSourceCreateThumbnailFromImageAlways"
+public let kCGImageSourceCreateThumbnailFromImageIfAbsent = "kCGImageSourceCreateThumbnailFromImageIfAbsent"
+
 /// AssetsLibrary's `ALAssetRepresentation`: the asset's file and images made from it.
 public final class ALAssetRepresentation: NSObject, Sendable {
     let asset: Asset
@@ -106,6 +112,33 @@ public final class ALAssetRepresentation: NSObject, Sendable {
         return PHImage(storedPixelsOf: data, name: name)
     }
 
+    /// The original's image as ImageIO's thumbnail options ask: at most `kCGImageSourceThumbnailMaxPixelSize` pixels
+    /// on its long side when given (a scaled image is upright, as the daemon renders them), else at full size, turned
+    /// upright when `kCGImageSourceCreateThumbnailWithTransform` is true and as stored otherwise, as
+    /// `fullResolutionImage()`. Without edits. AssetsLibrary's `CGImage` is a `PHImage` here.
+    public func cgImage(withOptions options: [AnyHashable: Any]!) -> PHImage! {
+        let options = options ?? [:]
+        let upright = (options[kCGImageSourceCreateThumbnailWithTransform] as? Bool) == true
+        let side: Int? =
+            switch options[kCGImageSourceThumbnailMaxPixelSize] {
+            case let side as Int: side
+            case let side as Double: Int(side)
+            case let side as NSNumber: side.intValue
+            default: nil
+            }
+        guard let side, side > 0 else {
+            guard upright else { return fullResolutionImage() }
+            return ALAsset.image(
+                RequestImageParameters(
+                    assetId: asset.id, targetSize: nil, resizeMode: .none, deliveryMode: .highQuality,
+                    version: .unadjusted))
+        }
+        return ALAsset.image(
+            RequestImageParameters(
+                assetId: asset.id, targetSize: ImageSize(width: side, height: side), resizeMode: .exact,
+                deliveryMode: .highQuality, version: .unadjusted))
+    }
+
     /// Copies up to `length` bytes of the original file from `offset` into `buffer`; returns how many were copied
     /// (0 and `error` set when the file cannot be read).
     public func getBytes(
@@ -115,9 +148,7 @@ public final class ALAssetRepresentation: NSObject, Sendable {
         do {
             return try getBytes(buffer, fromOffset: offset, length: length)
         } catch let failure {
-            error?.pointee = NSError(
-                domain: ALAssetsLibraryErrorDomain, code: -1,
-                userInfo: [NSLocalizedDescriptionKey: "\(failure)"])
+            error?.pointee = AssetsLibraryError.read(failure)
             return 0
         }
     }

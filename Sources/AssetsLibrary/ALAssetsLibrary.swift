@@ -78,7 +78,7 @@ public final class ALAssetsLibrary: NSObject, Sendable {
                 }
                 enumerationBlock(nil, &stop)
             } catch {
-                failureBlock(error)
+                failureBlock(AssetsLibraryError.read(error))
             }
         }
     }
@@ -166,7 +166,8 @@ public final class ALAssetsLibrary: NSObject, Sendable {
         save(completionBlock) { try SavedImage.save(fileAt: videoPathURL) }
     }
 
-    /// Runs `body` on the library's queue and gives its URL, or its error (a `PHPhotosError`), to `completionBlock`.
+    /// Runs `body` on the library's queue and gives its URL, or its error (`AssetsLibraryError.write`), to
+    /// `completionBlock`.
     private func save(_ completionBlock: ((URL?, Error?) -> Void)?, _ body: @escaping () throws -> URL) {
         let work = Unchecked((completionBlock, body))
         queue.async {
@@ -174,7 +175,7 @@ public final class ALAssetsLibrary: NSObject, Sendable {
             do {
                 completionBlock?(try body(), nil)
             } catch {
-                completionBlock?(nil, PHPhotosError(error))
+                completionBlock?(nil, AssetsLibraryError.write(error))
             }
         }
     }
@@ -201,7 +202,7 @@ public final class ALAssetsLibrary: NSObject, Sendable {
             do {
                 resultBlock(try body())
             } catch {
-                failureBlock(error)
+                failureBlock(AssetsLibraryError.read(error))
             }
         }
     }

@@ -1,9 +1,10 @@
+import AssetsLibrary
 import Foundation
 import Photos
 import TestSupport
 import Testing
 
-/// Live Photos made from files, as app code makes them.
+/// Live Photos made from files, and AssetsLibrary's video writes, image options and error codes, as app code calls them.
 extension PhotosModuleTests {
     @Test func aLivePhotoIsMadeFromAStillAndAMovieFile() async throws {
         _ = try await PhotosDaemon.shared()
@@ -58,6 +59,96 @@ extension PhotosModuleTests {
         try await Task.sleep(for: .milliseconds(200))
         #expect(cancelled.count == 1)
     }
+
+    @Test func assetsLibraryWritesAModifiedVideoAndReportsApplesErrorCodes() async throws {
+        _ = try await PhotosDaemon.shared()
+        let library = ALAssetsLibrary()
+        let directory = try TemporaryDirectory()
+        let movie = try VideoFixtures.clip(at: directory.file("clip.mp4"), width: 176, height: 144, seconds: 1.5)
+        let videoURL = try #require(
+            try await callback { done in
+                library.writeVideoAtPath(toSavedPhotosAlbum: URL(fileURLWithPath: movie)) { url, error in
+                    done(error.map { .failure($0) } ?? .success(url))
+                }
+            })
+        let video = try #require(
+            try await callback { done in
+                library.asset(for: videoURL, resultBlock: { done(.success($0)) }, failureBlock: { done(.failure($0!)) })
+            })
+
+        // The modified version is a new asset of its own.
+        let trimmed = try VideoFixtures.clip(at: directory.file("trimmed.mp4"), width: 176, height: 144, seconds: 0.5)
+        let modifiedURL = try #require(
+            try await callback { done in
+                video.writeModifiedVideo(atPathToSavedPhotosAlbum: URL(fileURLWithPath: trimmed)) { url, error in
+                    done(error.map { .failure($0) } ?? .success(url))
+                }
+            })
+        #expect(modifiedURL != videoURL)
+        let modified = try #require(
+            try await callback { done in
+                library.asset(
+                    for: modifiedURL, resultBlock: { done(.success($0)) }, failureBlock: { done(.failure($0!)) })
+            })
+        #expect(modified.value(forProperty: ALAssetPropertyType) as? String == ALAssetTypeVideo)
+        #expect(try #require(modified.value(forProperty: ALAssetPropertyDuration) as? NSNumber).doubleValue < 1)
+
+        // A video's data cannot be replaced here: Apple's code for an asset that is not editable.
+        #expect(!video.isEditable)
+        let refusal = try await writeError { video.setVideoAtPath(URL(fileURLWithPath: trimmed), completionBlock: $0) }
+        #expect(
+            refusal.domain == ALAssetsLibraryErrorDomain && refusal.code == ALAssetsLibraryWriteIncompatibleDataError)
+        #expect(refusal.localizedDescription.contains("videos"))
+
+        // A file that is no video is invalid data, in AssetsLibrary's domain, with the daemon's reason underneath.
+        let notVideo = directory.file("not-a-video.mp4")
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: notVideo))
+        let invalid = try await writeError {
+            library.writeVideoAtPath(toSavedPhotosAlbum: URL(fileURLWithPath: notVideo), completionBlock: $0)
+        }
+        #expect(invalid.domain == ALAssetsLibraryErrorDomain && invalid.code == ALAssetsLibraryWriteInvalidDataError)
+        #expect(invalid.userInfo[NSUnderlyingErrorKey] is PHPhotosError)
+
+        let codes: [Int] = [
+            ALAssetsLibraryUnknownError, ALAssetsLibraryWriteFailedError, ALAssetsLibraryWriteBusyError,
+            ALAssetsLibraryWriteInvalidDataError, ALAssetsLibraryWriteIncompatibleDataError,
+            ALAssetsLibraryWriteDataEncodingError, ALAssetsLibraryWriteDiskSpaceError,
+            ALAssetsLibraryDataUnavailableError, ALAssetsLibraryAccessUserDeniedError,
+            ALAssetsLibraryAccessGloballyDeniedError,
+        ]
+        #expect(codes == [-1, -3300, -3301, -3302, -3303, -3304, -3305, -3310, -3311, -3312])
+    }
+
+    @Test func assetsLibraryMakesImagesAsImageIOsOptionsAsk() async throws {
+        _ = try await PhotosDaemon.shared()
+        let library = ALAssetsLibrary()
+        let directory = try TemporaryDirectory()
+        let path = try ImageFixtures.image(
+            at: directory.file("turned.jpg"), width: 240, height: 160, exif: ["-Orientation#=6"])
+        let url = try #require(
+            try await callback { done in
+                library.writeImageData(
+                    toSavedPhotosAlbum: try! Data(contentsOf: URL(fileURLWithPath: path)), metadata: nil
+                ) {
+                    url, error in done(error.map { .failure($0) } ?? .success(url))
+                }
+            })
+        let asset = try #require(
+            try await callback { done in
+                library.asset(for: url, resultBlock: { done(.success($0)) }, failureBlock: { done(.failure($0!)) })
+            })
+        let representation = try #require(asset.defaultRepresentation())
+        let thumbnail = try #require(
+            representation.cgImage(withOptions: [
+                kCGImageSourceCreateThumbnailFromImageAlways: true, kCGImageSourceThumbnailMaxPixelSize: 120,
+                kCGImageSourceCreateThumbnailWithTransform: true,
+            ]))
+        #expect(thumbnail.size == CGSize(width: 80, height: 120))
+        #expect(try #require(representation.cgImage(withOptions: nil)).size == CGSize(width: 240, height: 160))
+        let upright = try #require(
+            representation.cgImage(withOptions: [kCGImageSourceCreateThumbnailWithTransform: true]))
+        #expect(upright.size == CGSize(width: 160, height: 240))
+    }
 }
 
 /// What the handler of a Live Photo request made from files was given, each call in order.
@@ -75,4 +166,12 @@ final class LiveDeliveries: @unchecked Sendable {
     }
     var count: Int { lock.withLock { deliveries.count } }
     var all: [Delivery] { lock.withLock { deliveries } }
+}
+
+/// The error an AssetsLibrary write gives its completion block.
+private func writeError(_ write: (@escaping ALAssetsLibraryWriteVideoCompletionBlock) -> Void) async throws -> NSError {
+    let error: (any Error)? = await withCheckedContinuation { continuation in
+        write { _, error in continuation.resume(returning: error) }
+    }
+    return try #require(error as NSError?)
 }
