@@ -58,13 +58,14 @@ extension PHLivePhoto {
         var stills: [(size: CGSize, resource: PHAssetResource)] = []
         var movies: [PHAssetResource] = []
         for url in urls {
-            if let image = PHImage(contentsOfFile: url.path) {
+            // A movie is told by its name first, so that its bytes are not read as an image's.
+            let movieType = UTType(filenameExtension: url.pathExtension, conformingTo: .movie)
+            if movieType == nil, let image = PHImage(contentsOfFile: url.path) {
                 let type = UTType(mimeType: image.mimeType) ?? .image
                 stills.append(
                     (image.size, PHAssetResource(file: url, type: .photo, contentType: type, pixelSize: image.size)))
             } else if AVURLAsset(url: url).duration.isValid {
-                let type = UTType(filenameExtension: url.pathExtension, conformingTo: .movie) ?? .movie
-                movies.append(PHAssetResource(file: url, type: .pairedVideo, contentType: type))
+                movies.append(PHAssetResource(file: url, type: .pairedVideo, contentType: movieType ?? .movie))
             } else {
                 throw PHPhotosError(
                     .invalidResource, reason: "\(url.path) is neither a photo nor a movie this library reads")
