@@ -27,6 +27,38 @@ extension PHAsset {
         case videoLooping = 5
     }
 
+    /// The type of the data the asset shows: its edit's rendered file when it has one (read from the daemon when asked,
+    /// one call), else its primary file's, by the name it was imported with.
+    public var contentType: UTType {
+        let kind: UTType =
+            switch mediaType {
+            case .image: .image
+            case .video: .movie
+            case .audio: .audio
+            case .unknown: .data
+            }
+        if hasAdjustments, mediaType == .image {
+            let assetId = localIdentifier
+            let input = try? LibraryClient.shared.call { library throws(PhotoLibraryError) in
+                try await library.requestContentEditingInput(for: assetId)
+            }
+            if let input { return UniformType.type(forMIMEType: input.mimeType) }
+        }
+        let fileExtension = (originalFilename as NSString).pathExtension
+        return UTType(filenameExtension: fileExtension, conformingTo: kind) ?? kind
+    }
+
+    /// Whether the asset shows an edit: `.userAdjusted` when it has one, else `.none` (cameras' own automatic
+    /// adjustments are in the pixels of their files here).
+    public var adjustmentsState: PHAsset.AdjustmentsState { hasAdjustments ? .userAdjusted : .none }
+
+    /// PhotoKit's `PHAsset.AdjustmentsState`, with Apple's raw values.
+    public enum AdjustmentsState: Int, Sendable {
+        case none = 0
+        case userAdjusted = 2
+        case cameraAutoAdjusted = 3
+    }
+
     /// Which assets of a burst were picked: none here (the library records no picks).
     public var burstSelectionTypes: PHAssetBurstSelectionType { [] }
 

@@ -168,6 +168,7 @@ extension PhotosModuleTests {
                 continuation.resume(returning: InputDelivery(input: input, info: info))
             }
         }
+        #expect(asset.contentType == .jpeg && asset.adjustmentsState == .none)
         let input = try #require(delivered.input)
         #expect(input.playbackStyle == .livePhoto)
         #expect(input.audiovisualAsset == nil)
@@ -189,7 +190,7 @@ extension PhotosModuleTests {
             else { return }
             let output = PHContentEditingOutput(placeholderForCreatedAsset: created)
             do {
-                try runTool("/usr/bin/vips", ["rot", url.path, output.renderedContentURL.path, "d90"])
+                try runTool("/usr/bin/vips", ["rot", url.path, try output.renderedContentURL(for: .png).path, "d90"])
             } catch {
                 rendering = error
             }
@@ -203,6 +204,7 @@ extension PhotosModuleTests {
         #expect(asset.hasAdjustments)
         #expect(asset.adjustmentFormatIdentifier == "com.example.turn")
         #expect(asset.pixelWidth == 64 && asset.pixelHeight == 120)
+        #expect(asset.contentType == .png && asset.adjustmentsState == .userAdjusted)
     }
 }
 
