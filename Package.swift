@@ -168,7 +168,7 @@ let package = Package(
             name: "DaemonCore",
             dependencies: [
                 "CompactJSON", "PhotoModel", "PhotolibProtocol", "LibraryStore", "Imaging", "PhotolibConfig",
-                "FolderWatch", "MediaProbe", "VideoExport", "XMPAnnotations",
+                "FolderWatch", "MediaProbe", "VideoExport", "XMPAnnotations", "ReverseGeocoding",
                 "ThumbnailCache", "CMalloc", "HexEncoding", "SystemFaults", "Digests",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),

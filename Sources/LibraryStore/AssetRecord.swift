@@ -13,9 +13,14 @@ struct AssetRecord: FetchableRecord {
         case rating, title, caption
         /// Whether the asset stands for its burst (computed: a burst's other photos collapse into it).
         case representsBurst
+        case placeId, city, region, country, countryCode
 
         var expression: String {
-            self == .representsBurst ? "asset.collapsesIntoBurst = 0 AS representsBurst" : "asset.\(self)"
+            switch self {
+            case .representsBurst: "asset.collapsesIntoBurst = 0 AS representsBurst"
+            case .city, .region, .country, .countryCode: "(SELECT \(self) FROM place WHERE place.id = asset.placeId)"
+            default: "asset.\(self)"
+            }
         }
     }
 
@@ -59,6 +64,11 @@ struct AssetRecord: FetchableRecord {
             focalLength: row[Column.focalLength], focalLength35mm: row[Column.focalLength35mm])
         asset.annotations = Annotations(rating: row[Column.rating], title: row[Column.title], caption: row[Column.caption])
         if asset.burstIdentifier != nil { asset.representsBurst = row[Column.representsBurst] }
+        if let placeId: String = row[Column.placeId] {
+            asset.place = AssetPlace(
+                id: placeId, city: row[Column.city], region: row[Column.region], country: row[Column.country],
+                countryCode: row[Column.countryCode])
+        }
         self.asset = asset
     }
 }

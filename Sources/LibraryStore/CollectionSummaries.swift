@@ -36,6 +36,7 @@ struct CollectionSummaries {
             case .moment:
                 guard let day = momentDays[collection.id] else { continue }
                 summary = try momentSummary(day: day)
+                collections[index].locationNames = try momentLocationNames(day: day)
             case .smartAlbumRecentlyAdded:
                 summary = try recentlyAddedSummary()
             default:
@@ -67,6 +68,15 @@ struct CollectionSummaries {
                                      arguments: [day]) ?? 0
         return Summary(count: count, range: try dateRange(index: "asset_moment_order",
                                                            terms: ["asset.localDay = ?"] + AssetRules.visibility(), [day]))
+    }
+
+    /// A moment's cities, the most photographed first, at most three.
+    private func momentLocationNames(day: Int) throws -> [String] {
+        try String.fetchAll(db.cachedStatement(sql: """
+            SELECT place.city FROM asset JOIN place ON place.id = asset.placeId
+            WHERE asset.localDay = ? AND \(AssetRules.visibility().joined(separator: " AND "))
+            GROUP BY place.city ORDER BY count(*) DESC, place.city LIMIT 3
+            """), arguments: [day])
     }
 
     /// Recently Added sums its days' tallies and takes its range from each day's first and last asset.

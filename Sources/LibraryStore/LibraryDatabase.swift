@@ -12,9 +12,10 @@ public struct LibraryDatabase: Sendable {
     /// The results observers follow, advanced at each commit.
     public var observedResults: ObservedResults { writer.observedResults }
 
-    /// Opens (creating and migrating as needed) the database file at `path`.
-    public init(path: String) throws {
-        writer = try LibraryWriter(path: path)
+    /// Opens (creating and migrating as needed) the database file at `path`; `places` names the locations written,
+    /// in the same transaction (without it, located assets wait for `recordPlaces`).
+    public init(path: String, places: (any PlaceResolving)? = nil) throws {
+        writer = try LibraryWriter(path: path, places: places)
     }
 
     /// Starts following `queries` (each once, however many observers); returns when their results are loaded.

@@ -13,9 +13,12 @@ struct LibraryWriter: Sendable {
     /// The results observers follow, advanced at each commit.
     let observedResults: ObservedResults
     private let publisher: CommitPublisher
+    /// Names the locations written (see `PlaceResolving`).
+    private let places: (any PlaceResolving)?
 
     /// Opens (creating and migrating as needed) the database file at `path`.
-    init(path: String) throws {
+    init(path: String, places: (any PlaceResolving)?) throws {
+        self.places = places
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
@@ -71,7 +74,7 @@ struct LibraryWriter: Sendable {
             defer { if !syncsCommit { try? db.execute(sql: "PRAGMA synchronous = FULL") } }
             var result: (value: Value, committed: CommittedChange?)?
             try db.inTransaction {
-                var transaction = ChangeTransaction(db: db, now: now.timeIntervalSince1970)
+                var transaction = ChangeTransaction(db: db, now: now.timeIntervalSince1970, places: places)
                 let value = try body(&transaction)
                 guard recording == .always || transaction.hasChanges else {
                     result = (value, nil)
@@ -91,7 +94,7 @@ struct LibraryWriter: Sendable {
     func rehearse(_ body: @escaping @Sendable (inout ChangeTransaction) throws -> Void) async throws {
         try await pool.writeWithoutTransaction { db in
             try db.inTransaction {
-                var transaction = ChangeTransaction(db: db, now: Date().timeIntervalSince1970)
+                var transaction = ChangeTransaction(db: db, now: Date().timeIntervalSince1970, places: places)
                 try body(&transaction)
                 _ = try transaction.recordChangeLog()
                 return .rollback

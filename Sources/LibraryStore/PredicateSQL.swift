@@ -24,7 +24,14 @@ struct PredicateSQL {
         "hasAdjustments": "asset.hasAdjustments", "isTrashed": "(asset.trashedTime IS NOT NULL)", "orientation": "asset.orientation",
         "creationDateSource": "asset.creationDateSource", "latitude": "asset.latitude", "longitude": "asset.longitude",
         "altitude": "asset.altitude", "rating": "asset.rating", "title": "asset.title", "caption": "asset.caption",
+        "city": placeColumn("city"), "region": placeColumn("region"), "country": placeColumn("country"),
+        "countryCode": placeColumn("countryCode"),
     ]
+
+    /// A column of the asset's place, NULL without one.
+    private static func placeColumn(_ name: String) -> String {
+        "(SELECT place.\(name) FROM place WHERE place.id = asset.placeId)"
+    }
 
     /// The SQL function that folds text for `[c]` and `[d]`: `photolib_fold(text, options)`.
     static let foldFunction = DatabaseFunction("photolib_fold", argumentCount: 2, pure: true) { values in

@@ -109,6 +109,7 @@ enum Schema {
         registerAnnotations(in: &migrator)
         registerRuleKeptSmartAlbums(in: &migrator)
         registerFilesToRemove(in: &migrator)
+        registerPlaces(in: &migrator)
         return migrator
     }
 }

@@ -230,6 +230,12 @@ extension ChangeTransaction {
         .flatMap(CreationDateSource.init(rawValue:))
         let keepsDate = current.map { $0.rank < (draft.creationDateSource?.rank ?? Int.max) } ?? false
         let primary = draft.resources[0]
+        if draft.location != nil {
+            let place = try PlaceColumns(of: draft.location, places: places, in: db)
+            try db.execute(
+                sql: "UPDATE asset SET placeId = ?, placeLookedUp = ? WHERE id = ?",
+                arguments: [place.placeId, place.isLookedUp, assetId])
+        }
         try db.execute(
             sql: """
                 UPDATE asset SET mediaType = ?, mediaSubtypes = ?, pixelWidth = ?, pixelHeight = ?, orientation = ?,

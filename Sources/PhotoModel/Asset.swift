@@ -57,6 +57,8 @@ public struct Asset: Sendable, Hashable {
     public var modificationDate: Timestamp?
     public var addedDate: Timestamp
     public var location: Location?
+    /// The populated place nearest `location`; nil without a location, or with none within 25 km.
+    public var place: AssetPlace?
     public var duration: Double
     public var isFavorite: Bool
     public var isHidden: Bool
@@ -112,7 +114,7 @@ public struct Asset: Sendable, Hashable {
 extension Asset: Codable {
     enum CodingKeys: String, CodingKey {
         case id, mediaType, mediaSubtypes, pixelWidth, pixelHeight, creationDate, creationDateSource
-        case modificationDate, addedDate, location, duration, isFavorite, isHidden, isTrashed
+        case modificationDate, addedDate, location, place, duration, isFavorite, isHidden, isTrashed
         case burstIdentifier, representsBurst, originalFilename, fileSize, orientation, resources, hasAdjustments
         case cameraMake, cameraModel, lensModel, fNumber, exposureTime, iso, focalLength, focalLength35mm
         case rating, keywords, title, caption, sidecar
@@ -141,6 +143,7 @@ extension Asset: Codable {
             orientation: try container.decodeIfPresent(Int.self, forKey: .orientation) ?? 1,
             resources: try container.decodeIfPresent([AssetResource].self, forKey: .resources)
         )
+        place = try container.decodeIfPresent(AssetPlace.self, forKey: .place)
         hasAdjustments = try container.decodeIfPresent(Bool.self, forKey: .hasAdjustments) ?? false
         representsBurst = try container.decodeIfPresent(Bool.self, forKey: .representsBurst)
         camera = CameraData(
@@ -173,6 +176,7 @@ extension Asset: Codable {
         try container.encode(modificationDate, forKey: .modificationDate)
         try container.encode(addedDate, forKey: .addedDate)
         try container.encode(location, forKey: .location)
+        try container.encode(place, forKey: .place)
         try container.encode(duration, forKey: .duration)
         try container.encode(isFavorite, forKey: .isFavorite)
         try container.encode(isHidden, forKey: .isHidden)

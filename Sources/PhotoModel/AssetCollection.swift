@@ -65,6 +65,9 @@ public struct AssetCollection: Sendable, Hashable {
     public var startDate: Timestamp?
     public var endDate: Timestamp?
     public var parentId: String?
+    /// A moment's places: its assets' distinct cities, the most photographed first, at most three; empty for other
+    /// kinds and without places.
+    public var locationNames: [String] = []
 
     public init(id: String, kind: CollectionKind, subtype: CollectionSubtype, title: String, assetCount: Int?,
                 startDate: Timestamp?, endDate: Timestamp?, parentId: String?) {
@@ -80,7 +83,23 @@ public struct AssetCollection: Sendable, Hashable {
 }
 
 extension AssetCollection: Codable {
-    enum CodingKeys: String, CodingKey { case id, kind, subtype, title, assetCount, startDate, endDate, parentId }
+    enum CodingKeys: String, CodingKey {
+        case id, kind, subtype, title, assetCount, startDate, endDate, parentId, locationNames
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(String.self, forKey: .id),
+            kind: try container.decode(CollectionKind.self, forKey: .kind),
+            subtype: try container.decode(CollectionSubtype.self, forKey: .subtype),
+            title: try container.decode(String.self, forKey: .title),
+            assetCount: try container.decodeIfPresent(Int.self, forKey: .assetCount),
+            startDate: try container.decodeIfPresent(Timestamp.self, forKey: .startDate),
+            endDate: try container.decodeIfPresent(Timestamp.self, forKey: .endDate),
+            parentId: try container.decodeIfPresent(String.self, forKey: .parentId))
+        locationNames = try container.decodeIfPresent([String].self, forKey: .locationNames) ?? []
+    }
 
     /// Writes every pinned field, with explicit nulls.
     public func encode(to encoder: any Encoder) throws {
@@ -93,5 +112,6 @@ extension AssetCollection: Codable {
         try container.encode(startDate, forKey: .startDate)
         try container.encode(endDate, forKey: .endDate)
         try container.encode(parentId, forKey: .parentId)
+        if kind == .moment { try container.encode(locationNames, forKey: .locationNames) }
     }
 }

@@ -14,6 +14,7 @@ extension Asset: JSONWritable {
         json.key("modificationDate"); json.optional(modificationDate) { $1.write(to: &$0) }
         json.key("addedDate"); addedDate.write(to: &json)
         json.key("location"); json.optional(location) { $1.write(to: &$0) }
+        json.key("place"); json.optional(place) { $1.write(to: &$0) }
         json.key("duration"); json.double(duration)
         json.key("isFavorite"); json.bool(isFavorite)
         json.key("isHidden"); json.bool(isHidden)
@@ -52,7 +53,7 @@ extension Asset: JSONReadable {
     /// The members, in the order `write(to:)` writes them.
     private enum Key: String, CaseIterable, Sendable {
         case id, mediaType, mediaSubtypes, pixelWidth, pixelHeight, creationDate, creationDateSource, modificationDate
-        case addedDate, location, duration, isFavorite, isHidden, isTrashed, burstIdentifier, representsBurst
+        case addedDate, location, place, duration, isFavorite, isHidden, isTrashed, burstIdentifier, representsBurst
         case originalFilename, fileSize
         case orientation, hasAdjustments, cameraMake, cameraModel, lensModel, fNumber, exposureTime, iso, focalLength
         case focalLength35mm, rating, keywords, title, caption, resources, sidecar
@@ -65,7 +66,7 @@ extension Asset: JSONReadable {
         var id: String?, mediaType: MediaType?, pixelWidth: Int?, pixelHeight: Int?, addedDate: Timestamp?
         var isFavorite: Bool?, isHidden: Bool?, isTrashed: Bool?, originalFilename: String?, fileSize: Int64?
         var mediaSubtypes: MediaSubtypes = [], creationDate: Timestamp?, creationDateSource: CreationDateSource?
-        var modificationDate: Timestamp?, location: Location?, duration = 0.0, burstIdentifier: String?
+        var modificationDate: Timestamp?, location: Location?, place: AssetPlace?, duration = 0.0, burstIdentifier: String?
         var orientation = 1, resources: [AssetResource]?, hasAdjustments = false, camera = CameraData()
         var annotations = Annotations(), sidecar: SidecarState?
         var representsBurst: Bool?
@@ -81,6 +82,7 @@ extension Asset: JSONReadable {
             case .modificationDate?: modificationDate = try json.readOptional(Timestamp.init(reading:))
             case .addedDate?: addedDate = try Timestamp(reading: &json)
             case .location?: location = try json.readOptional(Location.init(reading:))
+            case .place?: place = try json.readOptional(AssetPlace.init(reading:))
             case .duration?: duration = try json.readOptional { json throws(JSONReadError) in try json.readDouble() } ?? 0
             case .isFavorite?: isFavorite = try json.readBool()
             case .isHidden?: isHidden = try json.readBool()
@@ -120,7 +122,7 @@ extension Asset: JSONReadable {
         self.id = id; self.mediaType = mediaType; self.mediaSubtypes = mediaSubtypes; self.pixelWidth = pixelWidth
         self.pixelHeight = pixelHeight; self.creationDate = creationDate; self.creationDateSource = creationDateSource
         self.modificationDate = modificationDate; self.addedDate = addedDate; self.location = location
-        self.duration = duration; self.isFavorite = isFavorite; self.isHidden = isHidden; self.isTrashed = isTrashed
+        self.place = place; self.duration = duration; self.isFavorite = isFavorite; self.isHidden = isHidden; self.isTrashed = isTrashed
         self.burstIdentifier = burstIdentifier; self.originalFilename = originalFilename; self.fileSize = fileSize
         self.orientation = orientation; self.resources = resources; self.camera = camera
         self.hasAdjustments = hasAdjustments

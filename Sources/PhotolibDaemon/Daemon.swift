@@ -57,7 +57,8 @@ public struct Daemon: Sendable {
         }
         let fileStore = LibraryFileStore(libraryPath: configuration.libraryPath)
         try fileStore.createDirectories()
-        let database = try LibraryDatabase(path: configuration.libraryPath + "/library.sqlite")
+        let places = PlaceNames(environment: environment, logger: logger)
+        let database = try LibraryDatabase(path: configuration.libraryPath + "/library.sqlite", places: places)
         let rawReader = RawImageReader(maximumPixels: configuration.maximumImagePixels)
         // Imports read their sources on threads of their own, as many as the shared pool's: a source disk that stops
         // answering holds these, not the threads that serve files, edits and sidecars.
@@ -162,6 +163,10 @@ public struct Daemon: Sendable {
             .init(service: LibraryUpkeep.recentlyAddedAging(database: database, logger: logger)),
             .init(service: LibraryUpkeep.clockWatch(database: database, logger: logger)),
             .init(service: LibraryUpkeep.cameraDataBackfill(database: database, importer: importer, logger: logger)),
+            .init(
+                service: BackgroundAnalysis(
+                    steps: [PlacesAnalysis(database: database, places: places, logger: logger)],
+                    statistics: ingest.statistics, logger: logger)),
             .init(service: ImageCacheService(images: images, upkeep: renditionUpkeep, fileWork: .singleton)),
             .init(service: reloader),
         ]

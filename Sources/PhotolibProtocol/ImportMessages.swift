@@ -106,8 +106,33 @@ public struct ImportStatus: Sendable, Hashable, Codable {
     public var library: String?
     /// The rendition cache's folder.
     public var cache: String?
+    /// The background analysis' progress.
+    public var analysis: AnalysisStatus?
 
     public init() {}
+}
+
+/// The background analysis of the library's assets, each kind with its progress.
+public struct AnalysisStatus: Sendable, Hashable, Codable {
+    /// Places named from locations (CONTRACT §15).
+    public var places: AnalysisProgress?
+
+    public init(places: AnalysisProgress? = nil) {
+        self.places = places
+    }
+}
+
+/// How far one kind of analysis is: of `total` assets it applies to, `done`; `problem` says why it cannot run.
+public struct AnalysisProgress: Sendable, Hashable, Codable {
+    public var done: Int
+    public var total: Int
+    public var problem: String?
+
+    public init(done: Int, total: Int, problem: String? = nil) {
+        self.done = done
+        self.total = total
+        self.problem = problem
+    }
 }
 
 /// A file the daemon could not import, and why.

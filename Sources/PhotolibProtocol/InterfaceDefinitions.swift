@@ -38,6 +38,7 @@ public enum LibraryMethod: String, PhotolibMethod {
     case fetchPersistentChanges = "FetchPersistentChanges"
     case authorizationStatus = "AuthorizationStatus"
     case fetchAssetMetadata = "FetchAssetMetadata"
+    case fetchPlaces = "FetchPlaces"
 
     public static let interface = PhotolibInterface.library
 }

@@ -176,3 +176,21 @@ public struct FetchAssetMetadataReply: Sendable, Hashable, Codable {
         self.metadata = metadata
     }
 }
+
+/// `Library.FetchPlaces`.
+public struct FetchPlacesParameters: Sendable, Hashable, Codable {
+    public var query: AssetQuery?
+
+    public init(query: AssetQuery? = nil) {
+        self.query = query
+    }
+}
+
+/// The reply of `Library.FetchPlaces`.
+public struct FetchPlacesReply: Sendable, Hashable, Codable {
+    public var places: [PlaceSummary]
+
+    public init(places: [PlaceSummary]) {
+        self.places = places
+    }
+}

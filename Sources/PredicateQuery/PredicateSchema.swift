@@ -84,8 +84,13 @@ public struct PredicateSchema: Sendable {
             PredicateKey("keywords", .textList),
             PredicateKey("title", .text, isOptional: true),
             PredicateKey("caption", .text, isOptional: true),
+            PredicateKey("city", .text, isOptional: true),
+            PredicateKey("region", .text, isOptional: true),
+            PredicateKey("country", .text, isOptional: true),
+            PredicateKey("countryCode", .text, isOptional: true),
         ],
         notKeys: [
+            "place": "a place is tested by city, region, country and countryCode",
             "id": idIsLocalIdentifier,
             "location": "a place is tested by latitude, longitude and altitude (latitude == nil: no place)",
             "resources":

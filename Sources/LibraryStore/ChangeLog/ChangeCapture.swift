@@ -5,7 +5,7 @@ import PhotoModel
 /// Finds, through temporary triggers on the writer's connection, the objects a write transaction affected beyond
 /// those its changes name: albums whose members, order, or members' visibility or dates changed; smart albums and
 /// moments whose counts moved (moments appear and disappear with them) or whose members' dates changed; burst
-/// frames that became or stopped being their burst's representative. Whoever writes, the change log sees it.
+/// frames that became or stopped being their burst's representative; moments whose members' places changed. Whoever writes, the change log sees it.
 enum ChangeCapture {
     /// Creates the capture tables and triggers on the writer's connection; safe to call again.
     static func install(_ db: Database) throws {
@@ -32,6 +32,12 @@ enum ChangeCapture {
             CREATE TEMP TRIGGER IF NOT EXISTS capture_asset_dated AFTER UPDATE OF creationTime, creationOffset ON main.asset BEGIN
               UPDATE captured_asset SET datesChanged = 1 WHERE assetId = NEW.id;
               \(captureAsset(datesChanged: true))
+            END;
+            CREATE TEMP TABLE IF NOT EXISTS captured_place_day (day INTEGER PRIMARY KEY);
+            CREATE TEMP TRIGGER IF NOT EXISTS capture_asset_placed AFTER UPDATE OF placeId ON main.asset
+            WHEN NEW.placeId IS NOT OLD.placeId AND NEW.localDay IS NOT NULL BEGIN
+              INSERT INTO captured_place_day SELECT NEW.localDay
+              WHERE NOT EXISTS (SELECT 1 FROM captured_place_day WHERE day = NEW.localDay);
             END;
             CREATE TEMP TRIGGER IF NOT EXISTS capture_tally_insert AFTER INSERT ON main.asset_tally BEGIN
               \(captureTally("NEW", count: "0"))
@@ -112,7 +118,12 @@ enum ChangeCapture {
                   WHERE captured.datesChanged AND \(rule.terms.joined(separator: " AND ")))
                 """, [subtype.rawValue] + StatementArguments(rule.arguments))
         }
-        for table in ["captured_album", "captured_asset", "captured_tally"] {
+        // A member whose place changed changes its moment's location names.
+        try changedCollections("""
+            SELECT collection.id FROM temp.captured_place_day AS days
+            CROSS JOIN collection ON collection.id = \(Moments.idSQL(day: "days.day"))
+            """)
+        for table in ["captured_album", "captured_asset", "captured_tally", "captured_place_day"] {
             try db.cachedStatement(sql: "DELETE FROM temp.\(table)").execute()
         }
         return changes

@@ -47,6 +47,8 @@ extension LibraryDatabase {
 struct ChangeTransaction {
     let db: Database
     let now: Double
+    /// Names the locations this transaction writes; nil while the place table is missing.
+    let places: (any PlaceResolving)?
     var placeholders: [String: String] = [:]
     var createdAssets: [Int: IngestOutcome] = [:]
     var purgedFiles: [String] = []
@@ -59,9 +61,10 @@ struct ChangeTransaction {
 
     struct ObjectKey: Hashable { let kind: ObjectKind; let id: String }
 
-    init(db: Database, now: Double) {
+    init(db: Database, now: Double, places: (any PlaceResolving)?) {
         self.db = db
         self.now = now
+        self.places = places
     }
 
     mutating func apply(_ change: LibraryChange, index: Int, draft: AssetDraft?, newAssetId: String? = nil,
@@ -174,20 +177,21 @@ struct ChangeTransaction {
             throw LibraryError.invalidParameter("an asset needs a resource")
         }
         let id = chosen ?? UUID().uuidString.lowercased()
+        let place = try PlaceColumns(of: draft.location, places: places, in: db)
         // Cached: preparing a write to `asset` compiles its triggers, which is far dearer than running it.
         try db.cachedStatement(sql: """
             INSERT INTO asset (id, mediaType, mediaSubtypes, pixelWidth, pixelHeight, orientation, creationTime,
               creationOffset, creationDateSource, modificationTime, addedTime, latitude, longitude, altitude, duration,
               burstIdentifier, originalFilename, fileSize, contentHash, \(CameraColumns.names.joined(separator: ", ")),
-              cameraDataRead)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
+              cameraDataRead, placeId, placeLookedUp)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
             """).execute(arguments: StatementArguments([
                 id, draft.mediaType.photoKitValue, draft.mediaSubtypes.rawValue, draft.pixelWidth, draft.pixelHeight,
                 draft.orientation, draft.creationDate?.secondsSince1970, draft.creationDate?.utcOffsetSeconds,
                 draft.creationDateSource?.rawValue, now, now, draft.location?.latitude, draft.location?.longitude,
                 draft.location?.altitude, draft.duration, draft.burstIdentifier, primary.originalFilename, primary.fileSize,
                 draft.contentHash,
-            ] + CameraColumns.values(of: draft.camera)))
+            ] + CameraColumns.values(of: draft.camera) + [place.placeId, place.isLookedUp]))
         for resource in draft.resources {
             try db.cachedStatement(sql: """
                 INSERT INTO resource (assetId, type, originalFilename, mimeType, fileSize, path, isOwnedByLibrary)
@@ -219,10 +223,12 @@ struct ChangeTransaction {
         }
         switch update.location {
         case .unchanged: break
-        case .cleared: assignments.append("latitude = NULL, longitude = NULL, altitude = NULL")
+        case .cleared:
+            assignments.append("latitude = NULL, longitude = NULL, altitude = NULL, placeId = NULL, placeLookedUp = 1")
         case .set(let location):
-            assignments.append("latitude = ?, longitude = ?, altitude = ?")
-            arguments += [location.latitude, location.longitude, location.altitude]
+            let place = try PlaceColumns(of: location, places: places, in: db)
+            assignments.append("latitude = ?, longitude = ?, altitude = ?, placeId = ?, placeLookedUp = ?")
+            arguments += [location.latitude, location.longitude, location.altitude, place.placeId, place.isLookedUp]
         }
         try db.cachedStatement(sql: "UPDATE asset SET \(assignments.joined(separator: ", ")) WHERE id = ?")
             .execute(arguments: arguments + [id])

@@ -66,6 +66,11 @@ struct LibraryInterface: VarlinkInterface {
             case .fetchAssetMetadata:
                 guard access.canRead else { throw LibraryError.permissionDenied }
                 try await fetchAssetMetadata(try call.decodeParameters(), replies: replies)
+            case .fetchPlaces:
+                guard access.canRead else { throw LibraryError.permissionDenied }
+                let parameters: FetchPlacesParameters = try call.decodeParameters()
+                let places = try await database.fetchPlaces(parameters.query ?? AssetQuery())
+                try await replies.send(FetchPlacesReply(places: places))
             }
         }
     }
