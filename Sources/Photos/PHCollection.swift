@@ -80,7 +80,8 @@ public final class PHAssetCollection: PHCollection, @unchecked Sendable {
     public var startDate: Date? { collection.startDate.map(Date.init) }
     public var endDate: Date? { collection.endDate.map(Date.init) }
     public var approximateLocation: PHLocation? { nil }
-    public var localizedLocationNames: [String] { [] }
+    /// A moment's cities, the most photographed first, at most three (CONTRACT §15); empty for albums.
+    public var localizedLocationNames: [String] { collection.locationNames }
 
     /// The collections of `type` and `subtype`. As on Apple's platforms, smart albums of `.any` subtype (and of
     /// `.albumRegular`, which pickers ask for) are every smart album but Recently Deleted, which PhotoKit keeps
@@ -133,6 +134,8 @@ public final class PHCollectionList: PHCollection, @unchecked Sendable {
     public var collectionListSubtype: PHCollectionListSubtype { .regularFolder }
     public var startDate: Date? { collection.startDate.map(Date.init) }
     public var endDate: Date? { collection.endDate.map(Date.init) }
+    /// Empty: Apple fills it for moment lists, and the library's collection lists are folders.
+    public var localizedLocationNames: [String] { collection.locationNames }
 
     public class func fetchCollectionLists(
         withLocalIdentifiers identifiers: [String],
