@@ -278,6 +278,7 @@ let package = Package(
                 .embedInCode("Page/video.js"),
                 .embedInCode("Page/annotations.js"),
                 .embedInCode("Page/folders.js"),
+                .embedInCode("Page/places.js"),
             ]
         ),
         .target(
@@ -306,6 +307,14 @@ let package = Package(
             dependencies: [
                 "DaemonCore", "PhotolibProtocol", "CompactJSON", "Imaging", "PhotoModel", "ThumbnailCache",
                 "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The daemon's core in process: a library of the store and the core's types, without a daemon or socket.
+        .testTarget(
+            name: "DaemonCoreTests",
+            dependencies: [
+                "DaemonCore", "LibraryStore", "PhotoModel", "PhotolibProtocol", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -399,6 +408,7 @@ if environment["PHOTOLIBD_BENCHMARKS"] != nil {
         .executable(name: "annotation-benchmark", targets: ["AnnotationBenchmark"]),
         .executable(name: "gallery-benchmark-library", targets: ["GalleryBenchmark"]),
         .executable(name: "place-benchmark", targets: ["PlaceBenchmark"]),
+        .executable(name: "place-backfill-benchmark", targets: ["PlaceBackfillBenchmark"]),
     ]
     package.targets += [
         // Builds benchmark libraries through the store and starts the daemon on them.
@@ -485,6 +495,13 @@ if environment["PHOTOLIBD_BENCHMARKS"] != nil {
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/PlaceBenchmark"
+        ),
+        // Times the places backfill of a library from before places beside one sqlite3 UPDATE of every row
+        // (Benchmarks/places.sh runs it).
+        .executableTarget(
+            name: "PlaceBackfillBenchmark",
+            dependencies: ["BenchmarkSupport", "DaemonCore", "LibraryStore", .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/PlaceBackfillBenchmark"
         ),
 
         // Times watched-folder ingest beside sha256sum and inotifywait, and start-up reconciliation (Benchmarks/import.sh).
