@@ -59,6 +59,17 @@ import Testing
         CityCentre(
             latitude: 48.8584, longitude: 2.2945, city: "Paris", region: "Île-de-France", country: "France",
             countryCode: "FR"),
+        // Praça da Sé: the nearest place is "Se", a district whose second-level division is São Paulo.
+        CityCentre(
+            latitude: -23.5505, longitude: -46.6333, city: "São Paulo", region: "São Paulo", country: "Brazil",
+            countryCode: "BR"),
+        // Towns beside a larger city in divisions of their own stay themselves.
+        CityCentre(
+            latitude: 48.8846, longitude: 2.2697, city: "Neuilly-sur-Seine", region: "Île-de-France",
+            country: "France", countryCode: "FR"),
+        CityCentre(
+            latitude: 42.3751, longitude: -71.1056, city: "Cambridge", region: "Massachusetts",
+            country: "United States", countryCode: "US"),
         // A city whose name begins with a larger one's ("San Jose") is no section of it.
         CityCentre(
             latitude: 14.8136, longitude: 121.0453, city: "San Jose del Monte", region: "Central Luzon",

