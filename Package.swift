@@ -125,7 +125,7 @@ let package = Package(
         .target(
             name: "ReverseGeocoding",
             dependencies: [
-                "PhotolibLocations",
+                "PhotoModel", "PhotolibLocations",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
@@ -323,7 +323,7 @@ let package = Package(
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "PhotoModel", "TestSupport"]),
         .testTarget(
             name: "ReverseGeocodingTests",
-            dependencies: ["ReverseGeocoding", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ReverseGeocoding", "PhotoModel", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "ToolProcessTests", dependencies: ["ToolProcess"]),
         .testTarget(name: "VideoExportTests", dependencies: ["VideoExport", "TestSupport"]),

@@ -1,3 +1,5 @@
+import PhotoModel
+
 /// The names of the table's cities (places that are not sections of another), kept compactly: the city names in one
 /// UTF-8 buffer, each division and country name once.
 struct CityNames: Sendable {
@@ -27,11 +29,11 @@ struct CityNames: Sendable {
         return low < ids.count && ids[low] == id ? low : nil
     }
 
-    func name(at index: Int) -> PlaceName {
+    func name(at index: Int) -> AssetPlace {
         let start = index == 0 ? 0 : Int(nameEnds[index - 1])
         let region = regions[index]
         let country = Int(countries[index])
-        return PlaceName(
+        return AssetPlace(
             id: String(ids[index]),
             city: String(decoding: nameBytes[start..<Int(nameEnds[index])], as: UTF8.self),
             region: region == Self.noRegion ? nil : regionNames[Int(region)],

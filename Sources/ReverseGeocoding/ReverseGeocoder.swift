@@ -1,3 +1,4 @@
+import PhotoModel
 import PhotolibLocations
 
 /// Names the place at a position offline (CONTRACT §15): the nearest GeoNames populated place of 500 people or more
@@ -19,7 +20,7 @@ public final class ReverseGeocoder: Sendable {
 
     /// The place at `latitude`, `longitude` (degrees), or nil for a position that is not finite or out of range,
     /// exactly (0, 0) (written by cameras without a fix), or with no place within 25 km.
-    public func place(latitude: Double, longitude: Double) -> PlaceName? {
+    public func place(latitude: Double, longitude: Double) -> AssetPlace? {
         guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180,
             latitude != 0 || longitude != 0,
             let city = grid.nearest(latitude: latitude, longitude: longitude, within: Self.searchRadiusKilometres)

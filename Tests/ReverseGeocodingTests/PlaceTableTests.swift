@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PhotoModel
 import ReverseGeocoding
 import TestSupport
 import Testing
@@ -68,7 +69,7 @@ import Testing
                 ]))
         #expect(
             geocoder.place(latitude: -16.39, longitude: 179.36)
-                == PlaceName(
+                == AssetPlace(
                     id: "2", city: "Town", region: "Northern", country: "Fiji", countryCode: "FJ"))
     }
 

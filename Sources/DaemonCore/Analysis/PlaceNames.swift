@@ -59,15 +59,9 @@ package final class PlaceNames: PlaceResolving {
 
     package func lookUp(_ location: Location) -> PlaceLookup {
         guard let geocoder = geocoder() else { return .unavailable }
-        guard let name = geocoder.place(latitude: location.latitude, longitude: location.longitude) else {
+        guard let place = geocoder.place(latitude: location.latitude, longitude: location.longitude) else {
             return .nowhere
         }
-        return .named(Self.assetPlace(name))
-    }
-
-    /// The library's record of a place the geocoder named.
-    static func assetPlace(_ name: PlaceName) -> AssetPlace {
-        AssetPlace(
-            id: name.id, city: name.city, region: name.region, country: name.country, countryCode: name.countryCode)
+        return .named(place)
     }
 }

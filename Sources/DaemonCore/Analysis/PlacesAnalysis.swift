@@ -24,8 +24,10 @@ package final class PlacesAnalysis: AnalysisStep {
         let batch = try await database.assetsAwaitingPlaces(limit: Self.batchSize)
         guard !batch.isEmpty, let geocoder = places.geocoder() else { return 0 }
         let lookups = batch.map { asset in
-            let name = geocoder.place(latitude: asset.location.latitude, longitude: asset.location.longitude)
-            return (asset: asset, place: name.map(PlaceNames.assetPlace))
+            (
+                asset: asset,
+                place: geocoder.place(latitude: asset.location.latitude, longitude: asset.location.longitude)
+            )
         }
         try await database.recordPlaces(lookups)
         let total = analysed.wrappingAdd(batch.count, ordering: .relaxed).newValue
