@@ -19,48 +19,16 @@ struct AssetsCommand: AsyncParsableCommand {
     @Flag(help: "Print each asset as one line of JSON, as the daemon sends it.")
     var json = false
 
-    @Option(
-        help: ArgumentHelp(
-            "Only the assets of this album, smart album or moment (id, start of an id, or title).",
-            valueName: "album"))
-    var album: String?
-
-    @Option(help: "Only assets of this type: image, video or audio.")
-    var media: MediaType?
-
-    @Option(
-        help: ArgumentHelp(
-            "Only assets taken on or after this day (2024, 2024-05 or 2024-05-01, local time).",
-            valueName: "date"))
-    var since: CalendarPeriod?
-
-    @Option(help: ArgumentHelp("Only assets taken on or before this day, month or year.", valueName: "date"))
-    var until: CalendarPeriod?
-
-    @Option(help: ArgumentHelp("Only assets taken on this day, in this month or in this year.", valueName: "date"))
-    var on: CalendarPeriod?
+    @OptionGroup var filter: AssetFilter
 
     @Option(help: "List at most this many assets.")
     var limit: Int?
-
-    @Option(
-        name: .customLong("where"),
-        help: ArgumentHelp(
-            "Only assets matching this NSPredicate-format predicate, e.g. 'isFavorite == YES AND pixelWidth > 3000'.",
-            valueName: "predicate"))
-    var predicate: String?
 
     @Option(
         parsing: .unconditionalSingleValue,
         help: ArgumentHelp(
             "Sort by this key, descending with a leading '-' (repeat for ties), e.g. -creationDate.", valueName: "key"))
     var sort: [String] = []
-
-    @Flag(help: "Include hidden assets.")
-    var includeHidden = false
-
-    @Flag(help: "Include assets in Recently Deleted.")
-    var includeTrashed = false
 
     @Flag(help: "List every frame of a burst, not only its representative.")
     var allBurstFrames = false
@@ -77,28 +45,23 @@ struct AssetsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let library = try await connection.connect()
-        var collection: AssetCollection?
-        if let album {
-            collection = try await References(library: library).collection(album, kinds: Set(CollectionKind.allCases))
-        }
+        var query = try await filter.query(in: library)
         let sortDescriptors = sort.map { SortDescriptor(key: Self.sortKey($0), ascending: !$0.hasPrefix("-")) }
-        let query = AssetQuery(
-            collection: collection?.id, mediaTypes: media.map { [$0] }, predicate: combinedPredicate(),
-            sort: sortDescriptors.isEmpty ? nil : sortDescriptors, includeHidden: includeHidden,
-            includeTrashed: includeTrashed, includeAllBurstAssets: allBurstFrames, limit: limit)
+        query.sort = sortDescriptors.isEmpty ? nil : sortDescriptors
+        query.includeAllBurstAssets = allBurstFrames
+        query.limit = limit
         let assets: [Asset]
         do {
             assets = try await library.fetchAllAssets(matching: query).assets
         } catch {
-            guard error.code == .invalidPredicate else { throw error }
-            throw try await PredicateRefusal.explain(error, ofPredicate: predicate, in: library)
+            throw try await filter.explain(error, in: library)
         }
         if json {
             for asset in assets { try Console.printJSON(asset) }
             return
         }
         // Hidden and trashed rows are marked when the listing mixes them with the rest.
-        let showsState = includeHidden || includeTrashed
+        let showsState = filter.includeHidden || filter.includeTrashed
         var table = TextTable(
             header: ["ID", "TYPE", "PIXELS", "BYTES", "TAKEN (LOCAL TIME)", "FAV"]
                 + (showsState ? ["STATE"] : []) + ["FILENAME"])
@@ -116,18 +79,6 @@ struct AssetsCommand: AsyncParsableCommand {
                 ] + (showsState ? [state.isEmpty ? "-" : state] : []) + [asset.originalFilename])
         }
         table.print(empty: "no assets match")
-    }
-
-    /// `--where` and the date options as one predicate.
-    private func combinedPredicate() -> String? {
-        var terms = predicate.map { ["(\($0))"] } ?? []
-        for period in [since, on].compactMap({ $0 }) {
-            terms.append("creationDate >= \(PredicateText.quoted(period.start.rfc3339))")
-        }
-        for period in [until, on].compactMap({ $0 }) {
-            terms.append("creationDate < \(PredicateText.quoted(period.end.rfc3339))")
-        }
-        return terms.isEmpty ? nil : terms.joined(separator: " AND ")
     }
 
     /// A sort argument's key, without its direction sign.

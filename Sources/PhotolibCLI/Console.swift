@@ -134,10 +134,17 @@ enum Display {
         String(text.prefix(19)).replacingOccurrences(of: "T", with: " ")
     }
 
-    /// A place as `48.858400, 2.294500, 35 m`.
-    static func place(_ location: Location) -> String {
+    /// A location as `48.858400, 2.294500, 35 m`.
+    static func location(_ location: Location) -> String {
         String(format: "%.6f, %.6f", location.latitude, location.longitude)
             + (location.altitude.map { String(format: ", %.0f m", $0) } ?? "")
+    }
+
+    /// A place by name, as `Paris, Île-de-France, France`; `-` without one.
+    static func place(_ place: AssetPlace?) -> String {
+        guard let place else { return "-" }
+        return ([place.city] + (place.region.map { $0 == place.city ? [] : [$0] } ?? []) + [place.country]).joined(
+            separator: ", ")
     }
 
     /// `1 asset`, `2 assets`: a count with its noun, plural only when plural.

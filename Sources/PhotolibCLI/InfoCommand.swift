@@ -92,7 +92,8 @@ struct InfoCommand: AsyncParsableCommand {
         lines.append(("modified", asset.modificationDate.map { Display.dateWithZone($0, source: nil) } ?? "-"))
         lines.append(("added", Display.dateWithZone(asset.addedDate, source: nil)))
         lines.append(("camera", describe(asset.camera) ?? "-"))
-        lines.append(("place", asset.location.map(Display.place) ?? "-"))
+        lines.append(("location", asset.location.map(Display.location) ?? "-"))
+        lines.append(("place", Display.place(asset.place)))
         let flags = [
             ("favorite", asset.isFavorite), ("hidden", asset.isHidden), ("in Recently Deleted", asset.isTrashed),
         ]

@@ -7,7 +7,8 @@ public struct PhotolibCommand: AsyncParsableCommand {
         abstract: "Browse and change the photolibd photo library.",
         version: PhotolibVersion.current,
         subcommands: [
-            StatusCommand.self, AssetsCommand.self, InfoCommand.self, ImportCommand.self, AlbumsCommand.self, AlbumCommand.self,
+            StatusCommand.self, AssetsCommand.self, PlacesCommand.self, InfoCommand.self, ImportCommand.self,
+            AlbumsCommand.self, AlbumCommand.self,
             FavoriteCommand.self, HideCommand.self, UnhideCommand.self, SetDateCommand.self, SetLocationCommand.self,
             RateCommand.self, TagCommand.self, TitleCommand.self, CaptionCommand.self,
             WatchCommand.self, SourcesCommand.self, FolderCommand.self, SmartCommand.self,
@@ -23,12 +24,14 @@ public struct PhotolibCommand: AsyncParsableCommand {
 
 /// The options every command takes to reach the daemon.
 struct ConnectionOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "The daemon's socket (default: $PHOTOLIBD_SOCKET, else the config file's socket, else the standard location).",
-        valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "The daemon's socket (default: $PHOTOLIBD_SOCKET, else the config file's socket, else the standard location).",
+            valueName: "path"))
     var socket: String?
 
-    @Option(help: ArgumentHelp("How long to wait for the daemon's first answer before giving up.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp("How long to wait for the daemon's first answer before giving up.", valueName: "seconds"))
     var timeout: Int = 10
 
     /// Connects to the daemon, which must answer within the time-out.

@@ -12,8 +12,12 @@ struct SetLocationCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var selection: AssetSelection
 
-    @Option(help: ArgumentHelp("The place in decimal degrees, and optionally the altitude in metres: 48.8584,2.2945[,35].",
-                               valueName: "latitude,longitude"))
+    // Unconditional: a southern or western place starts with '-' (--to -33.8688,151.2093).
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The place in decimal degrees, and optionally the altitude in metres: 48.8584,2.2945[,35].",
+            valueName: "latitude,longitude"))
     var to: Coordinates?
 
     @Option(help: ArgumentHelp("Take the place of this asset (its id or the start of it).", valueName: "asset-id"))
@@ -42,8 +46,17 @@ struct SetLocationCommand: AsyncParsableCommand {
         var changes = PhotoLibrary.ChangeBuilder()
         for asset in found { changes.setLocation(location, for: asset.id) }
         _ = try await library.performChanges(changes)
-        let place = location.map(Display.place) ?? "no place"
-        for asset in found { Console.print("\(asset.summary): \(place)") }
+        // Each as it is now, with the place its new location is in.
+        let query = AssetQuery(
+            ids: found.map(\.id), includeHidden: true, includeTrashed: true, includeAllBurstAssets: true)
+        let named = Dictionary(
+            try await library.fetchAllAssets(matching: query).assets.map { ($0.id, $0.place) },
+            uniquingKeysWith: { a, _ in a })
+        let shown = location.map(Display.location) ?? "no place"
+        for asset in found {
+            let place = named[asset.id].flatMap { $0 }.map { " (\(Display.place($0)))" } ?? ""
+            Console.print("\(asset.summary): \(shown)\(place)")
+        }
     }
 }
 
@@ -54,7 +67,8 @@ struct Coordinates: ExpressibleByArgument {
     init?(argument: String) {
         let numbers = argument.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard (2...3).contains(numbers.count), !numbers.contains(nil) else { return nil }
-        let location = Location(latitude: numbers[0]!, longitude: numbers[1]!, altitude: numbers.count == 3 ? numbers[2] : nil)
+        let location = Location(
+            latitude: numbers[0]!, longitude: numbers[1]!, altitude: numbers.count == 3 ? numbers[2] : nil)
         guard location.isValid else { return nil }
         self.location = location
     }

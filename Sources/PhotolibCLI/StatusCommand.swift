@@ -95,11 +95,19 @@ struct StatusCommand: AsyncParsableCommand {
                     Self.describe(leftInDropFolders: $0, status.dropFolders ?? [])
                 }
             ),
+            ("places", status.importer?.analysis?.places.map(Self.describe(places:))),
             ("photolib", "version \(status.version)"),
         ]
         for case let (label, value?) in lines {
             Console.print((label + ":").padding(toLength: 16, withPad: " ", startingAt: 0) + value)
         }
+    }
+
+    /// "12 of 40 named": of the located assets the background analysis found unnamed since the daemon started (a
+    /// library from before places), how many it named; "all named" when none waited; or why places cannot be named.
+    private static func describe(places progress: AnalysisProgress) -> String {
+        if let problem = progress.problem { return "not named: \(problem)" }
+        return progress.total == 0 ? "all named" : "\(progress.done) of \(progress.total) named"
     }
 
     /// "1 file in the drop folder is not a photo, video or audio file: junk.txt", a line per reason, each file named

@@ -135,7 +135,8 @@ struct CameraDataTests {
         let shown = try runTool(photolib, ["--socket", daemon.socketPath, "info", ids[0]]).output
         for expected in ["created   2024-01-31 10:15:00 +01:00 (EXIF, with the camera's offset)",
                          "camera    Canon EOS R5, RF24-70mm F2.8 L IS USM, f/2.8, 1/125 s, ISO 400, 50 mm (50 mm in 35 mm)",
-                         "place     48.858400, 2.294500", "state     favorite, not edited", "Paris (album)",
+                         "location  48.858400, 2.294500", "place     Paris, Île-de-France, France",
+                         "state     favorite, not edited", "Paris (album)",
                          "file      photo: " + daemon.libraryPath + "/originals/2024/01/", "iptc      Keywords = tower, paris"] {
             #expect(shown.contains(expected), "\(expected) in\n\(shown)")
         }

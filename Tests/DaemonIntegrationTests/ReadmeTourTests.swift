@@ -62,11 +62,12 @@ struct ReadmeTourTests {
             started && daemon.isRunning,
             "photolibd did not start on its defaults: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
 
-        // Every line in one shell, in order; an id where the tour says ASSET_ID (the first two for ASSET_ID…).
+        // Every line in one shell, in order; an id where the tour says ASSET_ID (the first two for ASSET_ID…): each
+        // line's first "id", the asset's, as a located asset's place has an id too.
         var script = """
             shopt -s expand_aliases
             cd \(working)
-            tour_ids() { ${BASH_ALIASES[photolib]} assets --json --include-hidden --include-trashed | head -n "$1" | sed 's/.*"id":"\\([^"]*\\)".*/\\1/'; }
+            tour_ids() { ${BASH_ALIASES[photolib]} assets --json --include-hidden --include-trashed | head -n "$1" | sed 's/"id":"\\([^"]*\\)".*/\\n\\1/; s/.*\\n//'; }
 
             """
         let lines = try Self.tourLines()
