@@ -68,6 +68,21 @@ struct PlaceTests {
         #expect(try await matching("countryCode IN {'RU', 'FJ'}") == [ids[3], ids[4]])
         #expect(try await matching("city == nil AND latitude != nil") == [ids[5], ids[6]])
 
+        // Hostile patterns on the place keys meet the predicate's limits like any key's, and the daemon serves on.
+        let hostile = [
+            "city LIKE '" + String(repeating: "x", count: 5_000) + "'",
+            "country IN " + String(repeating: "{", count: 5_000),
+            String(repeating: "(", count: 10_000) + "region == 'x'",
+        ]
+        for predicate in hostile {
+            await #expect {
+                try await library.fetchAssets(matching: AssetQuery(predicate: predicate))
+            } throws: {
+                ($0 as? PhotoLibraryError)?.varlinkError?.name == "io.photolibd.Library.InvalidPredicate"
+            }
+        }
+        #expect(try await matching("city LIKE[cd] '*" + String(repeating: "*", count: 900) + "'").count == 5)
+
         let places = try await library.fetchPlaces()
         #expect(places.count == 5)
         #expect(places.allSatisfy { $0.assetCount == 1 })
