@@ -39,6 +39,10 @@ extension LibraryFeed {
     func subscribe(_ page: PageMailbox, to spec: ViewSpec, lastToken: String?) async {
         page.post(PageEvent.hello(daemonUp: daemonUp, token: token))
         page.post(PageEvent.collections(collections))
+        if spec.subject == .places {
+            await subscribeToPlaces(page)
+            return
+        }
         guard let open = try? await openView(spec) else {
             waitingPages[ObjectIdentifier(page)] = page
             return
@@ -56,6 +60,7 @@ extension LibraryFeed {
         views[spec.key]?.pages[ObjectIdentifier(page)] = nil
         views[spec.key]?.lastUsed = .now
         waitingPages[ObjectIdentifier(page)] = nil
+        placePages[ObjectIdentifier(page)] = nil
     }
 
     /// The view, opened first when no page has shown it yet: its query is added to the observation.
@@ -101,7 +106,9 @@ extension LibraryFeed {
         // Changes that arrived while the result was on its way, and are newer than it.
         let start = ChangeToken(update.token)?.generation ?? 0
         for (token, change) in opening[spec.key] ?? [] where (ChangeToken(token)?.generation ?? 0) > start {
-            let missing = (change.ids ?? (change.insertedIds ?? []) + (change.changedIds ?? [])).filter { tiles[$0] == nil }
+            let missing = (change.ids ?? (change.insertedIds ?? []) + (change.changedIds ?? [])).filter {
+                tiles[$0] == nil
+            }
             for tile in try await connections.fetchTiles(missing) { tiles[tile.id] = tile }
             _ = view.apply(change, touchedBefore: [], token: token, tiles: tiles)
         }

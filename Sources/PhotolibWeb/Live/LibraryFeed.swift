@@ -37,6 +37,14 @@ actor LibraryFeed {
     var openingTasks: [String: Task<Void, any Error>] = [:]
     /// Pages of views that are not open yet (the daemon is down): told when it is back.
     var waitingPages: [ObjectIdentifier: PageMailbox] = [:]
+    /// Pages showing the Places view, told when the library's cities change (LibraryFeed+Places).
+    var placePages: [ObjectIdentifier: PageMailbox] = [:]
+    /// The cities as last fetched, and the count of asset changes they are current for.
+    var places: PlaceList?
+    /// The cities the place pages were sent last.
+    var placesPosted: PlaceList?
+    var assetChanges = 0
+    var placesRefresh: Task<Void, Never>?
 
     init(connections: LibraryConnections, recentThumbnails: RecentThumbnails, logger: Logger) {
         self.connections = connections
@@ -124,6 +132,7 @@ actor LibraryFeed {
             }
         }
         token = event.token
+        if event.objects.contains(where: { $0.kind == .asset }) { placesChanged() }
         if results[Self.collectionsName] != nil || event.objects.contains(where: { $0.kind == .collection }) {
             await refreshCollections()
         }
@@ -149,6 +158,7 @@ actor LibraryFeed {
         }
         views = built
         daemonUp = true
+        placesChanged()
         await refreshCollections()
         if wasDown {
             broadcast(PageEvent.daemon(up: true))
@@ -174,6 +184,7 @@ actor LibraryFeed {
 
     /// The daemon's query for `spec`, and how its view is cut into sections.
     func queryAndGrouping(for spec: ViewSpec) async throws(GalleryError) -> (AssetQuery, GalleryView.Grouping) {
+        if case .place(let id) = spec.subject { return try spec.query(collection: nil, place: try await place(id)) }
         guard case .collection(let id) = spec.subject else { return try spec.query(collection: nil) }
         var collection = collections.first { $0.id == id }
         if collection == nil {
@@ -193,5 +204,6 @@ actor LibraryFeed {
             for page in open.pages.values { page.post(event) }
         }
         for page in waitingPages.values { page.post(event) }
+        for page in placePages.values { page.post(event) }
     }
 }

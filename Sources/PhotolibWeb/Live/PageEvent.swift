@@ -10,6 +10,7 @@ import PhotoLibrary
 /// - `sections`: `{view, token, count, index?, sections}`: what a change did to a view; `index` (the list of
 ///   `[key, count]`) when sections appeared, went or changed size; `sections` the changed ones with their tiles.
 /// - `collections`: `{collections}` the sidebar's albums, folders and smart albums with their counts.
+/// - `places`: `{token, places}` the library's cities, to the pages that show the Places view (LibraryFeed+Places).
 /// - `daemon`: `{state: "up" | "down"}`.
 /// - `reset`: `{reason}`: the page fetches its view again (the daemon came back, the page fell behind, its token
 ///   is too old).
@@ -51,7 +52,9 @@ enum PageEvent {
     }
 
     /// The change of a view: its index when `withIndex`, and the sections named by `keys` with their tiles.
-    static func sections(of view: GalleryView, named key: String, keys: [String], withIndex: Bool, tiles: TileStore) -> ByteBuffer {
+    static func sections(of view: GalleryView, named key: String, keys: [String], withIndex: Bool, tiles: TileStore)
+        -> ByteBuffer
+    {
         var json = JSONWriter()
         json.beginObject()
         json.key("view"); json.string(key)
@@ -81,7 +84,9 @@ enum PageEvent {
     }
 
     /// `[{key, count, tiles?}]` for the sections named, in the view's order; a section over `limit` has no tiles.
-    static func writeSections(of view: GalleryView, keys: [String], tiles: TileStore, limit: Int, to json: inout JSONWriter) {
+    static func writeSections(
+        of view: GalleryView, keys: [String], tiles: TileStore, limit: Int, to json: inout JSONWriter
+    ) {
         json.array(keys.compactMap { view.section(forKey: $0) }) { json, section in
             json.beginObject()
             json.key("key"); json.string(section.key)
@@ -100,11 +105,16 @@ enum PageEvent {
     }
 
     private static func event(_ name: String, id: String?, json: JSONWriter) -> ByteBuffer {
+        event(name, id: id, bytes: json.bytes)
+    }
+
+    /// An event of the stream: its id when it has one, its name, and its JSON on one line.
+    static func event(_ name: String, id: String?, bytes: [UInt8]) -> ByteBuffer {
         var buffer = ByteBuffer()
-        buffer.reserveCapacity(json.bytes.count + 64)
+        buffer.reserveCapacity(bytes.count + 64)
         if let id { buffer.writeString("id: \(id)\n") }
         buffer.writeString("event: \(name)\ndata: ")
-        buffer.writeBytes(json.bytes)
+        buffer.writeBytes(bytes)
         buffer.writeString("\n\n")
         return buffer
     }

@@ -1,6 +1,7 @@
 // The viewer's info panel: a list of sections, each drawn from the asset's info (`GET /api/assets/ID`), the first
 // one editable (annotations.js).
 import { annotationEditor } from './annotations.js';
+import { sameName } from './places.js';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' });
 
@@ -32,6 +33,27 @@ function bytes(count) {
   return `${unit ? value.toFixed(1) : value} ${units[unit]}`;
 }
 
+/** A place as a person says it: "Paris, Île-de-France, France" (a region named as its city said once). */
+function placeName(place) {
+  if (!place) return null;
+  return [place.city, sameName(place.region, place.city) ? null : place.region, place.country].filter(Boolean).join(', ');
+}
+
+/** The place's row made a button that shows the photos taken there (main.js opens the view `place-ID`). */
+function withPlaceLink(place, list) {
+  const value = place && list?.querySelector('dd');
+  if (!value) return list;
+  const link = document.createElement('button');
+  link.type = 'button';
+  link.className = 'place-link';
+  link.dataset.placeId = place.id;
+  link.textContent = value.textContent;
+  link.title = `Show the photos taken in ${place.city}`;
+  link.addEventListener('click', () => document.dispatchEvent(new CustomEvent('gallery-view', { detail: `place-${place.id}` })));
+  value.replaceChildren(link);
+  return list;
+}
+
 export const infoSections = [
   {
     title: 'Description',
@@ -45,10 +67,10 @@ export const infoSections = [
   },
   {
     title: 'Place',
-    render: ({ asset }) => asset.location && rows([
-      ['Latitude', asset.location.latitude.toFixed(5)], ['Longitude', asset.location.longitude.toFixed(5)],
+    render: ({ asset }) => asset.location && withPlaceLink(asset.place, rows([
+      ['Place', placeName(asset.place)], ['Latitude', asset.location.latitude.toFixed(5)], ['Longitude', asset.location.longitude.toFixed(5)],
       ['Altitude', asset.location.altitude != null ? `${asset.location.altitude.toFixed(0)} m` : null],
-    ]),
+    ])),
   },
   {
     title: 'Camera',

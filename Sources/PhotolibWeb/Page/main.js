@@ -1,4 +1,4 @@
-// The page: the view shown (the timeline, an album, a search), kept live, and the parts wired together.
+// The page: the view shown (the timeline, an album, a search, the places), kept live, and the parts wired together.
 import { change, searchView } from './api.js';
 import { Timeline } from './timeline.js';
 import { Scrubber, jumpTo, whenFilled } from './scrubber.js';
@@ -8,6 +8,7 @@ import { LiveStream } from './live.js';
 import { Uploads } from './upload.js';
 import { Selection } from './selection.js';
 import { Folders } from './folders.js';
+import { Places } from './places.js';
 
 const $ = (selector) => document.querySelector(selector);
 const status = $('#status');
@@ -30,6 +31,10 @@ function showError(text) {
 }
 
 const sidebar = new Sidebar($('#collections'), { onSelect: (view) => openView(view) });
+const places = new Places($('#places'), { onOpen: (view) => openView(view) });
+/** A view of the places: the Places view itself, a city's photos (`place-ID`) or a country's (`country-CC`). */
+const isPlaceView = (view) => view === 'places' || view.startsWith('place-') || view.startsWith('country-');
+const titleOf = (view) => (isPlaceView(view) ? places.titleOf(view) : sidebar.titleOf(view));
 let selection;
 const timeline = new Timeline($('#scroller'), $('#canvas'), {
   onOpen: (id) => { viewer.open(id); history.replaceState(null, '', `#view=${state.view}&asset=${id}`); },
@@ -56,10 +61,15 @@ const live = new LiveStream({
   onCollections: (collections) => {
     sidebar.update(collections);
     folders.render();
-    $('#view-title').textContent = sidebar.titleOf(state.view);
+    $('#view-title').textContent = titleOf(state.view);
+  },
+  onPlaces: (event) => {
+    places.update(event);
+    if (state.view === 'places') $('#view-count').textContent = places.summary;
   },
   // The view's index again, and a new stream from its token (the old one may not have been following a view).
-  onReset: () => timeline.reload().then(() => live.follow(state.view, timeline.token)).catch((error) => showError(error.message)),
+  onReset: () => (state.view === 'places' ? places.load() : timeline.reload()).then(() =>
+    live.follow(state.view, state.view === 'places' ? places.token : timeline.token)).catch((error) => showError(error.message)),
   onDaemon: (up) => { state.daemonUp = up; showStatus(); },
   onConnection: (connected) => { state.connected = connected; showStatus(); },
 });
@@ -67,12 +77,25 @@ const live = new LiveStream({
 /** Shows a view and follows its changes. */
 async function openView(view) {
   try {
-    const index = await timeline.show(view);
+    const showingPlaces = view === 'places';
+    const index = showingPlaces ? await places.load() : await timeline.show(view);
+    // A city's or country's heading names it: the page opened on one has not fetched the places yet.
+    if (isPlaceView(view) && !places.places) await places.load().catch(() => null);
+    if (showingPlaces) leaveTimeline();
     state.view = view;
+    places.show(showingPlaces);
+    $('#canvas').hidden = showingPlaces;
+    $('#scrubber').hidden = showingPlaces;
+    $('#back').hidden = !isPlaceView(view) || showingPlaces;
+    if (showingPlaces) {
+      $('#empty').hidden = true;
+      $('#view-count').textContent = places.summary;
+      $('#scroller').scrollTop = 0;
+    }
     selection.clear();
     sidebar.select(view);
     folders.render(view);
-    $('#view-title').textContent = sidebar.titleOf(view);
+    $('#view-title').textContent = titleOf(view);
     history.replaceState(null, '', `#view=${view}`);
     live.follow(view, index.token);
     return index;
@@ -82,6 +105,22 @@ async function openView(view) {
     return null;
   }
 }
+
+/** Lets go of the timeline's view while the places are shown: none of its sections loads on their scrolling, and
+ *  its live changes are not applied (`timeline.show` takes a view again). */
+function leaveTimeline() {
+  timeline.generation++;
+  timeline.view = null;
+  timeline.sections = [];
+  timeline.tops = [];
+  timeline.canvas.replaceChildren();
+}
+$('#back').addEventListener('click', () => openView('places'));
+// The place in the viewer's info panel asks for the photos taken there.
+document.addEventListener('gallery-view', (event) => {
+  if (viewer.isOpen) viewer.dialog.close();
+  openView(event.detail);
+});
 
 /** The search form's terms: what was typed is a predicate when it has an operator or a quote (`rating >= 4`,
  *  `ANY keywords == 'cat'`), else words found in keywords, titles, captions and file names. */
@@ -148,7 +187,7 @@ document.addEventListener('keydown', (event) => {
 
 // For the browser tests and the benchmark: the state of the page and a scrubber jump.
 window.gallery = {
-  timeline, viewer, sidebar, openView, state,
+  timeline, viewer, sidebar, places, openView, state,
   jumpTo: (month) => jumpTo(timeline, month), whenFilled: () => whenFilled(timeline),
 };
 

@@ -1,4 +1,5 @@
-// The sidebar: the library, the smart albums worth showing, then folders and albums as a tree, each with its count.
+// The sidebar: the library, the places, the smart albums worth showing, then folders and albums as a tree, each
+// with its count.
 
 const SMART_ORDER = [
   'smartAlbumFavorites', 'smartAlbumRecentlyAdded', 'smartAlbumVideos', 'smartAlbumLivePhotos', 'smartAlbumPanoramas',
@@ -41,14 +42,17 @@ export class Sidebar {
 
   select(view) {
     this.current = view;
+    // A city's or a country's photos are reached from Places, which stays marked.
+    const shown = view.startsWith('place-') || view.startsWith('country-') ? 'places' : view;
     for (const button of this.list.querySelectorAll('button[data-view]')) {
-      if (button.dataset.view === view) button.setAttribute('aria-current', 'page'); else button.removeAttribute('aria-current');
+      if (button.dataset.view === shown) button.setAttribute('aria-current', 'page'); else button.removeAttribute('aria-current');
     }
   }
 
   render() {
     const library = this.collections.find((collection) => collection.subtype === 'smartAlbumUserLibrary');
-    const items = [this.item({ id: library?.id, title: 'Library', assetCount: library?.assetCount, view: 'timeline' }, 0)];
+    const items = [this.item({ id: library?.id, title: 'Library', assetCount: library?.assetCount, view: 'timeline' }, 0),
+      this.item({ title: 'Places', assetCount: null, view: 'places' }, 0)];
     const smart = this.collections.filter((collection) => collection.kind === 'smartAlbum'
       && SMART_ORDER.includes(collection.subtype) && (collection.assetCount > 0 || ALWAYS.has(collection.subtype)))
       .sort((left, right) => SMART_ORDER.indexOf(left.subtype) - SMART_ORDER.indexOf(right.subtype));
@@ -101,7 +105,8 @@ export class Sidebar {
     count.className = 'count';
     count.textContent = collection.assetCount == null ? '' : collection.assetCount.toLocaleString();
     button.append(title, count);
-    button.setAttribute('aria-label', `${collection.title}, ${collection.assetCount ?? 0} items`);
+    // Places has no count of its own (null); a collection not yet counted has none so far (undefined).
+    button.setAttribute('aria-label', collection.assetCount === null ? collection.title : `${collection.title}, ${collection.assetCount ?? 0} items`);
     item.append(button);
     return item;
   }

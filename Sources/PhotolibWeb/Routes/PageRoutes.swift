@@ -39,6 +39,7 @@ struct PageRoutes<Context: RequestContext>: Sendable {
             "video.js": PageFile(PackageResources.video_js, javaScript),
             "annotations.js": PageFile(PackageResources.annotations_js, javaScript),
             "folders.js": PageFile(PackageResources.folders_js, javaScript),
+            "places.js": PageFile(PackageResources.places_js, javaScript),
         ]
     }
 
@@ -57,8 +58,9 @@ struct PageRoutes<Context: RequestContext>: Sendable {
 
     private func serve(_ name: String, _ request: Request) -> Response {
         guard let file = files[name] else {
-            return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(string: "not found")))
+            return Response(
+                status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: "not found")))
         }
         var headers: HTTPFields = [
             .contentType: file.contentType, .eTag: file.etag, .cacheControl: "no-cache",

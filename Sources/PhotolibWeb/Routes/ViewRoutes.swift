@@ -8,6 +8,9 @@ import ServiceLifecycle
 ///   bytes a day: the page lays out 100,000 assets from estimates and loads sections as they near the viewport);
 /// - `GET /api/views/KEY/sections?keys=K1,K2`: those sections' tiles, `[id, width, height, mediaType, flags,
 ///   version, duration]` each;
+/// - `GET /api/places`: the library's cities, `{token, places: [{id, city, region, country, countryCode, assetCount,
+///   keyAssetId, keyVersion, latitude, longitude}]}`, the most photographed first (a city's photos are the view
+///   `place-ID`); the stream of the view `places` carries them again, as `places` events, whenever they change;
 /// - `GET /api/events?view=KEY`: Server-Sent Events (see `PageEvent`); a page that reconnects sends the last token
 ///   it saw (`Last-Event-ID`, or `?since=`) and gets what changed since.
 struct ViewRoutes<Context: RequestContext>: Sendable {
@@ -23,12 +26,18 @@ struct ViewRoutes<Context: RequestContext>: Sendable {
         }
         router.get("/api/views/:view/sections") { request, context in
             let spec = try viewSpec(context.parameters.get("view"))
-            let keys = (request.uri.queryParameters["keys"].map(String.init) ?? "").split(separator: ",").prefix(200).map(String.init)
+            let keys = (request.uri.queryParameters["keys"].map(String.init) ?? "").split(separator: ",").prefix(200)
+                .map(String.init)
             return json(try await feed.sections(of: spec, keys: keys))
+        }
+        router.get("/api/places") { _, _ in
+            json(try await feed.placesJSON())
         }
         router.get("/api/events") { request, _ in
             let spec = try viewSpec(request.uri.queryParameters["view"].map(String.init) ?? "timeline")
-            let lastToken = request.headers[HTTPField.Name("Last-Event-ID")!] ?? request.uri.queryParameters["since"].map(String.init)
+            let lastToken =
+                request.headers[HTTPField.Name("Last-Event-ID")!]
+                ?? request.uri.queryParameters["since"].map(String.init)
             return events(for: spec, lastToken: lastToken)
         }
     }
@@ -39,8 +48,9 @@ struct ViewRoutes<Context: RequestContext>: Sendable {
     }
 
     private func json(_ bytes: [UInt8]) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     private func events(for spec: ViewSpec, lastToken: String?) -> Response {
@@ -71,8 +81,11 @@ struct ViewRoutes<Context: RequestContext>: Sendable {
             await feed.unsubscribe(page, from: spec)
             try? await writer.finish(nil)
         }
-        return Response(status: .ok, headers: [
-            .contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no",
-        ], body: body)
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/event-stream", .cacheControl: "no-store",
+                HTTPField.Name("X-Accel-Buffering")!: "no",
+            ], body: body)
     }
 }
