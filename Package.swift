@@ -279,7 +279,6 @@ let package = Package(
                 .embedInCode("Page/annotations.js"),
                 .embedInCode("Page/folders.js"),
                 .embedInCode("Page/places.js"),
-                .embedInCode("Page/places.js"),
             ]
         ),
         .target(
