@@ -14,8 +14,8 @@ struct StockClientTests {
         let result = try runTool("/usr/bin/env", ["python3", Self.script, library.daemon.socketPath, "2", photo])
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         #expect(summary["io.photolibd.Library"] as? [String] == [
-            "AuthorizationStatus", "FetchAssetMetadata", "FetchAssets", "FetchCollections", "FetchPersistentChanges", "Observe",
-            "PerformChanges", "UpdateObservation",
+            "AuthorizationStatus", "FetchAssetMetadata", "FetchAssets", "FetchCollections", "FetchPersistentChanges",
+            "FetchPlaces", "Observe", "PerformChanges", "UpdateObservation",
         ])
         #expect(summary["io.photolibd.Images"] as? [String] == [
             "ExportVideo", "ReadFile", "RequestContentEditingInput", "RequestImage", "RequestImageData", "StartCaching",
@@ -51,7 +51,7 @@ struct StockClientTests {
         #expect(imported["files"] as? [[String]] == [[photo, "imported"]])
         #expect((summary["sources"] as? [Any])?.isEmpty == true)
         #expect(summary["importStatus"] as? [String] == [
-            "cache", "failed", "imported", "library", "offlineSources", "pollingSources", "processing", "queued", "recentFailures",
+            "analysis", "cache", "failed", "imported", "library", "offlineSources", "pollingSources", "processing", "queued", "recentFailures",
             "sources", "version",
         ])
         let image = try #require(summary["image"] as? [String: Any])

@@ -44,6 +44,8 @@ struct ImportInterface: VarlinkInterface {
             reply.library = libraryPath
             reply.cache = cachePath
             reply.leftInDropFolders = statistics.filesLeftInDropFolders()
+            // Present from the start, before the analysis' first report.
+            reply.analysis = reply.analysis ?? AnalysisStatus()
             try await replies.send(reply)
         case .listSources:
             guard access.canRead else { throw permissionDenied }
