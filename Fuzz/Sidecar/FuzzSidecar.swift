@@ -31,6 +31,8 @@ func readSidecar(_ input: UnsafeRawBufferPointer) {
 func readSidecarBytes(_ input: UnsafeRawBufferPointer) {
     guard let reading = try? SidecarFile.annotations(inSidecarBytes: Array(input)) else { return }
     _ = reading.annotations
+    // A position the sidecar gives is on the globe, whatever its text said.
+    if let location = reading.location, !location.isValid { fatalError("a sidecar gave \(location)") }
 }
 
 @main

@@ -27,6 +27,8 @@ enum SidecarRows {
 public struct SidecarSubject: Sendable, Hashable {
     public var assetId: String
     public var annotations: Annotations
+    /// Where the asset was taken, as the library has it (a write-back writes it into the sidecar).
+    public var location: Location?
     /// The files the library uses for the asset, its primary first: its sidecar is beside one of them.
     public var filePaths: [String]
     /// Whether the primary file is the library's own copy (its sidecar is then the library's alone).
@@ -49,13 +51,15 @@ extension LibraryDatabase {
                                          arguments: [id]) else { return nil }
         var annotations = AnnotationColumns.annotations(from: row)
         annotations.keywords = try AnnotationColumns.keywords(of: [id], in: db)[id] ?? []
+        let location = try Row.fetchOne(db, sql: "SELECT latitude, longitude, altitude FROM asset WHERE id = ?",
+                                        arguments: [id]).flatMap(Self.location(from:))
         let order = Dictionary(uniqueKeysWithValues: ResourceType.allCases.enumerated().map { ($1.rawValue, $0) })
         let files = try Row.fetchAll(db, sql: "SELECT type, path, isOwnedByLibrary FROM resource WHERE assetId = ?",
                                      arguments: [id]).sorted { order[$0[0] as String, default: 9] < order[$1[0] as String, default: 9] }
         let sidecar = try Row.fetchOne(db, sql: """
             SELECT path, writeProblem, device, inode, size, modificationTime FROM asset_sidecar WHERE assetId = ?
             """, arguments: [id])
-        return SidecarSubject(assetId: id, annotations: annotations, filePaths: files.map { $0[1] },
+        return SidecarSubject(assetId: id, annotations: annotations, location: location, filePaths: files.map { $0[1] },
                               isOwnedByLibrary: files.first.map { $0[2] as Bool } ?? false,
                               sidecar: sidecar.map { SidecarState(path: $0[0], writeProblem: $0[1]) },
                               sidecarIdentity: sidecar.flatMap { SidecarRows.identity(from: $0, startingAt: 2) },
@@ -98,16 +102,38 @@ extension LibraryDatabase {
         }
     }
 
-    /// Gives the asset the annotations its files and sidecar say (read by the caller), and records the sidecar
-    /// (nil: it has none): one change event, `contentChanged: false`, when the annotations change; none otherwise.
+    /// Gives the asset the annotations its files and sidecar say (read by the caller), and the `location` its
+    /// sidecar gives (nil: the location stays as it is), and records the sidecar (nil: it has none): one change
+    /// event, `contentChanged: false`, when they change; none otherwise. The location is written as `updateAsset`
+    /// writes one, its place named in the same transaction.
     @discardableResult
-    public func applyAnnotations(_ annotations: Annotations, fromSidecar sidecar: String?, identity: FileIdentity?,
-                                 toAsset id: String) async throws -> ChangeToken? {
+    public func applyAnnotations(_ annotations: Annotations, location: Location? = nil, fromSidecar sidecar: String?,
+                                 identity: FileIdentity?, toAsset id: String) async throws -> ChangeToken? {
         try await writer.recordChange { transaction in
-            guard try Bool.fetchOne(transaction.db, sql: "SELECT 1 FROM asset WHERE id = ?", arguments: [id]) != nil else { return }
+            guard let row = try Row.fetchOne(transaction.db, sql: "SELECT latitude, longitude, altitude FROM asset WHERE id = ?",
+                                             arguments: [id]) else { return }
             try Self.recordSidecar(sidecar, identity: identity, writeProblem: nil, ofAsset: id, in: transaction.db)
-            if try transaction.writeAnnotations(annotations, ofAsset: id) { transaction.note(.asset, id, .changed) }
+            var changed = try transaction.writeAnnotations(annotations, ofAsset: id)
+            if let location, location.isValid, !Self.isSamePosition(Self.location(from: row), location) {
+                try transaction.updateAsset(id, AssetUpdate(location: .set(location)))
+                changed = true
+            }
+            if changed { transaction.note(.asset, id, .changed) }
         }.committed.map { ChangeToken(libraryId: libraryId, generation: $0.generation) }
+    }
+
+    /// The location of an asset row's `latitude, longitude, altitude`.
+    static func location(from row: Row) -> Location? {
+        guard let latitude = row[0] as Double?, let longitude = row[1] as Double? else { return nil }
+        return Location(latitude: latitude, longitude: longitude, altitude: row[2])
+    }
+
+    /// Whether a sidecar's position is the one the library has, to the 10⁻⁸ minutes a sidecar is written with.
+    static func isSamePosition(_ current: Location?, _ new: Location) -> Bool {
+        guard let current else { return false }
+        let altitudes = (current.altitude, new.altitude)
+        return abs(current.latitude - new.latitude) < 1e-9 && abs(current.longitude - new.longitude) < 1e-9
+            && (altitudes.0 == nil) == (altitudes.1 == nil) && abs((altitudes.0 ?? 0) - (altitudes.1 ?? 0)) < 0.001
     }
 
     /// Records what the library's write to an asset's sidecar gave: its path and identity, or why it failed.
@@ -130,6 +156,12 @@ extension LibraryDatabase {
         try await writer.writeUnrecorded { db in
             for id in ids { try db.execute(sql: "DELETE FROM sidecar_write_pending WHERE assetId = ?", arguments: [id]) }
         }
+    }
+
+    /// Lists the asset's sidecar as due a write (its location changed through `updateAsset`), as a change of its
+    /// annotations does.
+    static func noteSidecarWriteDue(ofAsset id: String, in db: Database) throws {
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO sidecar_write_pending (assetId) VALUES (?)").execute(arguments: [id])
     }
 
     static func recordSidecar(_ path: String?, identity: FileIdentity?, writeProblem: String?, ofAsset id: String,

@@ -8,10 +8,17 @@ public struct AnnotationReading: Sendable, Hashable {
     public var keywords: [String]?
     public var title: String?
     public var caption: String?
+    /// Where the photo was taken, as a sidecar's `exif:GPSLatitude` and `exif:GPSLongitude` say (a person geotagged
+    /// it in darktable, digiKam or Lightroom); nil when it says nothing usable.
+    public var location: Location?
     /// Properties that were there but could not be used (a rating that is not a number, say): each is ignored.
     public var problems: [String] = []
 
-    public init(rating: Int? = nil, keywords: [String]? = nil, title: String? = nil, caption: String? = nil) {
+    public init(
+        rating: Int? = nil, keywords: [String]? = nil, title: String? = nil, caption: String? = nil,
+        location: Location? = nil
+    ) {
+        self.location = location
         self.rating = rating
         self.keywords = keywords
         self.title = title
@@ -19,20 +26,23 @@ public struct AnnotationReading: Sendable, Hashable {
     }
 
     /// Whether the source says nothing usable.
-    public var isEmpty: Bool { rating == nil && keywords == nil && title == nil && caption == nil }
+    public var isEmpty: Bool { rating == nil && keywords == nil && title == nil && caption == nil && location == nil }
 
     /// This reading over `base`: each field this one has replaces `base`'s (a sidecar over what is embedded).
     public func overriding(_ base: AnnotationReading) -> AnnotationReading {
-        var result = AnnotationReading(rating: rating ?? base.rating, keywords: keywords ?? base.keywords,
-                                       title: title ?? base.title, caption: caption ?? base.caption)
+        var result = AnnotationReading(
+            rating: rating ?? base.rating, keywords: keywords ?? base.keywords,
+            title: title ?? base.title, caption: caption ?? base.caption,
+            location: location ?? base.location)
         result.problems = base.problems + problems
         return result
     }
 
     /// The annotations an asset keeps: unsaid fields are unrated, without keywords, title or caption.
     public var annotations: Annotations {
-        Annotations(rating: rating ?? 0, keywords: Annotations.normalized(keywords ?? []),
-                    title: Annotations.normalized(text: title), caption: Annotations.normalized(text: caption))
+        Annotations(
+            rating: rating ?? 0, keywords: Annotations.normalized(keywords ?? []),
+            title: Annotations.normalized(text: title), caption: Annotations.normalized(text: caption))
     }
 }
 
@@ -55,14 +65,18 @@ enum AnnotationProperties {
         if let values = document.values(of: rating) {
             // Range-checked as a Double first: a rating of -6.7e88 would not fit an Int (fuzzing finding 1).
             if values.count == 1, let number = Double(values[0].trimmingCharacters(in: .whitespaces))?.rounded(),
-               Double(Annotations.ratings.lowerBound)...Double(Annotations.ratings.upperBound) ~= number {
+                Double(Annotations.ratings.lowerBound)...Double(Annotations.ratings.upperBound) ~= number
+            {
                 reading.rating = Int(number)
             } else {
-                reading.problems.append("xmp:Rating \(values.joined(separator: ", ").prefix(40).debugDescription) is not a rating from -1 to 5")
+                reading.problems.append(
+                    "xmp:Rating \(values.joined(separator: ", ").prefix(40).debugDescription) is not a rating from -1 to 5"
+                )
             }
         }
-        reading.keywords = keywords(hierarchical: document.values(of: hierarchicalSubject),
-                                    digiKam: document.values(of: digiKamTags), flat: document.values(of: subject))
+        reading.keywords = keywords(
+            hierarchical: document.values(of: hierarchicalSubject),
+            digiKam: document.values(of: digiKamTags), flat: document.values(of: subject))
         reading.title = document.values(of: title).flatMap(defaultLanguageText)
         reading.caption = document.values(of: description).flatMap(defaultLanguageText)
         guard includesIPTC else { return reading }
@@ -78,7 +92,8 @@ enum AnnotationProperties {
     /// level of any hierarchy (tools write each hierarchy's levels there too). Nil when none of them is there.
     static func keywords(hierarchical: [String]?, digiKam: [String]?, flat: [String]?) -> [String]? {
         guard hierarchical != nil || digiKam != nil || flat != nil else { return nil }
-        let paths = hierarchical
+        let paths =
+            hierarchical
             ?? (digiKam ?? []).map { $0.split(separator: "/", omittingEmptySubsequences: false).joined(separator: "|") }
         let levels = Set(paths.flatMap { $0.split(separator: "|").map(String.init) })
         return Annotations.normalized(paths + (flat ?? []).filter { !levels.contains($0) || paths.contains($0) })
@@ -88,7 +103,9 @@ enum AnnotationProperties {
     /// language; a plain value as it is.
     static func defaultLanguageText(_ values: [String]) -> String? {
         let entries = values.map { value -> (language: String?, text: String) in
-            guard value.hasPrefix("lang=\""), let close = value.dropFirst(6).firstIndex(of: "\"") else { return (nil, value) }
+            guard value.hasPrefix("lang=\""), let close = value.dropFirst(6).firstIndex(of: "\"") else {
+                return (nil, value)
+            }
             let language = String(value[value.index(value.startIndex, offsetBy: 6)..<close])
             return (language, String(value[value.index(after: close)...].drop(while: { $0 == " " })))
         }
@@ -104,10 +121,16 @@ enum AnnotationProperties {
             [subject, hierarchicalSubject, digiKamTags].forEach(document.remove)
         } else {
             var seen = Set<String>()
-            let words = annotations.keywords.compactMap { $0.split(separator: "|").last.map(String.init) }.filter { seen.insert($0).inserted }
+            let words = annotations.keywords.compactMap { $0.split(separator: "|").last.map(String.init) }.filter {
+                seen.insert($0).inserted
+            }
             try document.set(subject, to: words)
             try document.set(hierarchicalSubject, to: annotations.keywords)
-            try document.set(digiKamTags, to: annotations.keywords.map { $0.split(separator: "|", omittingEmptySubsequences: false).joined(separator: "/") })
+            try document.set(
+                digiKamTags,
+                to: annotations.keywords.map {
+                    $0.split(separator: "|", omittingEmptySubsequences: false).joined(separator: "/")
+                })
         }
         for (property, text) in [(title, annotations.title), (description, annotations.caption)] {
             if let text {

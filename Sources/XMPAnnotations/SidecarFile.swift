@@ -19,8 +19,9 @@ public struct SidecarError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The error `errno` names, after `action`.
     static func system(_ action: String) -> SidecarError {
         let code = errno
-        return SidecarError("\(action): \(String(cString: strerror(code)))", isMissing: code == ENOENT,
-                            isNotWritable: [EACCES, EPERM, EROFS].contains(code))
+        return SidecarError(
+            "\(action): \(String(cString: strerror(code)))", isMissing: code == ENOENT,
+            isNotWritable: [EACCES, EPERM, EROFS].contains(code))
     }
 }
 
@@ -42,7 +43,12 @@ public enum SidecarFile {
         try checkIsPlainXMP(bytes)
         let read = bytes.withUnsafeBytes { buffer in
             Result { () throws(MetadataError) in
-                AnnotationProperties.read(try MetadataDocument(bytes: buffer, isStrict: true), includesIPTC: false)
+                let document = try MetadataDocument(bytes: buffer, isStrict: true)
+                var reading = AnnotationProperties.read(document, includesIPTC: false)
+                let (location, problems) = LocationProperties.read(document)
+                reading.location = location
+                reading.problems += problems
+                return reading
             }
         }
         do {
@@ -66,7 +72,9 @@ public enum SidecarFile {
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + offset, $0.count - offset, off_t(offset)) }
+            let count = bytes.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress! + offset, $0.count - offset, off_t(offset))
+            }
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else { throw .system("cannot read") }
             guard count > 0 else { break }
@@ -98,17 +106,20 @@ public enum SidecarFile {
     /// to a temporary file beside it, synced, then renamed over it. When another program changed the sidecar
     /// meanwhile, the merge starts again from its new content, so its change is kept too. `mode` is the new
     /// file's permissions when there was none. With `base` (a sidecar dropped beside a photo), the annotations are
-    /// written into `base` instead of into what `path` holds, which it replaces.
-    public static func write(_ annotations: Annotations, to path: String, mode: mode_t,
-                             startingFrom base: [UInt8]? = nil) throws(SidecarError) {
+    /// written into `base` instead of into what `path` holds, which it replaces. `location` sets or removes the
+    /// sidecar's GPS position, or leaves it as it is.
+    public static func write(
+        _ annotations: Annotations, location: FieldUpdate<Location> = .unchanged, to path: String,
+        mode: mode_t, startingFrom base: [UInt8]? = nil
+    ) throws(SidecarError) {
         for _ in 0..<5 {
             let existing: [UInt8]?
             do {
                 existing = try contents(of: path)
-            } catch where error.isMissing {
+            } catch  where error.isMissing {
                 existing = nil
             }
-            let packet = try merged(annotations, into: base ?? existing)
+            let packet = try merged(annotations, location: location, into: base ?? existing)
             let temporary = try writeTemporary(packet, beside: path, mode: existingMode(path) ?? mode)
             // Another program's write between our read and now would be lost by the rename: read again, and merge again.
             let current = try? contents(of: path)
@@ -127,14 +138,18 @@ public enum SidecarFile {
         throw SidecarError("another program kept changing the sidecar; try again")
     }
 
-    /// The XMP packet of `existing` (an empty one when nil) with `annotations` written in.
-    static func merged(_ annotations: Annotations, into existing: [UInt8]?) throws(SidecarError) -> [UInt8] {
+    /// The XMP packet of `existing` (an empty one when nil) with `annotations` (and `location`) written in.
+    static func merged(
+        _ annotations: Annotations, location: FieldUpdate<Location> = .unchanged,
+        into existing: [UInt8]?
+    ) throws(SidecarError) -> [UInt8] {
         let source = existing ?? Array(emptyPacket.utf8)
         try checkIsPlainXMP(source)
         let written = source.withUnsafeBytes { buffer in
             Result { () throws(MetadataError) in
                 let document = try MetadataDocument(bytes: buffer, isStrict: true)
                 try AnnotationProperties.write(annotations, into: document)
+                try LocationProperties.write(location, into: document)
                 return Array(try document.xmpPacket().utf8)
             }
         }
@@ -158,7 +173,9 @@ public enum SidecarFile {
 
     /// A hidden temporary file beside `path` holding `bytes`, synced; its name starts with a dot so that folder
     /// watchers take it for no sidecar.
-    private static func writeTemporary(_ bytes: [UInt8], beside path: String, mode: mode_t) throws(SidecarError) -> String {
+    private static func writeTemporary(_ bytes: [UInt8], beside path: String, mode: mode_t) throws(SidecarError)
+        -> String
+    {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path

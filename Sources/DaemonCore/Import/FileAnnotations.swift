@@ -7,6 +7,8 @@ import XMPAnnotations
 /// (stills and RAW files), and its XMP sidecar (`NAME.EXT.xmp` or `NAME.xmp`), which wins where it says something.
 struct FileAnnotations: Sendable {
     var annotations = Annotations()
+    /// The position the sidecar gives (a person geotagged the photo in darktable): it wins over the file's own.
+    var location: Location?
     /// The sidecar read, if any, and its identity when it was read.
     var sidecar: String?
     var sidecarIdentity: FileIdentity?
@@ -43,6 +45,7 @@ struct FileAnnotations: Sendable {
             sidecarIdentity = identity
             problems += fromSidecar.problems.map { (sidecar, $0) }
             reading = fromSidecar.overriding(reading)
+            location = fromSidecar.location
             self.sidecar = sidecar
         } catch {
             problems.append((sidecar, "the sidecar is ignored: \(error)"))

@@ -198,6 +198,7 @@ package struct Importer: Sendable {
         }
         let annotations = FileAnnotations(path: path, kind: kind, contents: contents, copy: staged?.storedPath)
         draft.annotations = annotations.annotations
+        if let location = annotations.location { draft.location = location }
         draft.resources = [
             DraftResource(
                 type: draft.resources[0].type, originalFilename: filename,

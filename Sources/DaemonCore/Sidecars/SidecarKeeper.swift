@@ -132,7 +132,11 @@ package final class SidecarKeeper: Service, Sendable {
             ?? existingSidecar(of: subject) ?? SidecarNames.newSidecar(forMediaAt: primary)
         let mode: mode_t = subject.isOwnedByLibrary ? 0o600 : Self.mode(ofFileAt: primary)
         do {
-            try await threadPool.runIfActive { try SidecarFile.write(subject.annotations, to: path, mode: mode) }
+            // The library's position goes with the annotations (removed when it has none): set-location reaches the sidecar.
+            let location: FieldUpdate<Location> = subject.location.map { .set($0) } ?? .cleared
+            try await threadPool.runIfActive {
+                try SidecarFile.write(subject.annotations, location: location, to: path, mode: mode)
+            }
             try await database.recordSidecarWrite(
                 path: path, identity: FileIdentity(regularFileAt: path), problem: nil, ofAsset: id)
         } catch let error as SidecarError {
@@ -167,10 +171,11 @@ package final class SidecarKeeper: Service, Sendable {
         let sidecar = existingSidecar(of: subject)
         let identity = sidecar.flatMap { FileIdentity(regularFileAt: $0) }
         guard sidecar != subject.sidecar?.path || identity != subject.sidecarIdentity else { return }
-        let annotations = try await threadPool.runIfActive { [logger] in
+        let (annotations, location) = try await threadPool.runIfActive { [logger] in
             Self.annotations(ofFileAt: subject.filePaths.first, sidecar: sidecar, logger: logger)
         }
-        try await database.applyAnnotations(annotations, fromSidecar: sidecar, identity: identity, toAsset: id)
+        try await database.applyAnnotations(
+            annotations, location: location, fromSidecar: sidecar, identity: identity, toAsset: id)
     }
 
     /// A sidecar dropped into a move or copy folder beside a photo the library holds: the asset takes what it
@@ -180,7 +185,7 @@ package final class SidecarKeeper: Service, Sendable {
             let identity = FileIdentity(regularFileAt: dropped)
         else { return }
         let target = subject.sidecar?.path ?? SidecarNames.newSidecar(forMediaAt: primary)
-        let annotations = try await threadPool.runIfActive { [logger] () throws -> Annotations? in
+        let adopted = try await threadPool.runIfActive { [logger] () throws -> (Annotations, Location?)? in
             let bytes = try SidecarFile.contents(of: dropped)
             let reading: AnnotationReading
             do {
@@ -192,11 +197,11 @@ package final class SidecarKeeper: Service, Sendable {
             }
             let annotations = reading.overriding(Self.embedded(ofFileAt: primary, logger: logger)).annotations
             try SidecarFile.write(annotations, to: target, mode: 0o600, startingFrom: bytes)
-            return annotations
+            return (annotations, reading.location)
         }
-        guard let annotations else { return }
+        guard let (annotations, location) = adopted else { return }
         try await database.applyAnnotations(
-            annotations, fromSidecar: target, identity: FileIdentity(regularFileAt: target),
+            annotations, location: location, fromSidecar: target, identity: FileIdentity(regularFileAt: target),
             toAsset: id)
         // The library's copy is synced: the dropped one may go, unless another file took its name meanwhile.
         if mode == .move, FileIdentity(regularFileAt: dropped) == identity, unlink(dropped) != 0, errno != ENOENT {
@@ -204,9 +209,9 @@ package final class SidecarKeeper: Service, Sendable {
         }
     }
 
-    /// What a photo file and its sidecar say together, the sidecar winning; a part that cannot be read is logged
-    /// with its path and ignored.
-    static func annotations(ofFileAt path: String?, sidecar: String?, logger: Logger) -> Annotations {
+    /// What a photo file and its sidecar say together, the sidecar winning, and the position the sidecar gives (nil:
+    /// the asset keeps its own); a part that cannot be read is logged with its path and ignored.
+    static func annotations(ofFileAt path: String?, sidecar: String?, logger: Logger) -> (Annotations, Location?) {
         var reading = path.map { embedded(ofFileAt: $0, logger: logger) } ?? AnnotationReading()
         if let sidecar {
             do {
@@ -221,7 +226,7 @@ package final class SidecarKeeper: Service, Sendable {
                 "A metadata property is ignored",
                 metadata: ["path": "\(sidecar ?? path ?? "")", "reason": "\(problem)"])
         }
-        return reading.annotations
+        return (reading.annotations, reading.location)
     }
 
     /// What a photo or RAW file carries itself; nothing for other files, or when it cannot be read.

@@ -84,6 +84,7 @@ struct ChangeTransaction {
             let id = try resolveAsset(target, index: index)
             try updateAsset(id, update)
             if update.changesAnnotations { try updateAnnotations(ofAsset: id, with: update) }
+            if update.location != .unchanged { try LibraryDatabase.noteSidecarWriteDue(ofAsset: id, in: db) }
             note(.asset, id, .changed)
         case .deleteAssets(let ids, let permanently):
             for id in try ids.map({ try resolveAsset($0, index: index) }) {
@@ -203,7 +204,7 @@ struct ChangeTransaction {
         return (id, false)
     }
 
-    private func updateAsset(_ id: String, _ update: AssetUpdate) throws {
+    func updateAsset(_ id: String, _ update: AssetUpdate) throws {
         var assignments = ["modificationTime = ?"]
         var arguments: StatementArguments = [now]
         if let isFavorite = update.isFavorite {
