@@ -35,8 +35,12 @@ extension Schema {
                 table.add(column: "placeLookedUp", .boolean).notNull().defaults(to: false)
             }
             try db.create(index: "asset_by_place", on: "asset", columns: ["placeId"])
+            // Its entries run in rowid order (one key value), so the backfill reads and updates the table in order.
             try db.execute(
-                sql: "CREATE INDEX asset_awaiting_place ON asset(id) WHERE placeLookedUp = 0 AND latitude IS NOT NULL")
+                sql: """
+                    CREATE INDEX asset_awaiting_place ON asset(placeLookedUp)
+                    WHERE placeLookedUp = 0 AND latitude IS NOT NULL
+                    """)
         }
     }
 }
@@ -85,22 +89,24 @@ struct PlaceColumns {
 
 /// A located asset whose place was never looked up.
 public struct AssetAwaitingPlace: Sendable, Hashable {
+    /// Its row, which the backfill goes by: rows are stored in this order, ids in none.
+    let row: Int64
     public var id: String
     public var location: Location
 }
 
 extension LibraryDatabase {
     /// Up to `limit` located assets whose place was never looked up (the library predates places, or the place table
-    /// was missing), after `id` when given.
-    public func assetsAwaitingPlaces(after id: String? = nil, limit: Int) async throws -> [AssetAwaitingPlace] {
+    /// was missing), in the order they are stored.
+    public func assetsAwaitingPlaces(limit: Int) async throws -> [AssetAwaitingPlace] {
         try await writer.read { db in
             try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
-                        SELECT id, latitude, longitude FROM asset INDEXED BY asset_awaiting_place
-                        WHERE placeLookedUp = 0 AND latitude IS NOT NULL AND id > ? ORDER BY id LIMIT ?
-                        """), arguments: [id ?? "", limit]
-            ).map { AssetAwaitingPlace(id: $0[0], location: Location(latitude: $0[1], longitude: $0[2])) }
+                        SELECT rowid, id, latitude, longitude FROM asset INDEXED BY asset_awaiting_place
+                        WHERE placeLookedUp = 0 AND latitude IS NOT NULL ORDER BY rowid LIMIT ?
+                        """), arguments: [limit]
+            ).map { AssetAwaitingPlace(row: $0[0], id: $0[1], location: Location(latitude: $0[2], longitude: $0[3])) }
         }
     }
 
@@ -118,19 +124,23 @@ extension LibraryDatabase {
 
     /// Stores places looked up in the background, in one transaction that leaves `modificationDate` alone; assets
     /// that gained a place are announced as changed. An asset whose location changed meanwhile is left to its own write.
+    ///
+    /// The commit is not synced: a machine that crashes before the next synced commit loses lookups that are made
+    /// again, since their assets still wait.
     @discardableResult
     public func recordPlaces(_ lookups: [(asset: AssetAwaitingPlace, place: AssetPlace?)]) async throws -> ChangeToken?
     {
-        try await writer.recordChange { transaction in
+        try await writer.recordChange(syncsCommit: false) { transaction in
             let db = transaction.db
+            var kept = Set<String>()
             for (asset, place) in lookups {
-                if let place { try PlaceColumns.keep(place, in: db) }
+                if let place, kept.insert(place.id).inserted { try PlaceColumns.keep(place, in: db) }
                 try db.cachedStatement(
                     sql: """
                         UPDATE asset SET placeId = ?, placeLookedUp = 1
-                        WHERE id = ? AND placeLookedUp = 0 AND latitude = ? AND longitude = ?
+                        WHERE rowid = ? AND placeLookedUp = 0 AND latitude = ? AND longitude = ?
                         """
-                ).execute(arguments: [place?.id, asset.id, asset.location.latitude, asset.location.longitude])
+                ).execute(arguments: [place?.id, asset.row, asset.location.latitude, asset.location.longitude])
                 if db.changesCount > 0, place != nil { transaction.note(.asset, asset.id, .changed) }
             }
         }.committed.map { ChangeToken(libraryId: libraryId, generation: $0.generation) }

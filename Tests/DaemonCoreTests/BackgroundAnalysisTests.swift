@@ -52,7 +52,7 @@ struct BackgroundAnalysisTests {
         let analysis = PlacesAnalysis(database: database, places: Self.placeTable, logger: Self.logger)
         var batches: [Int] = []
         while case let analysed = try await analysis.analyseNextBatch(), analysed > 0 { batches.append(analysed) }
-        #expect(batches == [1_000, 1_000, 501])
+        #expect(batches == [2_000, 501])
         let progress = try await analysis.progress()
         #expect(progress == AnalysisProgress(done: positions.count, total: positions.count))
         let assets = try await database.fetchAssets(AssetQuery(), pageSize: 3_000).assets

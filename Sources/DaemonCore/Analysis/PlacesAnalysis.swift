@@ -7,7 +7,7 @@ import Synchronization
 /// missing): the backfill after an upgrade. New locations are named as they are written.
 package final class PlacesAnalysis: AnalysisStep {
     /// Lookups per transaction: a few milliseconds of geocoding, one commit and its change events.
-    static let batchSize = 1_000
+    static let batchSize = 2_000
 
     private let database: LibraryDatabase
     private let places: PlaceNames
