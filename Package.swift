@@ -128,7 +128,10 @@ let package = Package(
                 "PhotoModel", "PhotolibLocations",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ]
+            ],
+            // Optimized in debug builds too: reading the table's 234,908 places takes 3 s unoptimized, 0.2 s optimized,
+            // in every test daemon and `scripts/run-daemon` daemon that meets a location.
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
 
         // Video exports with the ffmpeg command: AVFoundation's presets as H.264/AAC sizes, progress, cancellation.
@@ -323,7 +326,9 @@ let package = Package(
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "PhotoModel", "TestSupport"]),
         .testTarget(
             name: "ReverseGeocodingTests",
-            dependencies: ["ReverseGeocoding", "PhotoModel", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "ReverseGeocoding", "PhotoModel", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(name: "ToolProcessTests", dependencies: ["ToolProcess"]),
         .testTarget(name: "VideoExportTests", dependencies: ["VideoExport", "TestSupport"]),
@@ -500,7 +505,9 @@ if environment["PHOTOLIBD_BENCHMARKS"] != nil {
         // (Benchmarks/places.sh runs it).
         .executableTarget(
             name: "PlaceBackfillBenchmark",
-            dependencies: ["BenchmarkSupport", "DaemonCore", "LibraryStore", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "BenchmarkSupport", "DaemonCore", "LibraryStore", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Benchmarks/PlaceBackfillBenchmark"
         ),
 

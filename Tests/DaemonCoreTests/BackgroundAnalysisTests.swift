@@ -69,12 +69,12 @@ struct BackgroundAnalysisTests {
             steps: [PlacesAnalysis(database: database, places: Self.placeTable, logger: Self.logger)],
             statistics: statistics, logger: Self.logger, idlePause: .milliseconds(20))
         let running = Task { await analysis.run() }
-        let reported = try await eventually(timeout: .seconds(10)) { statistics.snapshot.analysis?.places }
+        let reported = try await eventually { statistics.snapshot.analysis?.places }
         #expect(reported == AnalysisProgress(done: 0, total: 1))
         #expect(try await database.countAssetsAwaitingPlaces() == 1)
 
         statistics.update { $0.queued = 0 }
-        let named = try await eventually(timeout: .seconds(10)) { statistics.snapshot.analysis?.places?.done == 1 }
+        let named = try await eventually { statistics.snapshot.analysis?.places?.done == 1 }
         #expect(named)
         running.cancel()
         await running.value

@@ -1,5 +1,6 @@
 import LibraryStore
 import Logging
+import NIOPosix
 import PhotolibProtocol
 import Synchronization
 
@@ -22,7 +23,9 @@ package final class PlacesAnalysis: AnalysisStep {
 
     package func analyseNextBatch() async throws -> Int {
         let batch = try await database.assetsAwaitingPlaces(limit: Self.batchSize)
-        guard !batch.isEmpty, let geocoder = places.geocoder() else { return 0 }
+        // The first call reads the table: on the thread pool, not on a thread the daemon's async work shares.
+        guard !batch.isEmpty, let geocoder = try await NIOThreadPool.singleton.runIfActive({ self.places.geocoder() })
+        else { return 0 }
         let lookups = batch.map { asset in
             (
                 asset: asset,
