@@ -1,7 +1,7 @@
 import Foundation
 import Photos
-import Testing
 import TestSupport
+import Testing
 
 /// The one daemon the `Photos` and `AssetsLibrary` tests share: both modules find the daemon the way programs
 /// do, through `PHOTOLIBD_SOCKET`, once per process.
@@ -20,15 +20,36 @@ enum PhotosDaemon {
     }
 
     /// Photos of their own for a test, each a distinct image: `count` JPEGs taken a day apart in `year`.
-    static func photos(_ count: Int, in directory: TemporaryDirectory, year: Int = 2021, width: Int = 96) throws -> [URL] {
+    static func photos(_ count: Int, in directory: TemporaryDirectory, year: Int = 2021, width: Int = 96) throws
+        -> [URL]
+    {
         try (0..<count).map { index in
             let path = directory.file("photo-\(UUID().uuidString.prefix(8))-\(index).jpg")
-            try ImageFixtures.image(at: path, width: width, height: 64, exif: [
-                "-DateTimeOriginal=\(year):03:\(String(format: "%02d", index % 28 + 1)) 10:\(String(format: "%02d", index % 60)):00",
-                "-OffsetTimeOriginal=+01:00",
-            ])
+            try ImageFixtures.image(
+                at: path, width: width, height: 64,
+                exif: [
+                    "-DateTimeOriginal=\(year):03:\(String(format: "%02d", index % 28 + 1)) 10:\(String(format: "%02d", index % 60)):00",
+                    "-OffsetTimeOriginal=+01:00",
+                ])
             return URL(fileURLWithPath: path)
         }
+    }
+
+    /// A Live Photo created through a change block from a `width`×`height` JPEG and a one-second movie of 1.6 times its
+    /// size, both named `name`.
+    static func livePhoto(_ name: String, in directory: TemporaryDirectory, width: Int, height: Int) throws -> PHAsset {
+        let photo = try ImageFixtures.image(at: directory.file("\(name).JPG"), width: width, height: height)
+        let movie = try VideoFixtures.clip(
+            at: directory.file("\(name).MOV"), width: width * 8 / 5, height: height * 8 / 5, seconds: 1)
+        var placeholder: PHObjectPlaceholder?
+        try PHPhotoLibrary.shared().performChangesAndWait {
+            let request = PHAssetCreationRequest.forAsset()
+            request.addResource(with: .photo, fileURL: URL(fileURLWithPath: photo), options: nil)
+            request.addResource(with: .pairedVideo, fileURL: URL(fileURLWithPath: movie), options: nil)
+            placeholder = request.placeholderForCreatedAsset
+        }
+        let id = try #require(placeholder?.localIdentifier)
+        return try #require(PHAsset.fetchAssets(withLocalIdentifiers: [id], options: nil).firstObject)
     }
 
     /// Imports files through a change block and returns their assets, in the order of `urls`.

@@ -47,17 +47,7 @@ extension PhotosModuleTests {
     @Test func hdrIsAcceptedOnImageAndLivePhotoRequests() async throws {
         _ = try await PhotosDaemon.shared()
         let directory = try TemporaryDirectory()
-        let photo = try ImageFixtures.image(at: directory.file("IMG_0002.JPG"), width: 100, height: 80)
-        let movie = try VideoFixtures.clip(at: directory.file("IMG_0002.MOV"), width: 160, height: 128, seconds: 1)
-        var placeholder: PHObjectPlaceholder?
-        try PHPhotoLibrary.shared().performChangesAndWait {
-            let request = PHAssetCreationRequest.forAsset()
-            request.addResource(with: .photo, fileURL: URL(fileURLWithPath: photo), options: nil)
-            request.addResource(with: .pairedVideo, fileURL: URL(fileURLWithPath: movie), options: nil)
-            placeholder = request.placeholderForCreatedAsset
-        }
-        let id = try #require(placeholder?.localIdentifier)
-        let asset = try #require(PHAsset.fetchAssets(withLocalIdentifiers: [id], options: nil).firstObject)
+        let asset = try PhotosDaemon.livePhoto("IMG_0002", in: directory, width: 100, height: 80)
 
         let imageOptions = PHImageRequestOptions()
         imageOptions.preferHDR = true
@@ -152,17 +142,7 @@ extension PhotosModuleTests {
     @Test func anEditingInputTellsItsPlaybackStyleLivePhotoAndDisplayImage() async throws {
         _ = try await PhotosDaemon.shared()
         let directory = try TemporaryDirectory()
-        let photo = try ImageFixtures.image(at: directory.file("IMG_0005.JPG"), width: 104, height: 78)
-        let movie = try VideoFixtures.clip(at: directory.file("IMG_0005.MOV"), width: 176, height: 132, seconds: 1)
-        var placeholder: PHObjectPlaceholder?
-        try PHPhotoLibrary.shared().performChangesAndWait {
-            let request = PHAssetCreationRequest.forAsset()
-            request.addResource(with: .photo, fileURL: URL(fileURLWithPath: photo), options: nil)
-            request.addResource(with: .pairedVideo, fileURL: URL(fileURLWithPath: movie), options: nil)
-            placeholder = request.placeholderForCreatedAsset
-        }
-        let id = try #require(placeholder?.localIdentifier)
-        let asset = try #require(PHAsset.fetchAssets(withLocalIdentifiers: [id], options: nil).firstObject)
+        let asset = try PhotosDaemon.livePhoto("IMG_0005", in: directory, width: 104, height: 78)
         let delivered = await withCheckedContinuation { (continuation: CheckedContinuation<InputDelivery, Never>) in
             asset.requestContentEditingInput(with: nil) { input, info in
                 continuation.resume(returning: InputDelivery(input: input, info: info))
@@ -194,7 +174,8 @@ extension PhotosModuleTests {
             } catch {
                 rendering = error
             }
-            output.adjustmentData = PHAdjustmentData(formatIdentifier: "com.example.turn", formatVersion: "1", data: Data())
+            output.adjustmentData = PHAdjustmentData(
+                formatIdentifier: "com.example.turn", formatVersion: "1", data: Data())
             creation.contentEditingOutput = output
             placeholder = created
         }

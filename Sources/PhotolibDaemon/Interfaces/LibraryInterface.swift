@@ -1,5 +1,4 @@
 import DaemonCore
-import Glibc
 import LibraryStore
 import Logging
 import MediaProbe
