@@ -78,8 +78,8 @@ struct CheckoutScriptTests {
             #expect(text.contains("\nWantedBy=sockets.target"), "\(unit)")
         }
         let rules = try String(contentsOfFile: Self.checkout + "/debian/rules", encoding: .utf8)
-        #expect(rules.contains("\tdh_installsystemd photolibd.socket\n"))
-        #expect(rules.contains("\tdh_installsystemd --no-enable --no-start photolibd.service\n"))
+        #expect(rules.contains("\tdh_installsystemd -pphotolibd photolibd.socket\n"))
+        #expect(rules.contains("\tdh_installsystemd -pphotolibd --no-enable --no-start photolibd.service\n"))
     }
 
     /// A shell command that sources the environment file as the scripts do, then prints the environment.
