@@ -1,12 +1,13 @@
 import PhotolibLocations
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import TOMLKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What a configuration file sets, with paths resolved; nil means the file leaves it to the default.
 struct FileSettings: Hashable {
@@ -19,6 +20,8 @@ struct FileSettings: Hashable {
     var sources: [SourceConfiguration]?
     var images = ImageSettings()
     var metadataWriteBack: MetadataWriteBack?
+    /// `[duplicates] similarity_threshold`, in bits.
+    var duplicateThreshold: Int?
 }
 
 /// What the `[images]` table sets; nil means the default.
@@ -38,10 +41,13 @@ struct ImageSettings: Hashable {
 
 /// A parsed TOML configuration file and the checked reading of its keys.
 struct ConfigurationFile {
-    static let topLevelKeys = ["library", "cache", "socket", "metadata_write_back", "trash", "history", "access", "source",
-                               "images"]
+    static let topLevelKeys = [
+        "library", "cache", "socket", "metadata_write_back", "trash", "history", "access", "source", "images",
+        "duplicates",
+    ]
     static let imagesKeys = ["cache_limit_mb", "max_pixels", "freedesktop_thumbnails"]
     static let retentionKeys = ["retention_days"]
+    static let duplicatesKeys = ["similarity_threshold"]
     static let accessKeys = ["users", "read_only_users", "add_only_users"]
     static let sourceKeys = ["path", "mode", "recursive"]
 
@@ -90,6 +96,7 @@ struct ConfigurationFile {
         settings.access = try accessPolicy()
         settings.sources = try sources()
         settings.images = try imageSettings()
+        settings.duplicateThreshold = try duplicateThreshold()
         let writeBackKey = SettingKey(.root, "metadata_write_back")
         if let name = try string(at: writeBackKey, in: root) {
             guard let writeBack = MetadataWriteBack(rawValue: name) else {
@@ -109,6 +116,18 @@ struct ConfigurationFile {
         guard let days = try integer(at: key, in: table) else { return nil }
         guard days >= 0 else { throw invalidValue(at: key, "is \(days); it must be 0 or more days") }
         return days
+    }
+
+    private func duplicateThreshold() throws(ConfigurationError) -> Int? {
+        guard let table = try table(at: SettingKey(.root, "duplicates"), in: root) else { return nil }
+        try checkKeys(of: table, in: .named("duplicates"), known: Self.duplicatesKeys)
+        let key = SettingKey(.named("duplicates"), "similarity_threshold")
+        guard let bits = try integer(at: key, in: table) else { return nil }
+        let allowed = DaemonConfiguration.duplicateThresholds
+        guard allowed.contains(bits) else {
+            throw invalidValue(at: key, "is \(bits); it must be \(allowed.lowerBound) to \(allowed.upperBound) bits")
+        }
+        return bits
     }
 
     private func imageSettings() throws(ConfigurationError) -> ImageSettings {
@@ -134,7 +153,9 @@ struct ConfigurationFile {
             if let enabled = value.bool {
                 settings.freedesktopThumbnails = enabled ? .standardDirectory : nil
             } else if let word = value.string, ["yes", "no", "true", "false", "on", "off"].contains(word.lowercased()) {
-                throw invalidValue(at: thumbnailsKey, "is the text \"\(word)\"; write true or false without quotes, or a directory path")
+                throw invalidValue(
+                    at: thumbnailsKey,
+                    "is the text \"\(word)\"; write true or false without quotes, or a directory path")
             } else if value.string != nil, let directory = try path(at: thumbnailsKey, in: table) {
                 settings.freedesktopThumbnails = .directory(directory)
             } else {

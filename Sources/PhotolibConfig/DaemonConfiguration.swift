@@ -1,6 +1,8 @@
 import PhotolibLocations
+
 /// Everything the daemon needs to know to start: where the library, cache and socket live,
-/// which folders to import from, how long to keep trash and history, and who may connect.
+/// which folders to import from, how long to keep trash and history, when two photos are duplicates,
+/// and who may connect.
 public struct DaemonConfiguration: Sendable, Hashable {
     /// The number of days trashed assets and change history are kept unless configured otherwise.
     public static let defaultRetentionDays = 30
@@ -29,6 +31,9 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public var freedesktopThumbnailDirectory: String?
     /// Whether a change of an asset's stars, keywords, title or caption is written to its XMP sidecar.
     public var metadataWriteBack = MetadataWriteBack.sidecar
+    /// Two photos are duplicates when their 64-bit perceptual fingerprints differ in at most this many bits
+    /// (`[duplicates] similarity_threshold`, within `duplicateThresholds`).
+    public var duplicateThreshold: Int
     /// The file this configuration was read from; nil for the embedded default.
     public var file: String?
 
@@ -36,6 +41,14 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public static let defaultCacheByteLimit = 4 << 30
     /// The pixel limit unless configured otherwise: 200 million pixels.
     public static let defaultMaximumImagePixels = 200_000_000
+    /// The duplicate threshold unless configured otherwise, in bits of Hamming distance between two 64-bit
+    /// perceptual fingerprints. It is chosen from measurements (see Benchmarks/REPORT.md), not by taste: a distance
+    /// at which a JPEG re-saved at quality 70 or scaled to half still matches its original and two frames one second
+    /// apart of a moving scene do not. Change it only with a new measurement, and with it the default that
+    /// etc/photolibd.conf and docs/photolibd.conf.5 state (`DuplicateSettingsTests` compares them).
+    public static let defaultDuplicateThreshold = 6
+    /// The values `[duplicates] similarity_threshold` may take: 0 (identical fingerprints only) to 12 bits.
+    public static let duplicateThresholds = 0...12
 
     /// Creates a configuration from its parts.
     public init(
@@ -49,7 +62,8 @@ public struct DaemonConfiguration: Sendable, Hashable {
         isSystemDaemon: Bool,
         cacheByteLimit: Int = DaemonConfiguration.defaultCacheByteLimit,
         maximumImagePixels: Int = DaemonConfiguration.defaultMaximumImagePixels,
-        freedesktopThumbnailDirectory: String? = nil
+        freedesktopThumbnailDirectory: String? = nil,
+        duplicateThreshold: Int = DaemonConfiguration.defaultDuplicateThreshold
     ) {
         self.libraryPath = libraryPath
         self.cachePath = cachePath
@@ -62,6 +76,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
         self.cacheByteLimit = cacheByteLimit
         self.maximumImagePixels = maximumImagePixels
         self.freedesktopThumbnailDirectory = freedesktopThumbnailDirectory
+        self.duplicateThreshold = duplicateThreshold
     }
 
     /// Loads a TOML configuration file; keys it leaves out take their embedded default values.
@@ -87,10 +102,12 @@ public struct DaemonConfiguration: Sendable, Hashable {
         configuration.metadataWriteBack = settings.metadataWriteBack ?? configuration.metadataWriteBack
         configuration.cacheByteLimit = settings.images.cacheByteLimit ?? configuration.cacheByteLimit
         configuration.maximumImagePixels = settings.images.maximumPixels ?? configuration.maximumImagePixels
+        configuration.duplicateThreshold = settings.duplicateThreshold ?? configuration.duplicateThreshold
         switch settings.images.freedesktopThumbnails {
         case nil: break
         case .standardDirectory:
-            configuration.freedesktopThumbnailDirectory = Path.join(UserEnvironment(environment).cacheHome, "thumbnails")
+            configuration.freedesktopThumbnailDirectory = Path.join(
+                UserEnvironment(environment).cacheHome, "thumbnails")
         case .directory(let path):
             configuration.freedesktopThumbnailDirectory = path
         }
