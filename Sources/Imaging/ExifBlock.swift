@@ -60,7 +60,7 @@ struct ExifBlock {
         for index in 0..<entry.count {
             let position = entry.offset + index * 8
             guard let numerator = uint32(at: position), let denominator = uint32(at: position + 4),
-                  denominator != 0
+                denominator != 0
             else { return nil }
             values.append(
                 entry.type == 5
@@ -69,6 +69,13 @@ struct ExifBlock {
             )
         }
         return values
+    }
+
+    /// The bytes of an UNDEFINED or BYTE value (a maker note, for one), in place in the block; nil when absent or
+    /// otherwise typed.
+    func bytes(_ tag: UInt16, in directory: Directory) -> ArraySlice<UInt8>? {
+        guard let entry = directories[directory]?[tag], entry.type == 7 || entry.type == 1 else { return nil }
+        return tiff[entry.offset..<(entry.offset + entry.count)]
     }
 
     /// The first BYTE, SHORT or LONG value; nil when absent or otherwise typed.
@@ -92,7 +99,7 @@ struct ExifBlock {
         for index in 0..<Int(entryCount) {
             let start = offset + 2 + index * 12
             guard let tag = uint16(at: start), let type = uint16(at: start + 2),
-                  let count = uint32(at: start + 4), let valueAddress = uint32(at: start + 8)
+                let count = uint32(at: start + 4), let valueAddress = uint32(at: start + 8)
             else { break }
             guard let size = Self.componentSize(type: type), count > 0 else { continue }
             let length = Int(count) * size
@@ -149,6 +156,7 @@ enum ExifTag {
     static let fNumber: UInt16 = 0x829D
     static let photographicSensitivity: UInt16 = 0x8827
     static let focalLength: UInt16 = 0x920A
+    static let makerNote: UInt16 = 0x927C
     static let focalLengthIn35mmFilm: UInt16 = 0xA405
     static let lensModel: UInt16 = 0xA434
 }

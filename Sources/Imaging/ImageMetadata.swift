@@ -1,7 +1,7 @@
 import Foundation
 import PhotoModel
 
-/// What a photo library needs from an image file's header: format, size, orientation, capture date and place.
+/// What a photo library needs from an image file's header: format, size, orientation, capture date, place and burst.
 public struct ImageMetadata: Sendable, Hashable {
     /// The libvips loader that read the file, e.g. "jpegload", "pngload", "heifload".
     public var format: String
@@ -28,6 +28,8 @@ public struct ImageMetadata: Sendable, Hashable {
     public var pageCount = 1
     /// EXIF's CustomRendered: 6 a panorama, 7 and 8 a portrait with depth (as Apple's cameras write it).
     public var customRendered: Int?
+    /// The burst the photo is a frame of: Apple's BurstUUID from an iPhone's maker note, shared by the burst's frames.
+    public var burstIdentifier: String?
 
     /// Width as displayed: orientations 5...8 turn the image a quarter, swapping width and height.
     public var pixelWidth: Int { swapsAxes ? storedHeight : storedWidth }

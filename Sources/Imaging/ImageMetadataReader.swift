@@ -77,6 +77,7 @@ public struct ImageMetadataReader: Sendable {
         }
         metadata.pageCount = max(1, header.int("n-pages") ?? 1)
         metadata.customRendered = exif?.integer(0xA401, in: .exif)
+        metadata.burstIdentifier = exif?.burstIdentifier
         return metadata
     }
 

@@ -88,6 +88,8 @@ extension Importer {
             if let rendered = metadata.customRendered, rendered == 7 || rendered == 8 {
                 draft.mediaSubtypes.insert(.photoDepthEffect)
             }
+            // An iPhone burst's frames share Apple's BurstUUID; the store shows one frame per burst by default.
+            draft.burstIdentifier = metadata.burstIdentifier
             return draft
         case .raw:
             // LibRaw knows the image a RAW file decodes to; libvips reads the EXIF of the TIFF-based ones (DNG, NEF,
