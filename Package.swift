@@ -414,6 +414,7 @@ if environment["PHOTOLIBD_BENCHMARKS"] != nil {
         .executable(name: "gallery-benchmark-library", targets: ["GalleryBenchmark"]),
         .executable(name: "place-benchmark", targets: ["PlaceBenchmark"]),
         .executable(name: "place-backfill-benchmark", targets: ["PlaceBackfillBenchmark"]),
+        .executable(name: "duplicate-benchmark", targets: ["DuplicateBenchmark"]),
     ]
     package.targets += [
         // Builds benchmark libraries through the store and starts the daemon on them.
@@ -509,6 +510,13 @@ if environment["PHOTOLIBD_BENCHMARKS"] != nil {
                 "BenchmarkSupport", "DaemonCore", "LibraryStore", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/PlaceBackfillBenchmark"
+        ),
+        // Calibrates the duplicate threshold on a corpus of copies and near-misses, and times grouping at a million
+        // fingerprints (Benchmarks/duplicates.sh runs it).
+        .executableTarget(
+            name: "DuplicateBenchmark",
+            dependencies: ["BenchmarkSupport", "Imaging", "LibraryStore", "PhotoModel", "PhotolibConfig"],
+            path: "Benchmarks/DuplicateBenchmark"
         ),
 
         // Times watched-folder ingest beside sha256sum and inotifywait, and start-up reconciliation (Benchmarks/import.sh).

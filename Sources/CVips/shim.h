@@ -107,6 +107,11 @@ static inline VipsImage *cvips_copy_memory(VipsImage *in) {
     return vips_image_copy_memory(in);
 }
 
+/* vips_cast to 8 bits a band, values clipped. */
+static inline int cvips_cast_uchar(VipsImage *in, VipsImage **out) {
+    return vips_cast(in, out, VIPS_FORMAT_UCHAR, NULL);
+}
+
 /* GType constants of header fields (G_TYPE_INT, G_TYPE_STRING). */
 static const GType CVIPS_TYPE_INT = G_TYPE_INT;
 static const GType CVIPS_TYPE_STRING = G_TYPE_STRING;

@@ -18,9 +18,12 @@ public struct ImageRenderer: Sendable {
         self.jpegQuality = jpegQuality
     }
 
-    /// Makes `spec` of the image file at `path`: a JPEG, or a PNG when the image has alpha.
-    public func render(imageAt path: String, as spec: RenditionSpec) throws(ImagingError) -> RenderedImage {
-        try render(.file(path), as: spec, text: nil)
+    /// Makes `spec` of the image file at `path`: a JPEG, or a PNG when the image has alpha. `fingerprinting` also
+    /// gives the rendition's perceptual fingerprint (``RenderedImage/fingerprint``), from the pixels it decoded.
+    public func render(
+        imageAt path: String, as spec: RenditionSpec, fingerprinting: Bool = false
+    ) throws(ImagingError) -> RenderedImage {
+        try render(.file(path), as: spec, text: nil, fingerprinting: fingerprinting)
     }
 
     /// Makes `spec` of an encoded image held in memory (a video's poster frame); `name` names it in errors.
@@ -31,12 +34,21 @@ public struct ImageRenderer: Sendable {
         try render(.memory(EncodedBuffer(encodedImage), name: name), as: spec, text: nil)
     }
 
-    /// Makes `spec` of an image file read into memory; `name` (its path) names it in errors.
+    /// Makes `spec` of an image file read into memory; `name` (its path) names it in errors. `fingerprinting` as
+    /// for a file.
     public func render(
         encodedImage: EncodedBuffer, named name: String,
-        as spec: RenditionSpec
+        as spec: RenditionSpec, fingerprinting: Bool = false
     ) throws(ImagingError) -> RenderedImage {
-        try render(.memory(encodedImage, name: name), as: spec, text: nil)
+        try render(.memory(encodedImage, name: name), as: spec, text: nil, fingerprinting: fingerprinting)
+    }
+
+    /// The perceptual fingerprint of the image file at `path`, an upright picture such as a cached rendition; nil
+    /// when it is smaller than 8×8 or has no structure.
+    public func fingerprint(ofImageAt path: String) throws(ImagingError) -> ImageFingerprint? {
+        try VipsRuntime.start()
+        let probed = try ProbedImage(.file(path), maximumPixels: maximumPixels)
+        return try PerceptualFingerprint.of(try inSRGB(probed.handle, name: path), name: path)
     }
 
     /// Makes `spec` of the image file at `path` as a PNG whose only metadata are the `text` chunks.
@@ -84,7 +96,7 @@ public struct ImageRenderer: Sendable {
 
     private func render(
         _ source: ImageSource, as spec: RenditionSpec,
-        text: [PNGTextChunk]?
+        text: [PNGTextChunk]?, fingerprinting: Bool = false
     ) throws(ImagingError) -> RenderedImage {
         try VipsRuntime.start()
         // Buffer loaders read the bytes in place as long as an image made from them lives.
@@ -98,7 +110,16 @@ public struct ImageRenderer: Sendable {
         } else {
             resized = try probed.thumbnail(size: output)
         }
-        return try encode(try inSRGB(resized, name: source.name), name: source.name, text: text)
+        let made = try inSRGB(resized, name: source.name)
+        guard fingerprinting else { return try encode(made, name: source.name, text: text) }
+        // Held in memory, so that the fingerprint reads the pixels the rendition was made of, not a second decode.
+        guard let held = cvips_copy_memory(made.pointer) else {
+            throw .renderFailed(path: source.name, reason: VipsRuntime.takeFailureMessage())
+        }
+        let pixels = VipsImageHandle(held)
+        var rendition = try encode(pixels, name: source.name, text: text)
+        rendition.fingerprint = try PerceptualFingerprint.of(pixels, name: source.name)
+        return rendition
     }
 
     /// The `crop` of the upright image at `size`: shrunk on load as far as the crop allows, then cut and scaled.

@@ -1,9 +1,14 @@
+import PhotoModel
+
 /// An encoded image made by ``ImageRenderer``: upright, in sRGB, without metadata.
 public struct RenderedImage: Sendable, Hashable {
     /// The encoded file's bytes.
     public var data: [UInt8]
     public var size: PixelSize
     public var format: ImageFileFormat
+    /// The picture's perceptual fingerprint, when it was asked for: nil when the picture is smaller than 8×8 or has
+    /// no structure (a blank frame).
+    public var fingerprint: ImageFingerprint?
 
     public init(data: [UInt8], size: PixelSize, format: ImageFileFormat) {
         self.data = data

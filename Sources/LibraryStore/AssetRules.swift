@@ -6,8 +6,10 @@ import PhotoModel
 /// and the tally triggers all use these terms, so a count always equals the size of the fetch it summarises.
 enum AssetRules {
     /// The terms a default fetch applies, minus those the query's options relax.
-    static func visibility(_ row: String = "asset", includeHidden: Bool = false, includeTrashed: Bool = false,
-                           includeBurstFrames: Bool = false) -> [String] {
+    static func visibility(
+        _ row: String = "asset", includeHidden: Bool = false, includeTrashed: Bool = false,
+        includeBurstFrames: Bool = false
+    ) -> [String] {
         var terms: [String] = []
         if !includeHidden { terms.append("\(row).isHidden = 0") }
         if !includeTrashed { terms.append("\(row).trashedTime IS NULL") }
@@ -16,7 +18,9 @@ enum AssetRules {
     }
 
     /// The terms of a smart album whose membership does not depend on the date: all but Recently Added.
-    static func smartAlbum(_ subtype: CollectionSubtype, _ row: String = "asset", includeBurstFrames: Bool = false) -> [String] {
+    static func smartAlbum(_ subtype: CollectionSubtype, _ row: String = "asset", includeBurstFrames: Bool = false)
+        -> [String]
+    {
         let shown = visibility(row, includeBurstFrames: includeBurstFrames)
         switch subtype {
         case .smartAlbumUserLibrary:
@@ -26,7 +30,8 @@ enum AssetRules {
         case .smartAlbumVideos:
             return ["\(row).mediaType = \(MediaType.video.photoKitValue)"] + shown
         case .smartAlbumAllHidden:
-            return ["\(row).isHidden = 1"] + visibility(row, includeHidden: true, includeBurstFrames: includeBurstFrames)
+            return ["\(row).isHidden = 1"]
+                + visibility(row, includeHidden: true, includeBurstFrames: includeBurstFrames)
         case .smartAlbumPanoramas:
             return [
                 "\(row).mediaType = \(MediaType.image.photoKitValue)",
@@ -53,6 +58,8 @@ enum AssetRules {
             return ["\(row).mediaType = \(MediaType.image.photoKitValue)", hasSubtype(.photoAnimated, row)] + shown
         case .smartAlbumDepthEffect:
             return ["\(row).mediaType = \(MediaType.image.photoKitValue)", hasSubtype(.photoDepthEffect, row)] + shown
+        case .smartAlbumDuplicates:
+            return ["\(row).duplicateGroup IS NOT NULL"] + shown
         case .smartAlbumLongExposures:
             // No camera's metadata tells a long exposure (Apple makes them of Live Photos on the phone): none here.
             return ["0"]
@@ -76,8 +83,11 @@ enum AssetRules {
         subtype == .smartAlbumRecentlyAdded ? (recentlyAdded(), [firstRecentDay(now: now)]) : (smartAlbum(subtype), [])
     }
 
-    /// Smart albums kept by `smartAlbum(_:_:)`.
-    static let fixedSmartAlbums = CollectionSubtype.smartAlbums.filter { $0 != .smartAlbumRecentlyAdded }
+    /// Smart albums kept by `smartAlbum(_:_:)` and counted in the tallies. Duplicates is counted through its own
+    /// index instead: its groups change as fingerprints come, not with the columns the tallies follow.
+    static let fixedSmartAlbums = CollectionSubtype.smartAlbums.filter {
+        $0 != .smartAlbumRecentlyAdded && $0 != .smartAlbumDuplicates
+    }
 
     /// How many days back Recently Added reaches: it holds the assets added on a UTC day from
     /// `today - recentDays` on.
@@ -115,11 +125,14 @@ struct TallyBucket: Sendable {
     var terms: @Sendable (String) -> [String]
 
     /// Every bucket, in a fixed order.
-    static let all: [TallyBucket] = AssetRules.fixedSmartAlbums.map { subtype in
-        TallyBucket(subtype: subtype, day: { _ in "0" }, terms: { AssetRules.smartAlbum(subtype, $0) })
-    } + [
-        TallyBucket(subtype: .smartAlbumRecentlyAdded, day: { "\($0).addedDay" }, terms: { AssetRules.visibility($0) }),
-        TallyBucket(subtype: .moment, day: { "\($0).localDay" },
-                    terms: { ["\($0).localDay IS NOT NULL"] + AssetRules.visibility($0) }),
-    ]
+    static let all: [TallyBucket] =
+        AssetRules.fixedSmartAlbums.map { subtype in
+            TallyBucket(subtype: subtype, day: { _ in "0" }, terms: { AssetRules.smartAlbum(subtype, $0) })
+        } + [
+            TallyBucket(
+                subtype: .smartAlbumRecentlyAdded, day: { "\($0).addedDay" }, terms: { AssetRules.visibility($0) }),
+            TallyBucket(
+                subtype: .moment, day: { "\($0).localDay" },
+                terms: { ["\($0).localDay IS NOT NULL"] + AssetRules.visibility($0) }),
+        ]
 }

@@ -26,8 +26,12 @@ struct AssetSelection {
     static func compiling(_ query: AssetQuery, now: Date, in db: Database) throws -> AssetSelection {
         var collection: (id: String, subtype: CollectionSubtype)?
         if let id = query.collection {
-            guard let subtype = try String.fetchOne(db, sql: "SELECT subtype FROM collection WHERE id = ?", arguments: [id])
-                .flatMap(CollectionSubtype.init(rawValue:)) else { throw LibraryError.notFound(id: id) }
+            guard
+                let subtype = try String.fetchOne(
+                    db, sql: "SELECT subtype FROM collection WHERE id = ?", arguments: [id]
+                )
+                .flatMap(CollectionSubtype.init(rawValue:))
+            else { throw LibraryError.notFound(id: id) }
             collection = (id, subtype)
         }
         return try AssetSelection(query: query, collection: collection, now: now)
@@ -45,9 +49,10 @@ struct AssetSelection {
             from = "album_asset JOIN asset ON asset.id = album_asset.assetId"
             add("album_asset.albumId = ?", [collection!.id])
             ordersByAlbum = true
-            conditions += AssetRules.visibility(includeHidden: query.includeHidden == true,
-                                                includeTrashed: query.includeTrashed == true,
-                                                includeBurstFrames: includeBurstFrames)
+            conditions += AssetRules.visibility(
+                includeHidden: query.includeHidden == true,
+                includeTrashed: query.includeTrashed == true,
+                includeBurstFrames: includeBurstFrames)
         case .moment?:
             add("asset.localDay = (SELECT momentDay FROM collection WHERE id = ?)", [collection!.id])
             conditions += AssetRules.visibility(includeBurstFrames: includeBurstFrames)
@@ -59,9 +64,10 @@ struct AssetSelection {
         case .folderRegular?:
             throw .invalidParameter("query.collection")
         default:
-            conditions += AssetRules.visibility(includeHidden: query.includeHidden == true,
-                                                includeTrashed: query.includeTrashed == true,
-                                                includeBurstFrames: includeBurstFrames)
+            conditions += AssetRules.visibility(
+                includeHidden: query.includeHidden == true,
+                includeTrashed: query.includeTrashed == true,
+                includeBurstFrames: includeBurstFrames)
         }
         if let ids = query.ids {
             guard ids.count <= 30_000 else { throw .invalidParameter("query.ids") }
@@ -70,19 +76,22 @@ struct AssetSelection {
         }
         if let mediaTypes = query.mediaTypes {
             let values = Set(mediaTypes.map(\.photoKitValue)).sorted()
-            add(values.isEmpty ? "0" : "asset.mediaType IN (\(databaseQuestionMarks(count: values.count)))",
+            add(
+                values.isEmpty ? "0" : "asset.mediaType IN (\(databaseQuestionMarks(count: values.count)))",
                 StatementArguments(values))
         }
         if let burstIdentifier = query.burstIdentifier {
             add("asset.burstIdentifier = ?", [burstIdentifier])
         }
         if let text = query.predicate {
-            let compiled = PredicateSQL(try QueryPredicate.checked(text, schema: .assets), columns: PredicateSQL.assetColumns)
+            let compiled = PredicateSQL(
+                try QueryPredicate.checked(text, schema: .assets), columns: PredicateSQL.assetColumns)
             add(compiled.sql, compiled.arguments)
         }
         if let sort = query.sort, !sort.isEmpty {
             for descriptor in sort {
-                guard let column = descriptor.key == "id" ? "asset.id" : PredicateSQL.assetColumns[descriptor.key] else {
+                guard let column = descriptor.key == "id" ? "asset.id" : PredicateSQL.assetColumns[descriptor.key]
+                else {
                     throw .invalidParameter("query.sort.\(descriptor.key)")
                 }
                 orderTerms.append((column, descriptor.ascending))
@@ -90,6 +99,9 @@ struct AssetSelection {
             orderTerms.append(("asset.id", true))
         } else if ordersByAlbum {
             orderTerms = [(Self.albumOrder, true)]
+        } else if collection?.subtype == .smartAlbumDuplicates {
+            // In group order: each group's members together, best first.
+            orderTerms = [("asset.duplicateGroup", true), ("asset.duplicatePosition", true), ("asset.id", true)]
         } else {
             orderTerms = [("asset.creationTime", true), ("asset.id", true)]
         }
@@ -99,7 +111,8 @@ struct AssetSelection {
             sizeBound = Swift.min(sizeBound ?? limit, limit)
         }
         let departuresFromDefault: [Bool] = [
-            query.ids != nil, query.mediaTypes != nil, query.burstIdentifier != nil, query.predicate != nil, query.limit != nil,
+            query.ids != nil, query.mediaTypes != nil, query.burstIdentifier != nil, query.predicate != nil,
+            query.limit != nil,
             query.includeHidden == true, query.includeTrashed == true, includeBurstFrames,
         ]
         let isDefault = !departuresFromDefault.contains(true)
@@ -122,10 +135,12 @@ struct AssetSelection {
     /// The size of the whole result (capped by the fetch limit), from the tally when one counts it.
     func count(_ db: Database) throws -> Int {
         if let tally {
-            return try Int.fetchOne(db.cachedStatement(sql: "SELECT assetCount FROM asset_tally WHERE subtype = ? AND day = 0"),
-                                    arguments: [tally.rawValue]) ?? 0
+            return try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT assetCount FROM asset_tally WHERE subtype = ? AND day = 0"),
+                arguments: [tally.rawValue]) ?? 0
         }
-        let sql = limit.map { "SELECT count(*) FROM (SELECT 1 FROM \(from)\(whereClause) LIMIT \($0))" }
+        let sql =
+            limit.map { "SELECT count(*) FROM (SELECT 1 FROM \(from)\(whereClause) LIMIT \($0))" }
             ?? "SELECT count(*) FROM \(from)\(whereClause)"
         return try Int.fetchOne(db, sql: sql, arguments: arguments)!
     }
@@ -142,7 +157,8 @@ struct AssetSelection {
     func pageSQL(columns: String, offset: Int, count: Int) -> String {
         let end = limit.map { Swift.min($0, offset + count) } ?? offset + count
         let rows = Swift.max(0, end - offset)
-        return "SELECT \(columns) FROM \(from)\(whereClause) ORDER BY \(order.joined(separator: ", ")) LIMIT \(rows) OFFSET \(offset)"
+        return
+            "SELECT \(columns) FROM \(from)\(whereClause) ORDER BY \(order.joined(separator: ", ")) LIMIT \(rows) OFFSET \(offset)"
     }
 
     /// The order terms that make up a member's sort key: all but a final ascending `asset.id`, which

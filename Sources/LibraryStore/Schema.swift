@@ -12,8 +12,9 @@ enum Schema {
                 table.column("libraryId", .text).notNull()
                 table.column("generation", .integer).notNull()
             }
-            try db.execute(sql: "INSERT INTO library_info (singleton, libraryId, generation) VALUES (1, ?, 0)",
-                           arguments: [UUID().uuidString.lowercased()])
+            try db.execute(
+                sql: "INSERT INTO library_info (singleton, libraryId, generation) VALUES (1, ?, 0)",
+                arguments: [UUID().uuidString.lowercased()])
 
             try db.create(table: "asset") { table in
                 table.primaryKey("id", .text)
@@ -40,9 +41,10 @@ enum Schema {
                 table.column("contentHash", .text).notNull().unique()
             }
             // The default order of the user library, as a partial index so counts of it stay cheap.
-            try db.execute(sql: """
-                CREATE INDEX asset_library_order ON asset(creationTime, id) WHERE isHidden = 0 AND trashedTime IS NULL
-                """)
+            try db.execute(
+                sql: """
+                    CREATE INDEX asset_library_order ON asset(creationTime, id) WHERE isHidden = 0 AND trashedTime IS NULL
+                    """)
             try db.create(index: "asset_creation_order", on: "asset", columns: ["creationTime", "id"])
             try db.create(index: "asset_added_order", on: "asset", columns: ["addedTime"])
 
@@ -93,10 +95,12 @@ enum Schema {
 
             let now = Date().timeIntervalSince1970
             for (position, subtype) in CollectionSubtype.smartAlbums.enumerated() {
-                try db.execute(sql: """
-                    INSERT INTO collection (id, kind, subtype, title, parentId, position, createdTime)
-                    VALUES (?, 'smartAlbum', ?, ?, NULL, ?, ?)
-                    """, arguments: [UUID().uuidString.lowercased(), subtype.rawValue, subtype.defaultTitle, position, now])
+                try db.execute(
+                    sql: """
+                        INSERT INTO collection (id, kind, subtype, title, parentId, position, createdTime)
+                        VALUES (?, 'smartAlbum', ?, ?, NULL, ?, ?)
+                        """,
+                    arguments: [UUID().uuidString.lowercased(), subtype.rawValue, subtype.defaultTitle, position, now])
             }
         }
         registerImportSources(in: &migrator)
@@ -110,6 +114,7 @@ enum Schema {
         registerRuleKeptSmartAlbums(in: &migrator)
         registerFilesToRemove(in: &migrator)
         registerPlaces(in: &migrator)
+        registerDuplicates(in: &migrator)
         return migrator
     }
 }

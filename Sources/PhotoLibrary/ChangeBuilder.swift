@@ -28,8 +28,10 @@ extension PhotoLibrary {
         /// its photo, video or audio), with the id `id` when given (a lowercase UUID); returns its placeholder.
         public mutating func createAsset(from files: [NewAssetFile], id: String? = nil) -> String {
             let placeholder = makePlaceholder("asset")
-            let request = files.count == 1 && files[0].type == nil
-                ? ChangeRequest(op: "createAsset", path: files[0].path, placeholder: placeholder, id: id, upload: files[0].upload)
+            let request =
+                files.count == 1 && files[0].type == nil
+                ? ChangeRequest(
+                    op: "createAsset", path: files[0].path, placeholder: placeholder, id: id, upload: files[0].upload)
                 : ChangeRequest(op: "createAsset", placeholder: placeholder, id: id, resources: files)
             requests.append(request)
             return placeholder
@@ -68,10 +70,13 @@ extension PhotoLibrary {
         }
 
         /// Adds keywords to the assets and removes others, keeping the rest of their keywords.
-        public mutating func updateKeywords(of assetIds: [String], adding added: [String] = [], removing removed: [String] = []) {
+        public mutating func updateKeywords(
+            of assetIds: [String], adding added: [String] = [], removing removed: [String] = []
+        ) {
             requests += assetIds.map {
-                ChangeRequest(op: "updateAsset", target: $0, addKeywords: added.isEmpty ? nil : added,
-                              removeKeywords: removed.isEmpty ? nil : removed)
+                ChangeRequest(
+                    op: "updateAsset", target: $0, addKeywords: added.isEmpty ? nil : added,
+                    removeKeywords: removed.isEmpty ? nil : removed)
             }
         }
 
@@ -95,10 +100,18 @@ extension PhotoLibrary {
             requests.append(ChangeRequest(op: "restoreAssets", ids: assetIds))
         }
 
+        /// Merges members of one group of duplicates (`fetchDuplicates`) as Photos does: the best keeps what each
+        /// had (albums, keywords, favorite, the highest rating, a title, caption and location, the earliest date), the
+        /// others go to Recently Deleted.
+        public mutating func mergeDuplicates(_ assetIds: [String]) {
+            requests.append(ChangeRequest(op: "mergeDuplicates", ids: assetIds))
+        }
+
         /// Keeps an edit of the photo beside its original: the rendered file at `renderedPath` (a JPEG, PNG or HEIC
         /// the daemon copies into the library) made as `adjustment` says.
         public mutating func editAsset(_ assetId: String, renderedPath: String, adjustment: Adjustment) {
-            requests.append(ChangeRequest(op: "editAsset", target: assetId, renderedPath: renderedPath, adjustment: adjustment))
+            requests.append(
+                ChangeRequest(op: "editAsset", target: assetId, renderedPath: renderedPath, adjustment: adjustment))
         }
 
         /// Has the daemon render a basic edit (turn, mirror, crop, exposure) of the photo and keep it beside the original.
@@ -116,14 +129,16 @@ extension PhotoLibrary {
         /// Creates an album, inside the folder `parent` if given; returns its placeholder.
         public mutating func createAlbum(title: String, in parent: String? = nil, id: String? = nil) -> String {
             let placeholder = makePlaceholder("album")
-            requests.append(ChangeRequest(op: "createAlbum", placeholder: placeholder, title: title, parent: parent, id: id))
+            requests.append(
+                ChangeRequest(op: "createAlbum", placeholder: placeholder, title: title, parent: parent, id: id))
             return placeholder
         }
 
         /// Creates a folder of albums, inside the folder `parent` if given; returns its placeholder.
         public mutating func createFolder(title: String, in parent: String? = nil, id: String? = nil) -> String {
             let placeholder = makePlaceholder("folder")
-            requests.append(ChangeRequest(op: "createFolder", placeholder: placeholder, title: title, parent: parent, id: id))
+            requests.append(
+                ChangeRequest(op: "createFolder", placeholder: placeholder, title: title, parent: parent, id: id))
             return placeholder
         }
 
@@ -169,7 +184,8 @@ extension PhotoLibrary {
 
         /// Moves the folder's children at `indexes` so that they start at `toIndex`.
         public mutating func moveChildCollections(at indexes: [Int], to toIndex: Int, in folder: String) {
-            requests.append(ChangeRequest(op: "moveChildCollections", target: folder, indexes: indexes, toIndex: toIndex))
+            requests.append(
+                ChangeRequest(op: "moveChildCollections", target: folder, indexes: indexes, toIndex: toIndex))
         }
 
         /// A placeholder not used before in this builder: `@album1`, `@asset2`.

@@ -11,6 +11,7 @@ public enum CollectionSubtype: String, Sendable, Hashable, Codable, CaseIterable
     case smartAlbumBursts, smartAlbumRecentlyDeleted, smartAlbumRAW
     case smartAlbumSelfPortraits, smartAlbumSlomoVideos, smartAlbumTimelapses, smartAlbumAnimated, smartAlbumDepthEffect
     case smartAlbumLongExposures
+    case smartAlbumDuplicates
     case moment
     case folderRegular
 
@@ -47,6 +48,7 @@ public enum CollectionSubtype: String, Sendable, Hashable, Codable, CaseIterable
         case .smartAlbumAnimated: "Animated"
         case .smartAlbumDepthEffect: "Portrait"
         case .smartAlbumLongExposures: "Long Exposure"
+        case .smartAlbumDuplicates: "Duplicates"
         case .albumRegular: "Album"
         case .moment: "Moment"
         case .folderRegular: "Folder"
@@ -69,8 +71,10 @@ public struct AssetCollection: Sendable, Hashable {
     /// kinds and without places.
     public var locationNames: [String] = []
 
-    public init(id: String, kind: CollectionKind, subtype: CollectionSubtype, title: String, assetCount: Int?,
-                startDate: Timestamp?, endDate: Timestamp?, parentId: String?) {
+    public init(
+        id: String, kind: CollectionKind, subtype: CollectionSubtype, title: String, assetCount: Int?,
+        startDate: Timestamp?, endDate: Timestamp?, parentId: String?
+    ) {
         self.id = id
         self.kind = kind
         self.subtype = subtype

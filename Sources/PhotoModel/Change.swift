@@ -11,6 +11,8 @@ public enum LibraryChange: Sendable, Hashable {
     case updateAsset(target: String, AssetUpdate)
     case deleteAssets(ids: [String], permanently: Bool)
     case restoreAssets(ids: [String])
+    /// Merges one group of duplicates into its best member, as Photos does (CONTRACT §17).
+    case mergeDuplicates(ids: [String])
     /// `id`: a lowercase UUID the client chose for it.
     case createAlbum(title: String, placeholder: String?, parent: String?, id: String? = nil)
     case createFolder(title: String, placeholder: String?, parent: String?, id: String? = nil)
@@ -37,6 +39,7 @@ public enum LibraryChange: Sendable, Hashable {
         case .updateAsset: "updateAsset"
         case .deleteAssets: "deleteAssets"
         case .restoreAssets: "restoreAssets"
+        case .mergeDuplicates: "mergeDuplicates"
         case .createAlbum: "createAlbum"
         case .createFolder: "createFolder"
         case .updateCollection: "updateCollection"
@@ -89,13 +92,15 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
     /// `updateAsset`: the caption; `title` is the asset's title there. For both, empty text or null clears it.
     public var caption: String?
 
-    public init(op: String, path: String? = nil, placeholder: String? = nil, target: String? = nil,
-                isFavorite: Bool? = nil, isHidden: Bool? = nil, creationDate: FieldUpdate<Timestamp> = .unchanged,
-                location: FieldUpdate<Location> = .unchanged, ids: [String]? = nil, permanently: Bool? = nil,
-                title: String? = nil, parent: String? = nil, indexes: [Int]? = nil, toIndex: Int? = nil,
-                renderedPath: String? = nil, adjustment: Adjustment? = nil, id: String? = nil, upload: String? = nil,
-                resources: [NewAssetFile]? = nil, rating: Int? = nil, keywords: [String]? = nil,
-                addKeywords: [String]? = nil, removeKeywords: [String]? = nil, caption: String? = nil) {
+    public init(
+        op: String, path: String? = nil, placeholder: String? = nil, target: String? = nil,
+        isFavorite: Bool? = nil, isHidden: Bool? = nil, creationDate: FieldUpdate<Timestamp> = .unchanged,
+        location: FieldUpdate<Location> = .unchanged, ids: [String]? = nil, permanently: Bool? = nil,
+        title: String? = nil, parent: String? = nil, indexes: [Int]? = nil, toIndex: Int? = nil,
+        renderedPath: String? = nil, adjustment: Adjustment? = nil, id: String? = nil, upload: String? = nil,
+        resources: [NewAssetFile]? = nil, rating: Int? = nil, keywords: [String]? = nil,
+        addKeywords: [String]? = nil, removeKeywords: [String]? = nil, caption: String? = nil
+    ) {
         self.op = op
         self.path = path
         self.placeholder = placeholder
@@ -225,8 +230,10 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
         }
         switch op {
         case "createAsset":
-            return .createAsset(AssetCreation(files: try checkedAssetFiles(index: index), placeholder: try checkedPlaceholder(),
-                                              id: try checkedChosenId(index: index)))
+            return .createAsset(
+                AssetCreation(
+                    files: try checkedAssetFiles(index: index), placeholder: try checkedPlaceholder(),
+                    id: try checkedChosenId(index: index)))
         case "updateAsset":
             if case .set(let location) = location, !location.isValid {
                 throw .invalidChange(index: index, reason: "location is off the globe")
@@ -236,12 +243,20 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
             return .deleteAssets(ids: try required(ids, "ids"), permanently: permanently ?? false)
         case "restoreAssets":
             return .restoreAssets(ids: try required(ids, "ids"))
+        case "mergeDuplicates":
+            let ids = try required(ids, "ids")
+            guard Set(ids).count >= 2, Set(ids).count == ids.count else {
+                throw .invalidChange(index: index, reason: "mergeDuplicates needs two or more different ids")
+            }
+            return .mergeDuplicates(ids: ids)
         case "createAlbum":
-            return .createAlbum(title: try checkedTitle(), placeholder: try checkedPlaceholder(), parent: parent,
-                                id: try checkedChosenId(index: index))
+            return .createAlbum(
+                title: try checkedTitle(), placeholder: try checkedPlaceholder(), parent: parent,
+                id: try checkedChosenId(index: index))
         case "createFolder":
-            return .createFolder(title: try checkedTitle(), placeholder: try checkedPlaceholder(), parent: parent,
-                                 id: try checkedChosenId(index: index))
+            return .createFolder(
+                title: try checkedTitle(), placeholder: try checkedPlaceholder(), parent: parent,
+                id: try checkedChosenId(index: index))
         case "updateCollection":
             return .updateCollection(target: try required(target, "target"), title: try checkedTitle())
         case "deleteCollections":
@@ -257,15 +272,17 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
         case "removeAssets":
             return .removeAssets(target: try required(target, "target"), ids: try required(ids, "ids"))
         case "moveAssets":
-            return .moveAssets(target: try required(target, "target"), indexes: try required(indexes, "indexes"),
-                               toIndex: try required(toIndex, "toIndex"))
+            return .moveAssets(
+                target: try required(target, "target"), indexes: try required(indexes, "indexes"),
+                toIndex: try required(toIndex, "toIndex"))
         case "addChildCollections":
             return .addChildCollections(target: try required(target, "target"), ids: try required(ids, "ids"))
         case "removeChildCollections":
             return .removeChildCollections(target: try required(target, "target"), ids: try required(ids, "ids"))
         case "moveChildCollections":
-            return .moveChildCollections(target: try required(target, "target"), indexes: try required(indexes, "indexes"),
-                                         toIndex: try required(toIndex, "toIndex"))
+            return .moveChildCollections(
+                target: try required(target, "target"), indexes: try required(indexes, "indexes"),
+                toIndex: try required(toIndex, "toIndex"))
         case "editAsset":
             let adjustment = try required(adjustment, "adjustment")
             guard renderedPath == nil || upload == nil else {
@@ -278,10 +295,12 @@ public struct ChangeRequest: Sendable, Hashable, Codable {
                 throw .invalidChange(index: index, reason: error.reason)
             }
             if rendersItself, target?.hasPrefix("@") == true {
-                throw .invalidChange(index: index, reason: "an asset created in the same call has no original to render from yet")
+                throw .invalidChange(
+                    index: index, reason: "an asset created in the same call has no original to render from yet")
             }
-            return .editAsset(target: try required(target, "target"), renderedPath: renderedPath, adjustment: adjustment,
-                              renderedUpload: upload)
+            return .editAsset(
+                target: try required(target, "target"), renderedPath: renderedPath, adjustment: adjustment,
+                renderedUpload: upload)
         case "revertAsset":
             return .revertAsset(target: try required(target, "target"))
         default:

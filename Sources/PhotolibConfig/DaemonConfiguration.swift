@@ -46,7 +46,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
     /// at which a JPEG re-saved at quality 70 or scaled to half still matches its original and two frames one second
     /// apart of a moving scene do not. Change it only with a new measurement, and with it the default that
     /// etc/photolibd.conf and docs/photolibd.conf.5 state (`DuplicateSettingsTests` compares them).
-    public static let defaultDuplicateThreshold = 6
+    public static let defaultDuplicateThreshold = 2
     /// The values `[duplicates] similarity_threshold` may take: 0 (identical fingerprints only) to 12 bits.
     public static let duplicateThresholds = 0...12
 

@@ -73,6 +73,8 @@ public struct Daemon: Sendable {
         if recovered > 0 { logger.notice("finished interrupted imports", metadata: ["files": "\(recovered)"]) }
         try await StoreSync.recoverUnsyncedCopies(database: database, importer: importer, logger: logger)
         try await StoreFileRemoval(database: database).removeLeftovers(logger: logger)
+        // After an upgrade or a changed threshold, every group of duplicates is made afresh (2 s at a million).
+        try await database.useDuplicateThreshold(configuration.duplicateThreshold)
         do {
             try await database.rehearseIngest()
         } catch {
@@ -142,6 +144,11 @@ public struct Daemon: Sendable {
             apply: { configuration in
                 await sources.reconfigure(configuration.sources, from: configuration.file)
                 authorization.replacePolicy(with: configuration.access)
+                do {
+                    try await database.useDuplicateThreshold(configuration.duplicateThreshold)
+                } catch {
+                    logger.error("cannot regroup the duplicates", metadata: ["error": "\(error)"])
+                }
                 if images.apply(
                     cacheByteLimit: configuration.cacheByteLimit,
                     freedesktopDirectory: configuration.freedesktopThumbnailDirectory)
@@ -165,8 +172,11 @@ public struct Daemon: Sendable {
             .init(service: LibraryUpkeep.cameraDataBackfill(database: database, importer: importer, logger: logger)),
             .init(
                 service: BackgroundAnalysis(
-                    steps: [PlacesAnalysis(database: database, places: places, logger: logger)],
-                    statistics: ingest.statistics, logger: logger)),
+                    steps: [
+                        PlacesAnalysis(database: database, places: places, logger: logger),
+                        FingerprintAnalysis(database: database, images: images, logger: logger),
+                    ],
+                    statistics: ingest.statistics, wakeUp: images.fingerprints.wakeUp, logger: logger)),
             .init(service: ImageCacheService(images: images, upkeep: renditionUpkeep, fileWork: .singleton)),
             .init(service: reloader),
         ]

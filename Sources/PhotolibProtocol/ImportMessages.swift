@@ -116,9 +116,12 @@ public struct ImportStatus: Sendable, Hashable, Codable {
 public struct AnalysisStatus: Sendable, Hashable, Codable {
     /// Places named from locations (CONTRACT §15).
     public var places: AnalysisProgress?
+    /// Perceptual fingerprints, which duplicates are found by (CONTRACT §17).
+    public var fingerprints: AnalysisProgress?
 
-    public init(places: AnalysisProgress? = nil) {
+    public init(places: AnalysisProgress? = nil, fingerprints: AnalysisProgress? = nil) {
         self.places = places
+        self.fingerprints = fingerprints
     }
 }
 

@@ -7,11 +7,12 @@ public enum PhotolibInterface: String, CaseIterable, Sendable {
 
     /// The interface's IDL text.
     public var definition: String {
-        let bytes: [UInt8] = switch self {
-        case .library: PackageResources.io_photolibd_Library_varlink
-        case .images: PackageResources.io_photolibd_Images_varlink
-        case .importer: PackageResources.io_photolibd_Import_varlink
-        }
+        let bytes: [UInt8] =
+            switch self {
+            case .library: PackageResources.io_photolibd_Library_varlink
+            case .images: PackageResources.io_photolibd_Images_varlink
+            case .importer: PackageResources.io_photolibd_Import_varlink
+            }
         var text = String(decoding: bytes, as: UTF8.self)
         while text.hasSuffix("\n") { text.removeLast() }
         return text
@@ -39,6 +40,7 @@ public enum LibraryMethod: String, PhotolibMethod {
     case authorizationStatus = "AuthorizationStatus"
     case fetchAssetMetadata = "FetchAssetMetadata"
     case fetchPlaces = "FetchPlaces"
+    case fetchDuplicates = "FetchDuplicates"
 
     public static let interface = PhotolibInterface.library
 }

@@ -37,7 +37,8 @@ extension FetchAssetsParameters: JSONReadable {
             case "query": query = try json.readOptional(AssetQuery.init(reading:))
             case "offset": offset = try json.readOptional { json throws(JSONReadError) in try json.readInt() }
             case "pageSize": pageSize = try json.readOptional { json throws(JSONReadError) in try json.readInt() }
-            case "includeResources": includeResources = try json.readOptional { json throws(JSONReadError) in try json.readBool() }
+            case "includeResources":
+                includeResources = try json.readOptional { json throws(JSONReadError) in try json.readBool() }
             default: try json.skipValue()
             }
         }
@@ -72,8 +73,10 @@ public struct ObserveParameters: Sendable, Hashable, Codable {
     public var collectionQueries: [String: CollectionQuery]?
     public var onlyRelevant: Bool?
 
-    public init(assetQueries: [String: AssetQuery]? = nil, collectionQueries: [String: CollectionQuery]? = nil,
-                onlyRelevant: Bool? = nil) {
+    public init(
+        assetQueries: [String: AssetQuery]? = nil, collectionQueries: [String: CollectionQuery]? = nil,
+        onlyRelevant: Bool? = nil
+    ) {
         self.assetQueries = assetQueries
         self.collectionQueries = collectionQueries
         self.onlyRelevant = onlyRelevant
@@ -90,8 +93,10 @@ public struct UpdateObservationParameters: Sendable, Hashable, Codable {
     /// True: each added result whose ids are all UUIDs sends them as `packedIds` (`PackedIDs`) instead of `ids`.
     public var packedIds: Bool?
 
-    public init(observerId: String, assetQueries: [String: AssetQuery]? = nil,
-                collectionQueries: [String: CollectionQuery]? = nil, removeQueries: [String]? = nil, packedIds: Bool? = nil) {
+    public init(
+        observerId: String, assetQueries: [String: AssetQuery]? = nil,
+        collectionQueries: [String: CollectionQuery]? = nil, removeQueries: [String]? = nil, packedIds: Bool? = nil
+    ) {
         self.observerId = observerId
         self.assetQueries = assetQueries
         self.collectionQueries = collectionQueries
@@ -192,5 +197,23 @@ public struct FetchPlacesReply: Sendable, Hashable, Codable {
 
     public init(places: [PlaceSummary]) {
         self.places = places
+    }
+}
+
+/// `Library.FetchDuplicates`.
+public struct FetchDuplicatesParameters: Sendable, Hashable, Codable {
+    public var query: AssetQuery?
+
+    public init(query: AssetQuery? = nil) {
+        self.query = query
+    }
+}
+
+/// The reply of `Library.FetchDuplicates`: groups of asset ids, each best first.
+public struct FetchDuplicatesReply: Sendable, Hashable, Codable {
+    public var groups: [[String]]
+
+    public init(groups: [[String]]) {
+        self.groups = groups
     }
 }

@@ -84,8 +84,8 @@ public final class PHAssetCollection: PHCollection, @unchecked Sendable {
     public var localizedLocationNames: [String] { collection.locationNames }
 
     /// The collections of `type` and `subtype`. As on Apple's platforms, smart albums of `.any` subtype (and of
-    /// `.albumRegular`, which pickers ask for) are every smart album but Recently Deleted, which PhotoKit keeps
-    /// private.
+    /// `.albumRegular`, which pickers ask for) are every smart album but Recently Deleted and Duplicates, which
+    /// PhotoKit keeps private.
     public class func fetchAssetCollections(
         with type: PHAssetCollectionType, subtype: PHAssetCollectionSubtype,
         options: PHFetchOptions?
@@ -93,7 +93,8 @@ public final class PHAssetCollection: PHCollection, @unchecked Sendable {
         var query = options.collectionQuery()
         query.kind = type.kind
         if type == .smartAlbum && (subtype == .any || subtype == .albumRegular) {
-            let hidden = "subtype != '\(CollectionSubtype.smartAlbumRecentlyDeleted.rawValue)'"
+            let hidden = [CollectionSubtype.smartAlbumRecentlyDeleted, .smartAlbumDuplicates]
+                .map { "subtype != '\($0.rawValue)'" }.joined(separator: " AND ")
             query.predicate = query.predicate.map { "(\($0)) AND \(hidden)" } ?? hidden
         } else if subtype != .any {
             // A subtype the library does not keep matches nothing.

@@ -147,7 +147,8 @@ public enum PHAssetCollectionSubtype: Int, Sendable {
         case .smartAlbumAnimated: self = .smartAlbumAnimated
         case .smartAlbumDepthEffect: self = .smartAlbumDepthEffect
         case .smartAlbumLongExposures: self = .smartAlbumLongExposures
-        case .moment, .folderRegular: self = .any
+        // Apple's Duplicates album has no public subtype.
+        case .moment, .folderRegular, .smartAlbumDuplicates: self = .any
         }
     }
 

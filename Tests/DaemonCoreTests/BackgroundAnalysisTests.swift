@@ -67,7 +67,7 @@ struct BackgroundAnalysisTests {
         statistics.update { $0.queued = 1 }
         let analysis = BackgroundAnalysis(
             steps: [PlacesAnalysis(database: database, places: Self.placeTable, logger: Self.logger)],
-            statistics: statistics, logger: Self.logger, idlePause: .milliseconds(20))
+            statistics: statistics, wakeUp: AnalysisWakeUp(), logger: Self.logger, idlePause: .milliseconds(20))
         let running = Task { await analysis.run() }
         let reported = try await eventually { statistics.snapshot.analysis?.places }
         #expect(reported == AnalysisProgress(done: 0, total: 1))

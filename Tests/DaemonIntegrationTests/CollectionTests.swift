@@ -1,7 +1,7 @@
 import Foundation
 import PhotoLibrary
-import Testing
 import TestSupport
+import Testing
 
 /// Albums, folders, smart albums, moments and the trash through the typed client, against a library of every kind
 /// of asset.
@@ -35,7 +35,9 @@ struct CollectionTests {
 
         let beforeAdding = try await library.token()
         _ = try await library.change { $0.addAssets(ids(["panorama"], assets), to: spring) }
-        let updated = Set(try await library.client.fetchPersistentChanges(since: beforeAdding).changes.first?.updatedCollectionIds ?? [])
+        let updated = Set(
+            try await library.client.fetchPersistentChanges(since: beforeAdding).changes.first?.updatedCollectionIds
+                ?? [])
         #expect(updated.isSuperset(of: [spring, year, trips]))
 
         changes = PhotoLibrary.ChangeBuilder()
@@ -67,7 +69,10 @@ struct CollectionTests {
         #expect(try await library.titles(CollectionQuery(kind: .album)) == ["Loose"])
         #expect(try await library.titles(CollectionQuery(kind: .folder)).isEmpty)
         let history = try await library.client.fetchPersistentChanges(since: beforeDeletion)
-        #expect(Set(history.changes.first?.deletedCollectionIds ?? []) == [trips, year, spring, created[summerPlaceholder]!])
+        #expect(
+            Set(history.changes.first?.deletedCollectionIds ?? []) == [
+                trips, year, spring, created[summerPlaceholder]!,
+            ])
         #expect(try await library.fetchIds(AssetQuery()).count == 10)
     }
 
@@ -103,21 +108,28 @@ struct CollectionTests {
         #expect(try await order() == ["plain", "trashed", "favorite", "video", "screenshot"])
         try await perform { $0.deleteAssets(ids(["trashed"], assets)) }
 
-        try await library.expectRefusal(refusal {
-            $0.addAssets(ids(["panorama"], assets), to: album)
-            $0.insertAssets(ids(["raw"], assets), at: [-1], in: album)
-        }, "InvalidChange", index: 1, reason: "index -1 is out of range 0...5")
-        try await library.expectRefusal(refusal { $0.insertAssets(ids(["raw"], assets), at: [5], in: album) },
-                                        "InvalidChange", index: 0, reason: "index 5 is out of range 0...4")
-        try await library.expectRefusal(refusal { $0.moveAssets(at: [0], to: 4, in: album) },
-                                        "InvalidChange", index: 0, reason: "toIndex 4 is out of range 0...3")
+        try await library.expectRefusal(
+            refusal {
+                $0.addAssets(ids(["panorama"], assets), to: album)
+                $0.insertAssets(ids(["raw"], assets), at: [-1], in: album)
+            }, "InvalidChange", index: 1, reason: "index -1 is out of range 0...5")
+        try await library.expectRefusal(
+            refusal { $0.insertAssets(ids(["raw"], assets), at: [5], in: album) },
+            "InvalidChange", index: 0, reason: "index 5 is out of range 0...4")
+        try await library.expectRefusal(
+            refusal { $0.moveAssets(at: [0], to: 4, in: album) },
+            "InvalidChange", index: 0, reason: "toIndex 4 is out of range 0...3")
         try await library.expectRefusal(refusal { $0.addAssets(["no-such-asset"], to: album) }, "NotFound", index: 0)
-        let favorites = try #require(try await library.collections(CollectionQuery(subtype: .smartAlbumFavorites)).first?.id)
-        try await library.expectRefusal(refusal { $0.removeAssets(ids(["favorite"], assets), from: favorites) },
-                                        "InvalidChange", index: 0)
-        try await library.expectRefusal(refusal { $0.renameCollection("moment-2024-03-01", to: "Renamed") },
-                                        "InvalidChange", index: 0)
-        try await library.expectRefusal(refusal { $0.insertAssets([], at: [], in: "@nowhere") }, "InvalidChange", index: 0)
+        let favorites = try #require(
+            try await library.collections(CollectionQuery(subtype: .smartAlbumFavorites)).first?.id)
+        try await library.expectRefusal(
+            refusal { $0.removeAssets(ids(["favorite"], assets), from: favorites) },
+            "InvalidChange", index: 0)
+        try await library.expectRefusal(
+            refusal { $0.renameCollection("moment-2024-03-01", to: "Renamed") },
+            "InvalidChange", index: 0)
+        try await library.expectRefusal(
+            refusal { $0.insertAssets([], at: [], in: "@nowhere") }, "InvalidChange", index: 0)
     }
 
     @Test func aTrashedAssetComesBackToItsPlaceInEveryAlbum() async throws {
@@ -132,13 +144,15 @@ struct CollectionTests {
         _ = try await library.change { $0.deleteAssets([plain]) }
         #expect(try await library.fetchIds(AssetQuery(collection: albumA)) == [assets["video"]!, assets["live"]!])
         #expect(try await library.collections(CollectionQuery(ids: [albumB])).first?.assetCount == 1)
-        let deleted = try #require(try await library.collections(CollectionQuery(subtype: .smartAlbumRecentlyDeleted)).first)
+        let deleted = try #require(
+            try await library.collections(CollectionQuery(subtype: .smartAlbumRecentlyDeleted)).first)
         #expect(Set(try await library.fetchIds(AssetQuery(collection: deleted.id))) == [assets["trashed"]!, plain])
         let holders = try await library.titles(CollectionQuery(containingAsset: plain))
         #expect(Set(holders) == ["A", "B", "Recently Deleted"])
 
         _ = try await library.change { $0.restoreAssets([plain]) }
-        #expect(try await library.fetchIds(AssetQuery(collection: albumA)) == [assets["video"]!, plain, assets["live"]!])
+        #expect(
+            try await library.fetchIds(AssetQuery(collection: albumA)) == [assets["video"]!, plain, assets["live"]!])
         #expect(try await library.fetchIds(AssetQuery(collection: albumB)) == [plain, assets["favorite"]!])
         let restored = try await library.client.fetchAssets(matching: AssetQuery(ids: [plain])).assets
         #expect(restored.map(\.isTrashed) == [false])
@@ -148,14 +162,17 @@ struct CollectionTests {
         let (library, _) = try await ModelLibrary.make()
         _ = try await library.change { $0.deleteAssets([library.assetIds[8]]) }
         let everything = try await library.client.fetchAllAssets(
-            matching: AssetQuery(includeHidden: true, includeTrashed: true, includeAllBurstAssets: true), includeResources: true).assets
+            matching: AssetQuery(includeHidden: true, includeTrashed: true, includeAllBurstAssets: true),
+            includeResources: true
+        ).assets
         let oracle = SmartAlbumOracle(assets: everything)
         let smartAlbums = try await library.collections(CollectionQuery(kind: .smartAlbum))
-        #expect(smartAlbums.count == 17)
+        #expect(smartAlbums.count == 18)
         for album in smartAlbums {
             let members = everything.filter { oracle.holds(album.subtype, $0) }
             #expect(album.assetCount == members.count, "\(album.subtype)")
-            let fetched = try await library.client.fetchAssets(matching: AssetQuery(collection: album.id), pageSize: 1_000)
+            let fetched = try await library.client.fetchAssets(
+                matching: AssetQuery(collection: album.id), pageSize: 1_000)
             #expect(fetched.count == members.count, "\(album.subtype)")
             #expect(Set(fetched.assets.map(\.id)) == Set(members.map(\.id)))
             let dates = members.compactMap(\.creationDate).sorted()
@@ -167,34 +184,56 @@ struct CollectionTests {
     @Test func momentsBurstsAndEveryCollectionQueryField() async throws {
         let (library, assets) = try await ModelLibrary.make()
         let moments = try await library.collections(CollectionQuery(kind: .moment))
-        #expect(moments.map(\.title) == [
-            "2023-12-31", "2024-01-02", "2024-03-01", "2024-03-02", "2024-03-03", "2024-03-04", "2024-05-05",
-        ])
+        #expect(
+            moments.map(\.title) == [
+                "2023-12-31", "2024-01-02", "2024-03-01", "2024-03-02", "2024-03-03", "2024-03-04", "2024-05-05",
+            ])
         #expect(moments.first { $0.id == "moment-2024-03-01" }?.assetCount == 2)
-        #expect(try await library.fetchIds(AssetQuery(collection: "moment-2024-03-01")) == [assets["live"]!, assets["video"]!])
+        #expect(
+            try await library.fetchIds(AssetQuery(collection: "moment-2024-03-01")) == [
+                assets["live"]!, assets["video"]!,
+            ])
         let holders = try await library.collections(CollectionQuery(containingAsset: assets["video"]!))
-        #expect(Set(holders.map(\.subtype)) == [.smartAlbumUserLibrary, .smartAlbumVideos, .smartAlbumRecentlyAdded, .moment])
+        #expect(
+            Set(holders.map(\.subtype)) == [
+                .smartAlbumUserLibrary, .smartAlbumVideos, .smartAlbumRecentlyAdded, .moment,
+            ])
 
         #expect(try await library.fetchIds(AssetQuery(predicate: "burstIdentifier == 'burst'")) == [assets["burst1"]!])
-        #expect(try await library.fetchIds(AssetQuery(burstIdentifier: "burst")) == ["burst1", "burst2", "burst3"].map { assets[$0]! })
-        #expect(try await library.fetchIds(AssetQuery(predicate: "burstIdentifier != nil", includeAllBurstAssets: true)).count == 3)
+        #expect(
+            try await library.fetchIds(AssetQuery(burstIdentifier: "burst"))
+                == ["burst1", "burst2", "burst3"].map { assets[$0]! })
+        #expect(
+            try await library.fetchIds(AssetQuery(predicate: "burstIdentifier != nil", includeAllBurstAssets: true))
+                .count == 3)
 
-        #expect(try await library.titles(CollectionQuery(kind: .smartAlbum, predicate: "assetCount > 1"))
-            == ["Library", "Recently Added", "Panoramas"])
+        #expect(
+            try await library.titles(CollectionQuery(kind: .smartAlbum, predicate: "assetCount > 1"))
+                == ["Library", "Recently Added", "Panoramas"])
         #expect(try await library.titles(CollectionQuery(subtype: .smartAlbumFavorites)) == ["Favorites"])
-        #expect(try await library.titles(CollectionQuery(kind: .smartAlbum, predicate: "assetCount == 1 AND title BEGINSWITH[c] 'r'"))
-            == ["Recently Deleted", "RAW"])
+        #expect(
+            try await library.titles(
+                CollectionQuery(kind: .smartAlbum, predicate: "assetCount == 1 AND title BEGINSWITH[c] 'r'"))
+                == ["Recently Deleted", "RAW"])
         let sort = [SortDescriptor(key: "assetCount", ascending: false), SortDescriptor(key: "title")]
-        #expect(try await library.titles(CollectionQuery(kind: .moment, sort: sort, limit: 2)) == ["2024-03-01", "2024-03-02"])
-        let page = try await library.client.fetchCollections(matching: CollectionQuery(kind: .moment), offset: 5, pageSize: 1)
+        #expect(
+            try await library.titles(CollectionQuery(kind: .moment, sort: sort, limit: 2)) == [
+                "2024-03-01", "2024-03-02",
+            ])
+        let page = try await library.client.fetchCollections(
+            matching: CollectionQuery(kind: .moment), offset: 5, pageSize: 1)
         #expect(page.count == 7)
         #expect(page.collections.map(\.title) == ["2024-03-04"])
-        await #expect { try await library.client.fetchCollections(matching: CollectionQuery(predicate: "pixelWidth > 1")) } throws: {
+        await #expect {
+            try await library.client.fetchCollections(matching: CollectionQuery(predicate: "pixelWidth > 1"))
+        } throws: {
             let error = ($0 as? PhotoLibraryError)?.varlinkError
             return error?.name == "io.photolibd.Library.InvalidPredicate"
                 && error?.parameters["reason"] == "unknown key 'pixelWidth' at position 0"
         }
-        await #expect { try await library.client.fetchCollections(matching: CollectionQuery(parent: "missing")) } throws: {
+        await #expect {
+            try await library.client.fetchCollections(matching: CollectionQuery(parent: "missing"))
+        } throws: {
             ($0 as? PhotoLibraryError)?.varlinkError?.name == "io.photolibd.Library.NotFound"
         }
     }
@@ -211,10 +250,13 @@ struct CollectionTests {
             try #require(try await client.importFiles([path], mode: mode).files.first?.assetId)
         }
         func storedPath(_ id: String) async throws -> String {
-            let assets = try await client.fetchAssets(matching: AssetQuery(ids: [id], includeTrashed: true), includeResources: true).assets
+            let assets = try await client.fetchAssets(
+                matching: AssetQuery(ids: [id], includeTrashed: true), includeResources: true
+            ).assets
             return try #require(assets.first?.resources?.first?.path)
         }
-        let copiedId = try await importFile(copied, mode: .copy), referencedId = try await importFile(referenced, mode: .reference)
+        let copiedId = try await importFile(copied, mode: .copy),
+            referencedId = try await importFile(referenced, mode: .reference)
         let keptId = try await importFile(kept, mode: .copy)
         let copiedStore = try await storedPath(copiedId), keptStore = try await storedPath(keptId)
         #expect(copiedStore.hasPrefix(daemon.libraryPath))
@@ -255,10 +297,15 @@ struct CollectionTests {
         try await daemon.stop()
 
         let monthAgo = Date().timeIntervalSince1970 - 31 * 86_400
-        try runTool("/usr/bin/sqlite3", [daemon.libraryPath + "/library.sqlite", """
-            UPDATE asset SET addedTime = \(monthAgo);
-            UPDATE library_info SET recentlyAddedFirstDay = \(Int(monthAgo / 86_400) - 31);
-            """])
+        try runTool(
+            "/usr/bin/sqlite3",
+            [
+                daemon.libraryPath + "/library.sqlite",
+                """
+                UPDATE asset SET addedTime = \(monthAgo);
+                UPDATE library_info SET recentlyAddedFirstDay = \(Int(monthAgo / 86_400) - 31);
+                """,
+            ])
         try await daemon.start()
         client = try await PhotoLibrary.connect(socketPath: daemon.socketPath)
         let announced = try await firstChange(after: beforeStop, on: client)
@@ -283,13 +330,16 @@ private struct SmartAlbumOracle {
     let representatives: Set<String>
 
     init(assets: [Asset]) {
-        let frames = Dictionary(grouping: assets.filter { $0.burstIdentifier != nil && !$0.isTrashed }) { $0.burstIdentifier! }
-        representatives = Set(frames.values.compactMap { frames in
-            frames.min { lhs, rhs in
-                let (left, right) = (lhs.creationDate?.secondsSince1970, rhs.creationDate?.secondsSince1970)
-                return left == right ? lhs.id < rhs.id : (left ?? -.infinity) < (right ?? -.infinity)
-            }?.id
-        })
+        let frames = Dictionary(grouping: assets.filter { $0.burstIdentifier != nil && !$0.isTrashed }) {
+            $0.burstIdentifier!
+        }
+        representatives = Set(
+            frames.values.compactMap { frames in
+                frames.min { lhs, rhs in
+                    let (left, right) = (lhs.creationDate?.secondsSince1970, rhs.creationDate?.secondsSince1970)
+                    return left == right ? lhs.id < rhs.id : (left ?? -.infinity) < (right ?? -.infinity)
+                }?.id
+            })
     }
 
     func holds(_ subtype: CollectionSubtype, _ asset: Asset) -> Bool {
@@ -299,23 +349,30 @@ private struct SmartAlbumOracle {
         let (width, height) = (asset.pixelWidth, asset.pixelHeight)
         switch subtype {
         case .smartAlbumUserLibrary: return shown
-        case .smartAlbumRecentlyAdded: return shown && asset.addedDate.secondsSince1970 > Date().timeIntervalSince1970 - 30 * 86_400
+        case .smartAlbumRecentlyAdded:
+            return shown && asset.addedDate.secondsSince1970 > Date().timeIntervalSince1970 - 30 * 86_400
         case .smartAlbumFavorites: return shown && asset.isFavorite
         case .smartAlbumVideos: return shown && asset.mediaType == .video
         case .smartAlbumAllHidden: return asset.isHidden && !asset.isTrashed && standsForItself
         case .smartAlbumPanoramas:
-            return shown && asset.mediaType == .image && (asset.mediaSubtypes.contains(.photoPanorama) || (height > 0 && width >= 2 * height))
+            return shown && asset.mediaType == .image
+                && (asset.mediaSubtypes.contains(.photoPanorama) || (height > 0 && width >= 2 * height))
         case .smartAlbumScreenshots: return shown && asset.mediaSubtypes.contains(.photoScreenshot)
         case .smartAlbumLivePhotos: return shown && asset.mediaSubtypes.contains(.photoLive)
         case .smartAlbumBursts: return shown && isFrame
         case .smartAlbumRecentlyDeleted: return asset.isTrashed
         case .smartAlbumRAW:
-            return shown && (asset.resources ?? []).contains { $0.type == .alternatePhoto || $0.mimeType.hasPrefix("image/x-") }
+            return shown
+                && (asset.resources ?? []).contains { $0.type == .alternatePhoto || $0.mimeType.hasPrefix("image/x-") }
         case .smartAlbumSelfPortraits: return shown && asset.mediaSubtypes.contains(.photoSelfPortrait)
-        case .smartAlbumSlomoVideos: return shown && asset.mediaType == .video && asset.mediaSubtypes.contains(.videoHighFrameRate)
-        case .smartAlbumTimelapses: return shown && asset.mediaType == .video && asset.mediaSubtypes.contains(.videoTimelapse)
-        case .smartAlbumAnimated: return shown && asset.mediaType == .image && asset.mediaSubtypes.contains(.photoAnimated)
-        case .smartAlbumDepthEffect: return shown && asset.mediaType == .image && asset.mediaSubtypes.contains(.photoDepthEffect)
+        case .smartAlbumSlomoVideos:
+            return shown && asset.mediaType == .video && asset.mediaSubtypes.contains(.videoHighFrameRate)
+        case .smartAlbumTimelapses:
+            return shown && asset.mediaType == .video && asset.mediaSubtypes.contains(.videoTimelapse)
+        case .smartAlbumAnimated:
+            return shown && asset.mediaType == .image && asset.mediaSubtypes.contains(.photoAnimated)
+        case .smartAlbumDepthEffect:
+            return shown && asset.mediaType == .image && asset.mediaSubtypes.contains(.photoDepthEffect)
         default: return false
         }
     }

@@ -8,15 +8,19 @@ import ServiceLifecycle
 package struct BackgroundAnalysis: NamedService {
     let steps: [any AnalysisStep]
     let statistics: ImportStatistics
+    /// Ends a pause early when new work comes.
+    let wakeUp: AnalysisWakeUp
     let logger: Logger
     /// How long it waits when nothing waits for it, or while imports run.
     let idlePause: Duration
 
     package init(
-        steps: [any AnalysisStep], statistics: ImportStatistics, logger: Logger, idlePause: Duration = .seconds(5)
+        steps: [any AnalysisStep], statistics: ImportStatistics, wakeUp: AnalysisWakeUp, logger: Logger,
+        idlePause: Duration = .seconds(5)
     ) {
         self.steps = steps
         self.statistics = statistics
+        self.wakeUp = wakeUp
         self.logger = logger
         self.idlePause = idlePause
     }
@@ -37,7 +41,7 @@ package struct BackgroundAnalysis: NamedService {
                     }
                 }
                 await reportProgress()
-                if analysed == 0 { try? await Task.sleep(for: idlePause) } else { await Task.yield() }
+                if analysed == 0 { await wakeUp.wait(upTo: idlePause) } else { await Task.yield() }
             }
         }
     }

@@ -32,6 +32,8 @@ package final class ImageManager: Sendable {
     let originalsDirectory: String
     let fileWork: NIOThreadPool
     let memo: AssetSourceMemo
+    /// The fingerprints made with originals' grid renditions, for the background analysis to store.
+    package let fingerprints = FreshFingerprints()
     private let logger: Logger
 
     init(

@@ -51,10 +51,11 @@ extension ImageManager {
     }
 
     /// The blocking work of making `plan` from the file (from `contents`, a photo's bytes, when given) and keeping
-    /// it in the cache.
+    /// it in the cache; a photo's perceptual fingerprint goes to `fingerprinted`, when given, made from the same
+    /// pixels.
     func renderWork(
         _ plan: PlannedRendition, of source: AssetImageSource, version: String,
-        contents: EncodedBuffer? = nil
+        contents: EncodedBuffer? = nil, fingerprinted: (@Sendable (ImageFingerprint?) -> Void)? = nil
     ) -> @Sendable () throws -> CachedRendition {
         { [renderer, rawReader, posterFrames, cache] in
             let image =
@@ -66,13 +67,15 @@ extension ImageManager {
                         minimumLongSide: plan.spec.sourceLongSide(forUpright: source.displayedSize),
                         allowsPreview: !plan.decodesSensorData
                     ) { image throws(ImagingError) in
-                        try renderer.render(imageAt: image, as: plan.spec)
+                        try renderer.render(imageAt: image, as: plan.spec, fingerprinting: fingerprinted != nil)
                     }
                 case .photo:
                     if let contents {
-                        try renderer.render(encodedImage: contents, named: source.path, as: plan.spec)
+                        try renderer.render(
+                            encodedImage: contents, named: source.path, as: plan.spec,
+                            fingerprinting: fingerprinted != nil)
                     } else {
-                        try renderer.render(imageAt: source.path, as: plan.spec)
+                        try renderer.render(imageAt: source.path, as: plan.spec, fingerprinting: fingerprinted != nil)
                     }
                 case .video(let duration):
                     try renderer.render(
@@ -80,7 +83,9 @@ extension ImageManager {
                         named: source.path, as: plan.spec)
                 }
             let key = source.renditionKey(plan.variant)
-            return try cache.store(RenditionImage(image), for: key, sourceVersion: version)
+            let stored = try cache.store(RenditionImage(image), for: key, sourceVersion: version)
+            if case .photo = source.kind { fingerprinted?(image.fingerprint) }
+            return stored
         }
     }
 

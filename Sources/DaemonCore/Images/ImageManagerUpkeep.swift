@@ -1,6 +1,8 @@
 import Foundation
 import Imaging
 import NIOPosix
+import PhotoModel
+import Synchronization
 import ThumbnailCache
 
 /// Following the library: renditions dropped and made as assets change, freedesktop.org thumbnails, the cache's
@@ -31,6 +33,11 @@ extension ImageManager {
         // The bytes are the original's: an edited asset's grid image is made from its edit's file.
         let contents = asset.edit == nil ? contents : nil
         let source = asset.selecting(.current)
+        // The fingerprint is the original's: an edited asset's comes from the background analysis.
+        var fingerprinted: (@Sendable (ImageFingerprint?) -> Void)?
+        if asset.edit == nil {
+            fingerprinted = { @Sendable [fingerprints] fingerprint in fingerprints.add(fingerprint, ofAsset: assetId) }
+        }
         let version = try source.requireVersion()
         let plan = PlannedRendition.rung(ImageRequest.gridRung)
         let key = source.renditionKey(plan.variant)
@@ -41,7 +48,8 @@ extension ImageManager {
             rendition = try await mappingRenderErrors(of: assetId) {
                 try await queue.value(
                     for: key, priority: priority,
-                    work: renderWork(plan, of: source, version: version, contents: contents))
+                    work: renderWork(
+                        plan, of: source, version: version, contents: contents, fingerprinted: fingerprinted))
             }
         }
         // The original's thumbnail shows the current version, as every other image of the asset does.
@@ -52,6 +60,35 @@ extension ImageManager {
         _ = try await queue.value(for: RenditionKey(assetId: assetId, variant: "freedesktop"), priority: .idle) {
             try freedesktop.write(forFileAt: asset.path, displayedSize: displayed, from: rendition.path)
             return rendition
+        }
+    }
+
+    /// The perceptual fingerprint of the asset's original (nil for a video, or a picture without one): from its
+    /// cached grid rendition, else made with that rendition, which the cache then keeps.
+    func fingerprintOfOriginal(_ assetId: String) async throws -> ImageFingerprint? {
+        let asset = try await source(of: assetId)
+        let original = asset.selecting(asset.edit == nil ? .current : .original)
+        guard case .photo = original.kind else { return nil }
+        let version = try original.requireVersion()
+        let plan = PlannedRendition.rung(ImageRequest.gridRung)
+        let key = original.renditionKey(plan.variant)
+        let made = Mutex<ImageFingerprint??>(nil)
+        let rendition: CachedRendition
+        if let cached = cache.rendition(for: key, sourceVersion: version) {
+            rendition = cached
+        } else {
+            rendition = try await mappingRenderErrors(of: assetId) {
+                try await queue.value(
+                    for: key, priority: .idle,
+                    work: renderWork(plan, of: original, version: version) { fingerprint in
+                        made.withLock { $0 = .some(fingerprint) }
+                    })
+            }
+        }
+        // A run another request had started made the rendition without it: read it from the file.
+        if let fingerprint = made.withLock({ $0 }) { return fingerprint }
+        return try await mappingRenderErrors(of: assetId) {
+            try await fileWork.runIfActive { [renderer] in try renderer.fingerprint(ofImageAt: rendition.path) }
         }
     }
 

@@ -70,6 +70,11 @@ struct LibraryInterface: VarlinkInterface {
                 let parameters: FetchPlacesParameters = try call.decodeParameters()
                 let places = try await database.fetchPlaces(parameters.query ?? AssetQuery())
                 try await replies.send(FetchPlacesReply(places: places))
+            case .fetchDuplicates:
+                guard access.canRead else { throw LibraryError.permissionDenied }
+                let parameters: FetchDuplicatesParameters = try call.decodeParameters()
+                try await replies.send(
+                    FetchDuplicatesReply(groups: try await database.fetchDuplicates(parameters.query)))
             }
         }
     }

@@ -1,0 +1,168 @@
+import BenchmarkSupport
+import Foundation
+import Imaging
+import LibraryStore
+import PhotoModel
+import PhotolibConfig
+
+/// Calibrates and times duplicate detection (CONTRACT §17, issue 48).
+///
+///     duplicate-benchmark calibrate CORPUS      precision and recall by threshold over CORPUS/pairs.json (made by
+///                                               Tests/Interop/duplicate_corpus.py), fingerprints made as an import
+///                                               makes them: with the 256-pixel grid rendition; and their cost
+///     duplicate-benchmark scale WORK [ASSETS]   a library of ASSETS (1,000,000) random fingerprints, 2 % of them near
+///                                               copies: all groups made afresh, then new assets checked one by one
+@main struct DuplicateBenchmark {
+    static func main() async throws {
+        let arguments = CommandLine.arguments
+        switch (arguments.count, arguments.dropFirst().first) {
+        case (3, "calibrate"): try calibrate(corpus: arguments[2])
+        case (3..., "scale"):
+            try await scale(work: arguments[2], count: arguments.count > 3 ? Int(arguments[3])! : 1_000_000)
+        default:
+            print("usage: duplicate-benchmark calibrate CORPUS | scale WORK [ASSETS]")
+            exit(2)
+        }
+    }
+
+    private struct Pair: Decodable {
+        var a: String
+        var b: String
+        var kind: String
+        var same: Bool
+    }
+
+    static let grid = RenditionSpec(size: .shortSide(256))
+
+    static func calibrate(corpus: String) throws {
+        let pairs = try JSONDecoder().decode(
+            [Pair].self, from: Data(contentsOf: URL(fileURLWithPath: corpus + "/pairs.json")))
+        let files = Set(pairs.flatMap { [$0.a, $0.b] }).sorted()
+        let renderer = ImageRenderer()
+        var fingerprints: [String: ImageFingerprint?] = [:]
+        // Each file rendered as the import's first rendition is, with and without its fingerprint, best of three.
+        var withFingerprint = Double.infinity, without = Double.infinity
+        for _ in 0..<3 {
+            var started = monotonicMilliseconds()
+            for file in files {
+                fingerprints[file] = try renderer.render(
+                    imageAt: corpus + "/" + file, as: grid, fingerprinting: true
+                ).fingerprint
+            }
+            withFingerprint = min(withFingerprint, monotonicMilliseconds() - started)
+            started = monotonicMilliseconds()
+            for file in files { _ = try renderer.render(imageAt: corpus + "/" + file, as: grid) }
+            without = min(without, monotonicMilliseconds() - started)
+        }
+        let perFile = (withFingerprint - without) / Double(files.count)
+        print(
+            String(
+                format: "fingerprint: %.3f ms a file on top of its grid rendition (%.2f ms), %d files, %d without one",
+                perFile, without / Double(files.count), files.count, fingerprints.values.filter { $0 == nil }.count))
+        BenchmarkRecord.figure(
+            "fingerprint added to a file's first rendition", ours: perFile, peer: without / Double(files.count),
+            peerName: "the 256-pixel grid rendition itself", unit: "ms", target: "≤ 3 % of an import's CPU a file")
+        print("threshold\tprecision\trecall\tfalse matches\tmissed copies")
+        for threshold in 0...16 {
+            var truePositives = 0, falsePositives = 0, falseNegatives = 0
+            for pair in pairs {
+                let matched =
+                    if let a = fingerprints[pair.a]!, let b = fingerprints[pair.b]! {
+                        a.distance(to: b) <= threshold
+                    } else { false }
+                switch (matched, pair.same) {
+                case (true, true): truePositives += 1
+                case (true, false): falsePositives += 1
+                case (false, true): falseNegatives += 1
+                case (false, false): break
+                }
+            }
+            let precision = Double(truePositives) / Double(max(1, truePositives + falsePositives))
+            let recall = Double(truePositives) / Double(max(1, truePositives + falseNegatives))
+            print(
+                String(format: "%d\t%.4f\t%.4f\t%d\t%d", threshold, precision, recall, falsePositives, falseNegatives))
+        }
+        print("kind\tlargest distance of a copy / smallest of a near-miss")
+        for kind in Set(pairs.map(\.kind)).sorted() {
+            let distances = pairs.filter { $0.kind == kind }.compactMap { pair -> Int? in
+                guard let a = fingerprints[pair.a]!, let b = fingerprints[pair.b]! else { return nil }
+                return a.distance(to: b)
+            }
+            let same = pairs.first { $0.kind == kind }!.same
+            print("\(kind)\t\(same ? distances.max() ?? -1 : distances.min() ?? -1)")
+        }
+    }
+
+    static func scale(work: String, count: Int) async throws {
+        let path = try await BenchmarkLibrary.build(in: work, count: count)
+        // Random fingerprints, every 50th a copy of the one before with up to 4 bits flipped; groups unmade.
+        _ = try runSQLite3(
+            path,
+            """
+            .timeout 600000
+            UPDATE asset SET fingerprint = random(), fingerprintMade = 1, duplicateGroup = NULL, duplicatePosition = NULL;
+            UPDATE asset SET fingerprint = (SELECT previous.fingerprint FROM asset AS previous
+                WHERE previous.rowid = asset.rowid - 1) # (1 << (abs(random()) % 64)) # (1 << (abs(random()) % 64))
+              WHERE rowid % 50 = 0;
+            UPDATE library_info SET duplicateThreshold = -1;
+            """)
+        let database = try LibraryDatabase(path: path)
+        let threshold = DaemonConfiguration.defaultDuplicateThreshold
+        var started = monotonicMilliseconds()
+        try await database.useDuplicateThreshold(threshold)
+        let afresh = (monotonicMilliseconds() - started) / 1_000
+        let groups = try await database.fetchDuplicates(nil).count
+        print(String(format: "all groups of %d fingerprints made afresh: %.2f s, %d groups", count, afresh, groups))
+        BenchmarkRecord.figure(
+            "all duplicate groups of \(count) fingerprints afresh", ours: afresh, peer: nil, peerName: nil, unit: "s",
+            target: "≤ 2 s at 1,000,000")
+
+        // New assets, each checked on its own: stored, compared through the band indexes, grouped, committed.
+        let newCount = 1_000
+        var drafts: [Int: AssetDraft] = [:]
+        for index in 0..<newCount {
+            drafts[index] = AssetDraft(
+                mediaType: .image, pixelWidth: 4032, pixelHeight: 3024, orientation: 1, creationDate: nil,
+                creationDateSource: nil, location: nil, contentHash: "new-\(index)",
+                resources: [
+                    DraftResource(
+                        type: .photo, originalFilename: "NEW_\(index).jpg", mimeType: "image/jpeg", fileSize: 3_000_000,
+                        path: "/benchmark/NEW_\(index).jpg", isOwnedByLibrary: false)
+                ])
+        }
+        let created = try await database.performChanges(
+            (0..<newCount).map { .createAsset(AssetCreation(path: "/benchmark/NEW_\($0).jpg", placeholder: "@\($0)")) },
+            drafts: drafts)
+        let existing = try runSQLite3(
+            path, "SELECT fingerprint FROM asset WHERE fingerprint IS NOT NULL LIMIT \(newCount);"
+        )
+        .split(separator: "\n").map { ImageFingerprint(storedValue: Int64($0)!) }
+        var generator = SystemRandomNumberGenerator()
+        started = monotonicMilliseconds()
+        for index in 0..<newCount {
+            // Half of them copies of an asset of the library.
+            let fingerprint =
+                index % 2 == 0
+                ? ImageFingerprint(bits: existing[index].bits ^ (1 << (generator.next() % 64)))
+                : ImageFingerprint(bits: generator.next())
+            try await database.recordFingerprints([(created.created["@\(index)"]!, fingerprint)])
+        }
+        let perAsset = (monotonicMilliseconds() - started) / Double(newCount)
+        // The floor of any scan: every fingerprint compared in memory, on one core.
+        let all = try runSQLite3(path, "SELECT fingerprint FROM asset WHERE fingerprint IS NOT NULL;")
+            .split(separator: "\n").map { UInt64(bitPattern: Int64($0)!) }
+        started = monotonicMilliseconds()
+        var near = 0
+        for probe in existing.prefix(100) {
+            near += all.reduce(0) { $0 + (($1 ^ probe.bits).nonzeroBitCount <= threshold ? 1 : 0) }
+        }
+        let scan = (monotonicMilliseconds() - started) / 100
+        print(
+            String(
+                format: "a new asset's duplicate check at %d fingerprints: %.3f ms (stored, grouped, committed);"
+                    + " an in-memory scan of them all: %.3f ms (%d near)", all.count, perAsset, scan, near))
+        BenchmarkRecord.figure(
+            "a new asset's duplicate check at \(all.count) fingerprints", ours: perAsset, peer: scan,
+            peerName: "an in-memory scan of every fingerprint", unit: "ms", target: "≤ 1 ms at 1,000,000")
+    }
+}

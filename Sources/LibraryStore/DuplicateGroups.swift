@@ -1,0 +1,286 @@
+import Foundation
+import GRDB
+import PhotoModel
+
+extension Schema {
+    static func registerDuplicates(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v13-duplicates") { db in
+            try db.alter(table: "asset") { table in
+                // The original's perceptual fingerprint; null when it has none (not made yet, too small, no structure,
+                // not a still image).
+                table.add(column: "fingerprint", .integer)
+                // Whether the fingerprint was made (or found impossible); image assets from before wait for the
+                // background analysis.
+                table.add(column: "fingerprintMade", .boolean).notNull().defaults(to: false)
+                // The group of duplicates the asset is in: the row id of the group's best member, and its place in
+                // the group (0 for the best). Null outside every group.
+                table.add(column: "duplicateGroup", .integer)
+                table.add(column: "duplicatePosition", .integer)
+            }
+            try db.alter(table: "library_info") { table in
+                // The similarity threshold the groups were made with; -1 before any.
+                table.add(column: "duplicateThreshold", .integer).notNull().defaults(to: -1)
+            }
+            for band in 0..<DuplicateGroups.bandCount {
+                try db.execute(
+                    sql: """
+                        CREATE INDEX asset_fingerprint_band\(band) ON asset(\(DuplicateGroups.band(band)))
+                        WHERE fingerprint IS NOT NULL
+                        """)
+            }
+            try db.execute(
+                sql: """
+                    CREATE INDEX asset_awaiting_fingerprint ON asset(fingerprintMade)
+                    WHERE fingerprintMade = 0 AND mediaType = \(MediaType.image.photoKitValue);
+                    CREATE INDEX asset_duplicate_order ON asset(duplicateGroup, duplicatePosition)
+                    WHERE duplicateGroup IS NOT NULL;
+                    CREATE TRIGGER asset_fingerprint_follows_content AFTER UPDATE OF contentHash ON asset
+                    WHEN NEW.contentHash IS NOT OLD.contentHash BEGIN
+                      UPDATE asset SET fingerprint = NULL, fingerprintMade = 0 WHERE rowid = NEW.rowid;
+                    END;
+                    """)
+            // Animated images and videos get none: a still of an animation's first frame is not its copy.
+            try db.execute(
+                sql: "UPDATE asset SET fingerprintMade = 1 WHERE NOT (\(DuplicateGroups.fingerprinted("asset")))")
+            try db.execute(
+                sql: """
+                    INSERT INTO collection (id, kind, subtype, title, parentId, position, createdTime)
+                    SELECT ?, 'smartAlbum', ?, ?, NULL,
+                      (SELECT coalesce(max(position), -1) + 1 FROM collection WHERE kind = 'smartAlbum'), ?
+                    WHERE NOT EXISTS (SELECT 1 FROM collection WHERE kind = 'smartAlbum' AND subtype = ?)
+                    """,
+                arguments: [
+                    UUID().uuidString.lowercased(), CollectionSubtype.smartAlbumDuplicates.rawValue,
+                    CollectionSubtype.smartAlbumDuplicates.defaultTitle, Date().timeIntervalSince1970,
+                    CollectionSubtype.smartAlbumDuplicates.rawValue,
+                ])
+        }
+    }
+}
+
+/// Groups of duplicates (CONTRACT §17), kept in the asset rows as the library changes.
+///
+/// A group is an asset, its best, and every asset within the threshold of that best one: walking the assets best
+/// first, each one not grouped yet takes every other ungrouped asset within the threshold of it. So a burst whose
+/// frames are each near the next never ends in one group. Fingerprints are found through multi-index hashing: four
+/// SQLite indexes over the fingerprints' four 16-bit bands, since two fingerprints within `r` bits agree within
+/// `r / 4` bits on at least one band.
+enum DuplicateGroups {
+    static let bandCount = 4
+    static let bandBits = 16
+    /// The largest threshold the index answers fast: 12 bits, 3 per band.
+    static let largestThreshold = 12
+
+    /// SQL of band `band` of `row`'s fingerprint, as its index is made.
+    static func band(_ band: Int, _ row: String? = nil) -> String {
+        let column = row.map { "\($0).fingerprint" } ?? "fingerprint"
+        return "((\(column) >> \(band * bandBits)) & \((1 << bandBits) - 1))"
+    }
+
+    /// SQL: whether `row` is of a kind that gets a fingerprint: a still image.
+    static func fingerprinted(_ row: String) -> String {
+        "\(row).mediaType = \(MediaType.image.photoKitValue)"
+            + " AND \(row).mediaSubtypes & \(MediaSubtypes.photoAnimated.rawValue) = 0"
+    }
+
+    /// SQL terms of the assets that are grouped: those with a fingerprint that a default fetch shows.
+    static func candidateTerms(_ row: String = "asset") -> [String] {
+        ["\(row).fingerprint IS NOT NULL"] + AssetRules.visibility(row)
+    }
+
+    /// The values within `radius` bits of a band's `value`.
+    static func probes(of value: Int, radius: Int) -> [Int] {
+        var values = [value]
+        var frontier = [(value: value, lowestBit: 0)]
+        for _ in 0..<radius {
+            var next: [(value: Int, lowestBit: Int)] = []
+            for (probe, lowestBit) in frontier {
+                for bit in lowestBit..<bandBits {
+                    next.append((probe ^ (1 << bit), bit + 1))
+                }
+            }
+            values += next.map(\.value)
+            frontier = next
+        }
+        return values
+    }
+
+    /// The threshold the library's groups follow.
+    static func threshold(_ db: Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT duplicateThreshold FROM library_info"))!
+    }
+
+    // MARK: - Capture
+
+    /// Creates, on the writer's connection, the triggers that note which fingerprinted assets came, went, changed
+    /// fingerprint or visibility in a transaction; ``regroupCaptured(_:)`` regroups around them before the commit.
+    static func installCapture(_ db: Database) throws {
+        let watched = "OLD.fingerprint IS NOT NULL OR NEW.fingerprint IS NOT NULL"
+        try db.execute(
+            sql: """
+                CREATE TEMP TABLE IF NOT EXISTS captured_fingerprint (
+                  assetRow INTEGER, fingerprint INTEGER, previousGroup INTEGER);
+                CREATE TEMP TRIGGER IF NOT EXISTS capture_fingerprint_update
+                AFTER UPDATE OF fingerprint, isHidden, trashedTime, collapsesIntoBurst ON main.asset
+                WHEN \(watched) BEGIN
+                  INSERT INTO captured_fingerprint VALUES (NEW.rowid, OLD.fingerprint, OLD.duplicateGroup);
+                  INSERT INTO captured_fingerprint SELECT NEW.rowid, NEW.fingerprint, NULL
+                  WHERE NEW.fingerprint IS NOT OLD.fingerprint;
+                END;
+                CREATE TEMP TRIGGER IF NOT EXISTS capture_fingerprint_delete AFTER DELETE ON main.asset
+                WHEN OLD.fingerprint IS NOT NULL BEGIN
+                  INSERT INTO captured_fingerprint VALUES (NULL, OLD.fingerprint, OLD.duplicateGroup);
+                END;
+                """)
+    }
+
+    /// Regroups the duplicates around every asset the capture saw; returns whether any group changed.
+    static func regroupCaptured(_ db: Database) throws -> Bool {
+        let captured = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT assetRow, fingerprint, previousGroup FROM temp.captured_fingerprint"))
+        guard !captured.isEmpty else { return false }
+        try db.cachedStatement(sql: "DELETE FROM temp.captured_fingerprint").execute()
+        let threshold = try threshold(db)
+        guard threshold >= 0 else { return false }
+        var rows = Set(captured.compactMap { $0[0] as Int64? })
+        var searched = Set<Int64>()
+        for group in Set(captured.compactMap { $0[2] as Int64? }) {
+            rows.formUnion(
+                try Int64.fetchAll(
+                    db.cachedStatement(sql: "SELECT rowid FROM asset WHERE duplicateGroup = ?"), arguments: [group]))
+        }
+        for fingerprint in Set(captured.compactMap { $0[1] as Int64? }) {
+            rows.formUnion(try neighbours(of: ImageFingerprint(storedValue: fingerprint), threshold: threshold, in: db))
+        }
+        // Every asset within the threshold of one regrouped is regrouped too, out to the whole connected set: the
+        // groups of one such set depend on nothing outside it.
+        var members: [Int64: GroupMember] = [:]
+        while let row = rows.subtracting(searched).first {
+            searched.insert(row)
+            guard let member = try GroupMember.fetch(row: row, in: db) else { continue }
+            members[row] = member
+            rows.formUnion(try neighbours(of: member.fingerprint, threshold: threshold, in: db))
+        }
+        let ordered = members.values.sorted(by: GroupMember.isBetter)
+        let groups = DuplicateGrouping.groups(of: ordered.map(\.fingerprint), threshold: threshold) { index in
+            ordered.indices.filter { ordered[$0].fingerprint.distance(to: ordered[index].fingerprint) <= threshold }
+        }
+        var placed: [Int64: (group: Int64, position: Int)] = [:]
+        for group in groups {
+            for (position, index) in group.enumerated() {
+                placed[ordered[index].row] = (ordered[group[0]].row, position)
+            }
+        }
+        var changed = false
+        for row in searched {
+            try db.cachedStatement(
+                sql: """
+                    UPDATE asset SET duplicateGroup = ?, duplicatePosition = ?
+                    WHERE rowid = ? AND (duplicateGroup IS NOT ? OR duplicatePosition IS NOT ?)
+                    """
+            ).execute(arguments: [
+                placed[row]?.group, placed[row]?.position, row, placed[row]?.group, placed[row]?.position,
+            ])
+            changed = changed || db.changesCount > 0
+        }
+        return changed
+    }
+
+    /// The rows of the grouped assets within `threshold` bits of `fingerprint` (itself included if it is one).
+    static func neighbours(of fingerprint: ImageFingerprint, threshold: Int, in db: Database) throws -> [Int64] {
+        let radius = threshold / bandCount
+        var found: [Int64] = []
+        for band in 0..<bandCount {
+            let value = Int((fingerprint.bits >> UInt64(band * bandBits)) & 0xFFFF)
+            let probes = probes(of: value, radius: radius)
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(
+                    sql: """
+                        SELECT rowid, fingerprint FROM asset INDEXED BY asset_fingerprint_band\(band)
+                        WHERE \(self.band(band)) IN (SELECT value FROM json_each(?)) AND fingerprint IS NOT NULL
+                        AND \(AssetRules.visibility().joined(separator: " AND "))
+                        """),
+                arguments: ["[" + probes.map(String.init).joined(separator: ",") + "]"])
+            while let row = try rows.next() {
+                if ImageFingerprint(storedValue: row[1]).distance(to: fingerprint) <= threshold { found.append(row[0]) }
+            }
+        }
+        return found
+    }
+
+    /// Makes every group afresh (a new library, a changed threshold); returns whether any group changed.
+    static func regroupAll(threshold: Int, in db: Database) throws -> Bool {
+        try db.cachedStatement(sql: "UPDATE library_info SET duplicateThreshold = ?").execute(arguments: [threshold])
+        let members = try GroupMember.fetchAll(in: db).sorted(by: GroupMember.isBetter)
+        let fingerprints = members.map(\.fingerprint)
+        let index = FingerprintIndex(fingerprints, threshold: threshold)
+        let groups = DuplicateGrouping.groups(of: fingerprints, threshold: threshold) { index.neighbours(of: $0) }
+        try db.execute(sql: "CREATE TEMP TABLE regrouped (assetRow INTEGER PRIMARY KEY, duplicateGroup, position)")
+        defer { try? db.execute(sql: "DROP TABLE temp.regrouped") }
+        for group in groups {
+            for (position, index) in group.enumerated() {
+                try db.cachedStatement(sql: "INSERT INTO temp.regrouped VALUES (?, ?, ?)")
+                    .execute(arguments: [members[index].row, members[group[0]].row, position])
+            }
+        }
+        try db.execute(
+            sql: """
+                UPDATE asset SET duplicateGroup = regrouped.duplicateGroup, duplicatePosition = regrouped.position
+                FROM temp.regrouped WHERE asset.rowid = regrouped.assetRow
+                AND (asset.duplicateGroup IS NOT regrouped.duplicateGroup
+                  OR asset.duplicatePosition IS NOT regrouped.position)
+                """)
+        var changed = db.changesCount > 0
+        try db.execute(
+            sql: """
+                UPDATE asset SET duplicateGroup = NULL, duplicatePosition = NULL
+                WHERE duplicateGroup IS NOT NULL AND rowid NOT IN (SELECT assetRow FROM temp.regrouped)
+                """)
+        changed = changed || db.changesCount > 0
+        return changed
+    }
+}
+
+/// What decides which member of a group is best: more pixels, then a larger file, then the earlier added.
+struct GroupMember {
+    var row: Int64
+    var fingerprint: ImageFingerprint
+    var pixels: Int
+    var fileSize: Int
+    var addedTime: Double
+
+    private static let columns = "rowid, fingerprint, pixelWidth * pixelHeight, fileSize, addedTime"
+
+    init(_ row: Row) {
+        self.row = row[0]
+        fingerprint = ImageFingerprint(storedValue: row[1])
+        pixels = row[2]
+        fileSize = row[3]
+        addedTime = row[4]
+    }
+
+    /// The grouped asset of `row`; nil when it is not one (no fingerprint, hidden, trashed, gone).
+    static func fetch(row: Int64, in db: Database) throws -> GroupMember? {
+        try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT \(columns) FROM asset WHERE rowid = ?
+                    AND \(DuplicateGroups.candidateTerms().joined(separator: " AND "))
+                    """), arguments: [row]
+        ).map(GroupMember.init)
+    }
+
+    /// Every grouped asset.
+    static func fetchAll(in db: Database) throws -> [GroupMember] {
+        try Row.fetchAll(
+            db, sql: "SELECT \(columns) FROM asset WHERE \(DuplicateGroups.candidateTerms().joined(separator: " AND "))"
+        ).map(GroupMember.init)
+    }
+
+    static func isBetter(_ first: GroupMember, than second: GroupMember) -> Bool {
+        if first.pixels != second.pixels { return first.pixels > second.pixels }
+        if first.fileSize != second.fileSize { return first.fileSize > second.fileSize }
+        if first.addedTime != second.addedTime { return first.addedTime < second.addedTime }
+        return first.row < second.row
+    }
+}

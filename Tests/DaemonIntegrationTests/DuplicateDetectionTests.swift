@@ -1,0 +1,88 @@
+import Foundation
+import PhotoLibrary
+import TestSupport
+import Testing
+
+/// Duplicates found as photos arrive (CONTRACT §17), from real photographs: scikit-image's, which scripts/setup
+/// installs from PyPI. Copies made as people make them (re-saved at quality 70, scaled to half, re-tagged) join their
+/// original's group, best first; a pan's neighbouring frame and blank pictures stay apart; a merge keeps the best and
+/// a restore brings the copy back into the group.
+struct DuplicateDetectionTests {
+    /// The folder of scikit-image's sample photographs, found without importing the package.
+    static func samplePhotos() throws -> String {
+        let found = try runTool(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                "import importlib.util; print(importlib.util.find_spec('skimage').submodule_search_locations[0])",
+            ]
+        ).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        return found + "/data"
+    }
+
+    /// Runs the `vips` command.
+    private static func vips(_ arguments: String...) throws {
+        try runTool("/usr/bin/vips", arguments)
+    }
+
+    @Test func copiesGroupAsTheyArriveNearMissesStayApartAndAMergeKeepsTheBest() async throws {
+        let samples = try Self.samplePhotos()
+        let library = try await ImageLibrary.start()
+        let file = library.photos.file
+        try Self.vips("copy", samples + "/chelsea.png", file("cat.jpg") + "[Q=92]")
+        try Self.vips("copy", file("cat.jpg"), file("cat-q70.jpg") + "[Q=70]")
+        try Self.vips("resize", file("cat.jpg"), file("cat-half.jpg") + "[Q=92]", "0.5")
+        try Self.vips("copy", samples + "/coffee.png", file("coffee.jpg") + "[Q=92]")
+        try FileManager.default.copyItem(atPath: file("coffee.jpg"), toPath: file("coffee-tagged.jpg"))
+        try runTool(
+            "/usr/bin/exiftool", ["-q", "-overwrite_original", "-Artist=Someone Else", file("coffee-tagged.jpg")])
+        // Two frames of a pan across one photo, a fifth of the width apart: the same scene, not the same picture.
+        try Self.vips("crop", samples + "/astronaut.png", file("pan-1.jpg"), "0", "0", "400", "400")
+        try Self.vips("crop", samples + "/astronaut.png", file("pan-2.jpg"), "80", "0", "400", "400")
+        // Blank frames of one colour have no structure: never "similar".
+        try Self.vips("black", file("blank-1.png"), "300", "200")
+        try Self.vips("black", file("blank-2.jpg"), "600", "400")
+        let names = [
+            "cat.jpg", "cat-q70.jpg", "cat-half.jpg", "coffee.jpg", "coffee-tagged.jpg", "pan-1.jpg", "pan-2.jpg",
+            "blank-1.png", "blank-2.jpg",
+        ]
+        let ids = Dictionary(uniqueKeysWithValues: zip(names, try await library.importByReference(names.map(file))))
+        let client = library.client
+
+        let found = try await eventually { () -> [[String]]? in
+            let groups = try await client.fetchDuplicates()
+            return groups.count == 2 && groups.joined().count == 5 ? groups : nil
+        }
+        let groups = try #require(found)
+        // Best first: more pixels, then the larger file, then the earlier added.
+        let cats = try #require(groups.first { $0.contains(ids["cat.jpg"]!) })
+        #expect(cats == [ids["cat.jpg"]!, ids["cat-q70.jpg"]!, ids["cat-half.jpg"]!])
+        let coffees = try #require(groups.first { $0.contains(ids["coffee.jpg"]!) })
+        #expect(coffees == [ids["coffee-tagged.jpg"]!, ids["coffee.jpg"]!])
+        let album = try #require(
+            try await client.fetchCollections(matching: CollectionQuery(subtype: .smartAlbumDuplicates)).collections
+                .first)
+        #expect(album.assetCount == 5)
+        #expect(
+            try await client.fetchAllAssets(matching: AssetQuery(collection: album.id)).assets.map(\.id)
+                == groups.flatMap { $0 })
+
+        var merge = PhotoLibrary.ChangeBuilder()
+        merge.mergeDuplicates(cats)
+        _ = try await client.performChanges(merge)
+        #expect(try await client.fetchDuplicates() == [coffees])
+        let trashed = try await client.fetchAllAssets(matching: AssetQuery(ids: cats, includeTrashed: true)).assets
+        #expect(trashed.filter(\.isTrashed).map(\.id).sorted() == cats.dropFirst().sorted())
+
+        var restore = PhotoLibrary.ChangeBuilder()
+        restore.restoreAssets([ids["cat-half.jpg"]!])
+        _ = try await client.performChanges(restore)
+        #expect(Set(try await client.fetchDuplicates()) == [coffees, [ids["cat.jpg"]!, ids["cat-half.jpg"]!]])
+
+        // Members of two groups are not one group: nothing changes.
+        var wrong = PhotoLibrary.ChangeBuilder()
+        wrong.mergeDuplicates([ids["cat.jpg"]!, ids["coffee.jpg"]!])
+        await #expect(throws: PhotoLibraryError.self) { _ = try await client.performChanges(wrong) }
+        #expect(try await client.fetchDuplicates().count == 2)
+    }
+}
