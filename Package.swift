@@ -100,7 +100,14 @@ let package = Package(
 
         // Images through libvips: metadata (size, orientation, EXIF dates, GPS), renditions, embedded thumbnails,
         // and video poster frames through the ffmpeg command; camera RAW files through LibRaw, in a helper process.
-        .target(name: "Imaging", dependencies: ["CVips", "CLibRaw", "ToolProcess", "PhotoModel"]),
+        .target(
+            name: "Imaging", dependencies: ["CVips", "CLibRaw", "ToolProcess", "PhotoModel", "ImageFingerprinting"]),
+        // Perceptual fingerprints of pictures from their grey levels (CONTRACT §17), which duplicates are found by.
+        .target(
+            name: "ImageFingerprinting", dependencies: ["PhotoModel"],
+            // Optimized in debug builds too: every test daemon fingerprints every photo it imports (20 ms a photo
+            // unoptimized).
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
 
         // exiv2's C API, as Debian packages it: XMP, IPTC and EXIF. Its headers need GLib's include folders alone, as
         // libvips's do (gexiv2.pc adds -pthread); the module map links it.
@@ -304,6 +311,7 @@ let package = Package(
         .testTarget(name: "LibraryStoreTests", dependencies: ["LibraryStore", "PhotoModel"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "CompactJSON"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "PhotoModel", "TestSupport"]),
+        .testTarget(name: "ImageFingerprintingTests", dependencies: ["ImageFingerprinting", "PhotoModel"]),
         .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "TestSupport"]),
         .testTarget(
             name: "ImageServingTests",

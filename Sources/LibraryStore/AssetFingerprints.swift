@@ -165,6 +165,12 @@ extension ChangeTransaction {
                     FROM album_asset AS theirs WHERE theirs.assetId = ?
                     AND NOT EXISTS (SELECT 1 FROM album_asset WHERE albumId = theirs.albumId AND assetId = ?)
                     """, arguments: [kept, otherId, kept])
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO merged_away_content (contentHash, mergedAssetId, keptAssetId)
+                    SELECT contentHash, ?1, ?2 FROM asset WHERE id = ?1
+                    UNION SELECT contentHash, ?1, ?2 FROM resource_file WHERE assetId = ?1
+                    """, arguments: [otherId, kept])
             try db.cachedStatement(sql: "UPDATE asset SET trashedTime = ? WHERE id = ?").execute(arguments: [
                 now, otherId,
             ])

@@ -17,6 +17,20 @@ extension Schema {
                 table.add(column: "duplicateGroup", .integer)
                 table.add(column: "duplicatePosition", .integer)
             }
+            // The content of each asset a merge moved to Recently Deleted, so that its file in a watched folder is not
+            // imported again (nor the asset restored by seeing it): forgotten when the asset is restored.
+            try db.create(table: "merged_away_content", options: .withoutRowID) { table in
+                table.primaryKey("contentHash", .text)
+                table.column("mergedAssetId", .text).notNull().indexed()
+                table.column("keptAssetId", .text).notNull()
+            }
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER merged_away_restored AFTER UPDATE OF trashedTime ON asset
+                    WHEN OLD.trashedTime IS NOT NULL AND NEW.trashedTime IS NULL BEGIN
+                      DELETE FROM merged_away_content WHERE mergedAssetId = NEW.id;
+                    END;
+                    """)
             try db.alter(table: "library_info") { table in
                 // The similarity threshold the groups were made with; -1 before any.
                 table.add(column: "duplicateThreshold", .integer).notNull().defaults(to: -1)

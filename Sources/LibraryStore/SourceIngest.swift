@@ -64,6 +64,14 @@ extension ChangeTransaction {
     /// Commits one prepared file; see `LibraryDatabase.ingest`.
     mutating func ingest(_ request: IngestRequest, fileExists: (String) -> Bool) throws -> IngestOutcome {
         let file = request.file
+        // A watched folder's copy that a merge moved away stays out: the kept asset has its content.
+        if file.sourceRoot != nil,
+            let kept = try String.fetchOne(
+                db.cachedStatement(sql: "SELECT keptAssetId FROM merged_away_content WHERE contentHash = ?"),
+                arguments: [file.contentHash])
+        {
+            return .duplicate(assetId: kept, libraryCopy: nil)
+        }
         if let holder = try ContentHolder.find(file.contentHash, in: db) {
             return try takeOver(holder, with: request, fileExists: fileExists)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoLibrary
+import Synchronization
 import TestSupport
 import Testing
 
@@ -46,8 +47,22 @@ struct DuplicateDetectionTests {
             "cat.jpg", "cat-q70.jpg", "cat-half.jpg", "coffee.jpg", "coffee-tagged.jpg", "pan-1.jpg", "pan-2.jpg",
             "blank-1.png", "blank-2.jpg",
         ]
-        let ids = Dictionary(uniqueKeysWithValues: zip(names, try await library.importByReference(names.map(file))))
         let client = library.client
+        // An observer of the Duplicates album sees its count follow the groups, live.
+        let album = try #require(
+            try await client.fetchCollections(matching: CollectionQuery(subtype: .smartAlbumDuplicates)).collections
+                .first)
+        let observer = try await PhotoLibrary.connect(socketPath: library.daemon.socketPath)
+        let observedCounts = Mutex<[Int]>([])
+        let observing = Task {
+            for try await event in observer.observe(assetQueries: ["duplicates": AssetQuery(collection: album.id)]) {
+                if let result = event.results.first(where: { $0.name == "duplicates" }) {
+                    observedCounts.withLock { $0.append(result.count) }
+                }
+            }
+        }
+        defer { observing.cancel() }
+        let ids = Dictionary(uniqueKeysWithValues: zip(names, try await library.importByReference(names.map(file))))
 
         let found = try await eventually { () -> [[String]]? in
             let groups = try await client.fetchDuplicates()
@@ -59,10 +74,10 @@ struct DuplicateDetectionTests {
         #expect(cats == [ids["cat.jpg"]!, ids["cat-q70.jpg"]!, ids["cat-half.jpg"]!])
         let coffees = try #require(groups.first { $0.contains(ids["coffee.jpg"]!) })
         #expect(coffees == [ids["coffee-tagged.jpg"]!, ids["coffee.jpg"]!])
-        let album = try #require(
-            try await client.fetchCollections(matching: CollectionQuery(subtype: .smartAlbumDuplicates)).collections
-                .first)
-        #expect(album.assetCount == 5)
+        let counted = try #require(
+            try await client.fetchCollections(matching: CollectionQuery(ids: [album.id])).collections.first)
+        #expect(counted.assetCount == 5)
+        #expect(try await eventually { observedCounts.withLock { $0.last } == 5 })
         #expect(
             try await client.fetchAllAssets(matching: AssetQuery(collection: album.id)).assets.map(\.id)
                 == groups.flatMap { $0 })
@@ -71,6 +86,7 @@ struct DuplicateDetectionTests {
         merge.mergeDuplicates(cats)
         _ = try await client.performChanges(merge)
         #expect(try await client.fetchDuplicates() == [coffees])
+        #expect(try await eventually { observedCounts.withLock { $0.last } == 2 })
         let trashed = try await client.fetchAllAssets(matching: AssetQuery(ids: cats, includeTrashed: true)).assets
         #expect(trashed.filter(\.isTrashed).map(\.id).sorted() == cats.dropFirst().sorted())
 
@@ -84,5 +100,39 @@ struct DuplicateDetectionTests {
         wrong.mergeDuplicates([ids["cat.jpg"]!, ids["coffee.jpg"]!])
         await #expect(throws: PhotoLibraryError.self) { _ = try await client.performChanges(wrong) }
         #expect(try await client.fetchDuplicates().count == 2)
+    }
+
+    /// A copy merged away from a watched folder stays out of the library: rewriting it does not bring it back, nor does
+    /// a restart's reconciliation once Recently Deleted was emptied; a restore by hand does.
+    @Test func aCopyMergedAwayFromAWatchedFolderIsNotImportedAgain() async throws {
+        let samples = try Self.samplePhotos()
+        let folder = try TemporaryDirectory()
+        try Self.vips("copy", samples + "/rocket.jpg", folder.file("rocket.jpg") + "[Q=92]")
+        try Self.vips("copy", folder.file("rocket.jpg"), folder.file("rocket-q70.jpg") + "[Q=70]")
+        var library = try await WatchedLibrary.start(sources: [(folder.path, "reference")])
+        let client = library.client
+        let found = try await eventually { () -> [[String]]? in
+            let groups = try await client.fetchDuplicates()
+            return groups.first?.count == 2 ? groups : nil
+        }
+        let group = try #require(found?.first)
+        var merge = PhotoLibrary.ChangeBuilder()
+        merge.mergeDuplicates(group)
+        _ = try await client.performChanges(merge)
+
+        // The file rewritten with its own bytes is read again, and stays a duplicate of the kept asset.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: folder.file("rocket-q70.jpg")))
+        try bytes.write(to: URL(fileURLWithPath: folder.file("rocket-q70.jpg")))
+        try await Task.sleep(for: .seconds(2))
+        try await library.waitUntil("the rewritten copy is read") { true }
+        #expect(try await library.assets().map(\.id) == [group[0]])
+
+        var purge = PhotoLibrary.ChangeBuilder()
+        purge.deleteAssets([group[1]], permanently: true)
+        _ = try await client.performChanges(purge)
+        library = try await library.restarted()
+        try await library.waitUntil("the folder is reconciled") { true }
+        #expect(try await library.assets(includeTrashed: true).map(\.id) == [group[0]])
+        #expect(FileManager.default.fileExists(atPath: folder.file("rocket-q70.jpg")), "no user file is deleted")
     }
 }
