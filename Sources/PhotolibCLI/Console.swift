@@ -147,9 +147,9 @@ enum Display {
             separator: ", ")
     }
 
-    /// `1 asset`, `2 assets`: a count with its noun, plural only when plural.
-    static func count(_ count: Int, _ noun: String) -> String {
-        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    /// `1 asset`, `2 assets`, `2 copies` (given `plural`): a count with its noun, plural only when plural.
+    static func count(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
     }
 
     /// A byte count as `ls -h` writes it: `812`, `4.2K`, `2.4M`, `1.1G`.

@@ -7,8 +7,8 @@ public struct PhotolibCommand: AsyncParsableCommand {
         abstract: "Browse and change the photolibd photo library.",
         version: PhotolibVersion.current,
         subcommands: [
-            StatusCommand.self, AssetsCommand.self, PlacesCommand.self, InfoCommand.self, ImportCommand.self,
-            AlbumsCommand.self, AlbumCommand.self,
+            StatusCommand.self, AssetsCommand.self, PlacesCommand.self, DuplicatesCommand.self, InfoCommand.self,
+            ImportCommand.self, AlbumsCommand.self, AlbumCommand.self,
             FavoriteCommand.self, HideCommand.self, UnhideCommand.self, SetDateCommand.self, SetLocationCommand.self,
             RateCommand.self, TagCommand.self, TitleCommand.self, CaptionCommand.self,
             WatchCommand.self, SourcesCommand.self, FolderCommand.self, SmartCommand.self,
