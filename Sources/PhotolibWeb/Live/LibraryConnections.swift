@@ -108,24 +108,32 @@ final class LibraryConnections: Sendable {
 
     /// The tiles of `ids` (hidden and trashed assets too), fetched in pages of 500 over the connections at once.
     func fetchTiles(_ ids: [String]) async throws(GalleryError) -> [GalleryTile] {
+        try await fetchAssets(ids, GalleryTile.init)
+    }
+
+    /// What `transform` makes of the assets of `ids` (hidden and trashed ones too), in no particular order, fetched in
+    /// pages of 500 over the connections at once; an asset not found is left out.
+    func fetchAssets<Item: Sendable>(
+        _ ids: [String], _ transform: @escaping @Sendable (Asset) -> Item
+    ) async throws(GalleryError) -> [Item] {
         let pages = stride(from: 0, to: ids.count, by: 500).map { Array(ids[$0..<min($0 + 500, ids.count)]) }
         if pages.count <= 1 {
-            return try await fetchTilePage(pages.first ?? [])
+            return try await fetchPage(pages.first ?? [], transform)
         }
         do {
-            return try await withThrowingTaskGroup(of: [GalleryTile].self) { group in
-                var tiles: [GalleryTile] = []
-                tiles.reserveCapacity(ids.count)
+            return try await withThrowingTaskGroup(of: [Item].self) { group in
+                var items: [Item] = []
+                items.reserveCapacity(ids.count)
                 var pending = pages.makeIterator()
                 for _ in 0..<count {
                     guard let page = pending.next() else { break }
-                    group.addTask { try await self.fetchTilePage(page) }
+                    group.addTask { try await self.fetchPage(page, transform) }
                 }
                 while let done = try await group.next() {
-                    tiles += done
-                    if let page = pending.next() { group.addTask { try await self.fetchTilePage(page) } }
+                    items += done
+                    if let page = pending.next() { group.addTask { try await self.fetchPage(page, transform) } }
                 }
-                return tiles
+                return items
             }
         } catch let error as GalleryError {
             throw error
@@ -134,11 +142,13 @@ final class LibraryConnections: Sendable {
         }
     }
 
-    private func fetchTilePage(_ ids: [String]) async throws(GalleryError) -> [GalleryTile] {
+    private func fetchPage<Item: Sendable>(
+        _ ids: [String], _ transform: @escaping @Sendable (Asset) -> Item
+    ) async throws(GalleryError) -> [Item] {
         guard !ids.isEmpty else { return [] }
         let query = AssetQuery(ids: ids, includeHidden: true, includeTrashed: true, includeAllBurstAssets: true)
         return try await withLibrary { library throws(PhotoLibraryError) in
-            try await library.fetchAssets(matching: query, pageSize: ids.count).assets.map(GalleryTile.init)
+            try await library.fetchAssets(matching: query, pageSize: ids.count).assets.map(transform)
         }
     }
 }

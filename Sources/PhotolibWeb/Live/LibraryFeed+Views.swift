@@ -43,6 +43,10 @@ extension LibraryFeed {
             await subscribeToPlaces(page)
             return
         }
+        if spec.subject == .duplicates {
+            await subscribeToDuplicates(page)
+            return
+        }
         guard let open = try? await openView(spec) else {
             waitingPages[ObjectIdentifier(page)] = page
             return
@@ -61,6 +65,7 @@ extension LibraryFeed {
         views[spec.key]?.lastUsed = .now
         waitingPages[ObjectIdentifier(page)] = nil
         placePages[ObjectIdentifier(page)] = nil
+        duplicatePages[ObjectIdentifier(page)] = nil
     }
 
     /// The view, opened first when no page has shown it yet: its query is added to the observation.

@@ -45,6 +45,14 @@ actor LibraryFeed {
     var placesPosted: PlaceList?
     var assetChanges = 0
     var placesRefresh: Task<Void, Never>?
+    /// Pages showing the Duplicates view, told when the groups change (LibraryFeed+Duplicates).
+    var duplicatePages: [ObjectIdentifier: PageMailbox] = [:]
+    /// The groups as last fetched, and the count of changes they are current for.
+    var duplicates: DuplicateList?
+    /// The groups the duplicate pages were sent last.
+    var duplicatesPosted: DuplicateList?
+    var duplicateChanges = 0
+    var duplicatesRefresh: Task<Void, Never>?
 
     init(connections: LibraryConnections, recentThumbnails: RecentThumbnails, logger: Logger) {
         self.connections = connections
@@ -133,6 +141,9 @@ actor LibraryFeed {
         }
         token = event.token
         if event.objects.contains(where: { $0.kind == .asset }) { placesChanged() }
+        // A group changes with its assets, and when a fingerprint made after the import finds a copy: then only the
+        // Duplicates album is announced.
+        if event.objects.contains(where: { $0.kind == .asset || $0.kind == .collection }) { duplicatesChanged() }
         if results[Self.collectionsName] != nil || event.objects.contains(where: { $0.kind == .collection }) {
             await refreshCollections()
         }
@@ -159,6 +170,7 @@ actor LibraryFeed {
         views = built
         daemonUp = true
         placesChanged()
+        duplicatesChanged()
         await refreshCollections()
         if wasDown {
             broadcast(PageEvent.daemon(up: true))
@@ -205,5 +217,6 @@ actor LibraryFeed {
         }
         for page in waitingPages.values { page.post(event) }
         for page in placePages.values { page.post(event) }
+        for page in duplicatePages.values { page.post(event) }
     }
 }

@@ -11,6 +11,8 @@ import PhotoLibrary
 ///   `[key, count]`) when sections appeared, went or changed size; `sections` the changed ones with their tiles.
 /// - `collections`: `{collections}` the sidebar's albums, folders and smart albums with their counts.
 /// - `places`: `{token, places}` the library's cities, to the pages that show the Places view (LibraryFeed+Places).
+/// - `duplicates`: `{token, groups}` the groups of duplicates, to the pages that show the Duplicates view
+///   (LibraryFeed+Duplicates).
 /// - `daemon`: `{state: "up" | "down"}`.
 /// - `reset`: `{reason}`: the page fetches its view again (the daemon came back, the page fell behind, its token
 ///   is too old).

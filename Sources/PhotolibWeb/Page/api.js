@@ -53,6 +53,15 @@ export function searchView(terms) {
   return 'search-' + btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
+/** A file's size as a person reads it: "840 bytes", "41.2 KB", "2.1 MB". */
+export function formatBytes(count) {
+  const units = ['bytes', 'KB', 'MB', 'GB'];
+  let value = count;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) { value /= 1000; unit++; }
+  return `${unit ? value.toFixed(1) : value} ${units[unit]}`;
+}
+
 export function formatDuration(seconds) {
   const whole = Math.round(seconds);
   const minutes = Math.floor(whole / 60);

@@ -1,6 +1,7 @@
 // The viewer's info panel: a list of sections, each drawn from the asset's info (`GET /api/assets/ID`), the first
 // one editable (annotations.js).
 import { annotationEditor } from './annotations.js';
+import { formatBytes } from './api.js';
 import { sameName } from './places.js';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' });
@@ -23,14 +24,6 @@ function localDate(text) {
   if (!text) return null;
   const offset = /([+-]\d{2}:\d{2}|Z)$/.exec(text)?.[1] ?? '';
   return `${dateTime.format(new Date(text))}${offset && offset !== 'Z' ? ` (UTC${offset})` : ''}`;
-}
-
-function bytes(count) {
-  const units = ['bytes', 'KB', 'MB', 'GB'];
-  let value = count;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) { value /= 1000; unit++; }
-  return `${unit ? value.toFixed(1) : value} ${units[unit]}`;
 }
 
 /** A place as a person says it: "Paris, Île-de-France, France" (a region named as its city said once). */
@@ -87,7 +80,7 @@ export const infoSections = [
       ['Size', `${asset.pixelWidth} × ${asset.pixelHeight}`], ['Edited', asset.hasAdjustments ? 'yes' : null],
       ['Sidecar', asset.sidecar?.path],
       ...(asset.resources ?? [{ originalFilename: asset.originalFilename, fileSize: asset.fileSize, mimeType: '' }])
-        .map((resource) => [resource.type ?? 'File', `${resource.originalFilename} — ${resource.mimeType} ${bytes(resource.fileSize)}`]),
+        .map((resource) => [resource.type ?? 'File', `${resource.originalFilename} — ${resource.mimeType} ${formatBytes(resource.fileSize)}`]),
     ]),
   },
   {

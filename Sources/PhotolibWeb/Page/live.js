@@ -2,8 +2,8 @@
 // token it saw, so a page that slept gets what changed meanwhile, or a `reset` when that is too old.
 
 export class LiveStream {
-  constructor({ onSections, onCollections, onPlaces, onReset, onDaemon, onConnection }) {
-    this.handlers = { onSections, onCollections, onPlaces, onReset, onDaemon, onConnection };
+  constructor({ onSections, onCollections, onPlaces, onDuplicates, onReset, onDaemon, onConnection }) {
+    this.handlers = { onSections, onCollections, onPlaces, onDuplicates, onReset, onDaemon, onConnection };
     this.source = null;
   }
 
@@ -21,6 +21,7 @@ export class LiveStream {
     }));
     source.addEventListener('sections', parse(this.handlers.onSections));
     source.addEventListener('places', parse(this.handlers.onPlaces));
+    source.addEventListener('duplicates', parse(this.handlers.onDuplicates));
     source.addEventListener('collections', parse((event) => this.handlers.onCollections(event.collections)));
     source.addEventListener('daemon', parse((event) => this.handlers.onDaemon(event.state === 'up')));
     source.addEventListener('reset', parse(this.handlers.onReset));

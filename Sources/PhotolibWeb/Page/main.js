@@ -1,4 +1,5 @@
-// The page: the view shown (the timeline, an album, a search, the places), kept live, and the parts wired together.
+// The page: the view shown (the timeline, an album, a search, the places, the duplicates), kept live, and the parts
+// wired together.
 import { change, searchView } from './api.js';
 import { Timeline } from './timeline.js';
 import { Scrubber, jumpTo, whenFilled } from './scrubber.js';
@@ -8,7 +9,7 @@ import { LiveStream } from './live.js';
 import { Uploads } from './upload.js';
 import { Selection } from './selection.js';
 import { Folders } from './folders.js';
-import { Places } from './places.js';
+import { Duplicates, Places } from './places.js';
 
 const $ = (selector) => document.querySelector(selector);
 const status = $('#status');
@@ -32,6 +33,12 @@ function showError(text) {
 
 const sidebar = new Sidebar($('#collections'), { onSelect: (view) => openView(view) });
 const places = new Places($('#places'), { onOpen: (view) => openView(view) });
+const duplicates = new Duplicates($('#duplicates'), {
+  onError: showError,
+  onChange: () => { if (state.view === 'duplicates') $('#view-count').textContent = duplicates.summary; },
+});
+/** The views that are not photos by section but a list the stream sends whole: the places, the duplicates. */
+const panels = new Map([['places', places], ['duplicates', duplicates]]);
 /** A view of the places: the Places view itself, a city's photos (`place-ID`) or a country's (`country-CC`). */
 const isPlaceView = (view) => view === 'places' || view.startsWith('place-') || view.startsWith('country-');
 const titleOf = (view) => (isPlaceView(view) ? places.titleOf(view) : sidebar.titleOf(view));
@@ -67,9 +74,13 @@ const live = new LiveStream({
     places.update(event);
     if (state.view === 'places') $('#view-count').textContent = places.summary;
   },
+  onDuplicates: (event) => duplicates.update(event),
   // The view's index again, and a new stream from its token (the old one may not have been following a view).
-  onReset: () => (state.view === 'places' ? places.load() : timeline.reload()).then(() =>
-    live.follow(state.view, state.view === 'places' ? places.token : timeline.token)).catch((error) => showError(error.message)),
+  onReset: () => {
+    const panel = panels.get(state.view);
+    (panel ? panel.load() : timeline.reload()).then(() => live.follow(state.view, (panel ?? timeline).token))
+      .catch((error) => showError(error.message));
+  },
   onDaemon: (up) => { state.daemonUp = up; showStatus(); },
   onConnection: (connected) => { state.connected = connected; showStatus(); },
 });
@@ -77,19 +88,19 @@ const live = new LiveStream({
 /** Shows a view and follows its changes. */
 async function openView(view) {
   try {
-    const showingPlaces = view === 'places';
-    const index = showingPlaces ? await places.load() : await timeline.show(view);
+    const panel = panels.get(view);
+    const index = panel ? await panel.load() : await timeline.show(view);
     // A city's or country's heading names it: the page opened on one has not fetched the places yet.
     if (isPlaceView(view) && !places.places) await places.load().catch(() => null);
-    if (showingPlaces) leaveTimeline();
+    if (panel) leaveTimeline();
     state.view = view;
-    places.show(showingPlaces);
-    $('#canvas').hidden = showingPlaces;
-    $('#scrubber').hidden = showingPlaces;
-    $('#back').hidden = !isPlaceView(view) || showingPlaces;
-    if (showingPlaces) {
+    for (const [name, shown] of panels) shown.show(name === view);
+    $('#canvas').hidden = Boolean(panel);
+    $('#scrubber').hidden = Boolean(panel);
+    $('#back').hidden = !isPlaceView(view) || Boolean(panel);
+    if (panel) {
       $('#empty').hidden = true;
-      $('#view-count').textContent = places.summary;
+      $('#view-count').textContent = panel.summary;
       $('#scroller').scrollTop = 0;
     }
     selection.clear();
@@ -106,8 +117,8 @@ async function openView(view) {
   }
 }
 
-/** Lets go of the timeline's view while the places are shown: none of its sections loads on their scrolling, and
- *  its live changes are not applied (`timeline.show` takes a view again). */
+/** Lets go of the timeline's view while the places or the duplicates are shown: none of its sections loads on their
+ *  scrolling, and its live changes are not applied (`timeline.show` takes a view again). */
 function leaveTimeline() {
   timeline.generation++;
   timeline.view = null;
@@ -187,7 +198,7 @@ document.addEventListener('keydown', (event) => {
 
 // For the browser tests and the benchmark: the state of the page and a scrubber jump.
 window.gallery = {
-  timeline, viewer, sidebar, places, openView, state,
+  timeline, viewer, sidebar, places, duplicates, live, openView, state,
   jumpTo: (month) => jumpTo(timeline, month), whenFilled: () => whenFilled(timeline),
 };
 

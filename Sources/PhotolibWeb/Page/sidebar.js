@@ -3,10 +3,13 @@
 
 const SMART_ORDER = [
   'smartAlbumFavorites', 'smartAlbumRecentlyAdded', 'smartAlbumVideos', 'smartAlbumLivePhotos', 'smartAlbumPanoramas',
-  'smartAlbumScreenshots', 'smartAlbumBursts', 'smartAlbumRAW', 'smartAlbumAllHidden', 'smartAlbumRecentlyDeleted',
+  'smartAlbumScreenshots', 'smartAlbumBursts', 'smartAlbumRAW', 'smartAlbumDuplicates', 'smartAlbumAllHidden',
+  'smartAlbumRecentlyDeleted',
 ];
-/** Shown even when empty: where a person looks for what they marked, hid or deleted. */
-const ALWAYS = new Set(['smartAlbumFavorites', 'smartAlbumAllHidden', 'smartAlbumRecentlyDeleted']);
+/** Shown even when empty: where a person looks for what they marked, hid, deleted or would merge. */
+const ALWAYS = new Set(['smartAlbumFavorites', 'smartAlbumDuplicates', 'smartAlbumAllHidden', 'smartAlbumRecentlyDeleted']);
+/** Smart albums shown as a view of their own rather than as photos by day: Duplicates by group (places.js). */
+const OWN_VIEWS = new Map([['smartAlbumDuplicates', 'duplicates']]);
 
 export class Sidebar {
   constructor(list, { onSelect }) {
@@ -31,6 +34,7 @@ export class Sidebar {
   /** The title of a view for the page's heading. */
   titleOf(view) {
     if (view === 'timeline') return 'Library';
+    if (view === 'duplicates') return 'Duplicates';
     if (view.startsWith('collection-')) return this.collection(view.slice('collection-'.length))?.title ?? 'Album';
     return 'Search';
   }
@@ -98,7 +102,7 @@ export class Sidebar {
     }
     const button = document.createElement('button');
     button.type = 'button';
-    button.dataset.view = collection.view ?? `collection-${collection.id}`;
+    button.dataset.view = collection.view ?? OWN_VIEWS.get(collection.subtype) ?? `collection-${collection.id}`;
     const title = document.createElement('span');
     title.textContent = collection.title;
     const count = document.createElement('span');

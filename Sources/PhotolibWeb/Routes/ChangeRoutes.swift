@@ -10,7 +10,8 @@ import PhotoLibrary
 /// the photo as shown), `revert`; the annotations of contract §14: `rate` (`rating`, −1…5), `tag` (`addKeywords`,
 /// `removeKeywords`), `setTitle` (one id, `title`), `setCaption` (one id, `caption`), empty text clearing them; for
 /// the sidebar, `createFolder` (`title`) and `moveToFolder` (`collections` into `folder`, or out of `from` to the top
-/// level when `folder` is null). The answer is `{token, created?}`.
+/// level when `folder` is null); `mergeDuplicates` (the `ids` of one group of duplicates, contract §17: the best is
+/// kept, the others go to Recently Deleted). The answer is `{token, created?}`.
 struct ChangeRoutes<Context: RequestContext>: Sendable {
     let connections: LibraryConnections
 
@@ -48,7 +49,9 @@ struct ChangeRoutes<Context: RequestContext>: Sendable {
 
     private func perform(_ action: Action) async throws(GalleryError) -> ChangeResult {
         let ids = action.ids ?? []
-        guard ids.count <= 10_000, ids.allSatisfy(AssetIdentifier.isWellFormed) else { throw .badRequest("malformed asset ids") }
+        guard ids.count <= 10_000, ids.allSatisfy(AssetIdentifier.isWellFormed) else {
+            throw .badRequest("malformed asset ids")
+        }
         var changes = PhotoLibrary.ChangeBuilder()
         switch action.action {
         case "favorite": changes.setFavorite(action.value ?? true, for: try nonEmpty(ids))
@@ -64,7 +67,9 @@ struct ChangeRoutes<Context: RequestContext>: Sendable {
             _ = changes.createFolder(title: try collectionTitle(action))
         case "moveToFolder":
             let moved = action.collections ?? []
-            guard !moved.isEmpty, moved.allSatisfy(AssetIdentifier.isWellFormed) else { throw .badRequest("no albums given") }
+            guard !moved.isEmpty, moved.allSatisfy(AssetIdentifier.isWellFormed) else {
+                throw .badRequest("no albums given")
+            }
             if let folder = action.folder {
                 changes.addChildCollections(moved, to: try wellFormed(folder))
             } else if let from = action.from {
@@ -74,10 +79,13 @@ struct ChangeRoutes<Context: RequestContext>: Sendable {
             }
         case "edit":
             let id = try single(ids, "an edit is of one photo")
-            if let crop = action.crop, !crop.isInsideUnitSquare { throw .badRequest("the crop is not inside the photo") }
+            if let crop = action.crop, !crop.isInsideUnitSquare {
+                throw .badRequest("the crop is not inside the photo")
+            }
             guard (action.rotate ?? 0) % 90 == 0 else { throw .badRequest("photos turn by quarter turns") }
             let current = try await currentEdit(of: id)
-            changes.editAsset(id, basic: EditComposition.compose(current, turning: action.rotate ?? 0, cropping: action.crop))
+            changes.editAsset(
+                id, basic: EditComposition.compose(current, turning: action.rotate ?? 0, cropping: action.crop))
         case "rate":
             guard let rating = action.rating else { throw .badRequest("a rating needs its stars") }
             changes.setRating(rating, for: try nonEmpty(ids))
@@ -91,6 +99,9 @@ struct ChangeRoutes<Context: RequestContext>: Sendable {
             changes.setCaption(action.caption?.nilIfBlank, for: try single(ids, "a caption is of one photo"))
         case "revert":
             changes.revertAsset(try single(ids, "a revert is of one photo"))
+        case "mergeDuplicates":
+            guard Set(ids).count > 1 else { throw .badRequest("a merge is of two or more copies of a photo") }
+            changes.mergeDuplicates(ids)
         default: throw .badRequest("unknown action \(action.action)")
         }
         let built = changes
@@ -102,11 +113,16 @@ struct ChangeRoutes<Context: RequestContext>: Sendable {
     /// The photo's basic edit, or none when it has no edit (or one in a format the gallery cannot resume).
     private func currentEdit(of id: String) async throws(GalleryError) -> BasicAdjustment {
         let input = try await connections.withLibrary { library throws(PhotoLibraryError) in
-            try await library.requestContentEditingInput(for: id, canHandle: [AdjustmentFormat(
-                formatIdentifier: BasicAdjustment.formatIdentifier, formatVersion: BasicAdjustment.formatVersion)])
+            try await library.requestContentEditingInput(
+                for: id,
+                canHandle: [
+                    AdjustmentFormat(
+                        formatIdentifier: BasicAdjustment.formatIdentifier, formatVersion: BasicAdjustment.formatVersion
+                    )
+                ])
         }
         guard let adjustment = input.adjustment, adjustment.isBasic,
-              let data = Data(base64Encoded: adjustment.data), let basic = try? BasicAdjustment(data: data)
+            let data = Data(base64Encoded: adjustment.data), let basic = try? BasicAdjustment(data: data)
         else { return BasicAdjustment() }
         return basic
     }
@@ -132,7 +148,8 @@ struct ChangeRoutes<Context: RequestContext>: Sendable {
     }
 
     private func collectionTitle(_ action: Action) throws(GalleryError) -> String {
-        guard let title = action.title?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty, title.count <= 500
+        guard let title = action.title?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty,
+            title.count <= 500
         else { throw .badRequest("an album or folder needs a title") }
         return title
     }

@@ -11,6 +11,10 @@ import ServiceLifecycle
 /// - `GET /api/places`: the library's cities, `{token, places: [{id, city, region, country, countryCode, assetCount,
 ///   keyAssetId, keyVersion, latitude, longitude}]}`, the most photographed first (a city's photos are the view
 ///   `place-ID`); the stream of the view `places` carries them again, as `places` events, whenever they change;
+/// - `GET /api/duplicates`: the groups of duplicates, `{token, groups: [{keptBecause, members: [{id, version, width,
+///   height, fileSize, creationDate, addedDate, filename, favorite}]}]}`, each best first with why its first member is
+///   the one a merge keeps (`pixels`, `fileSize`, `addedDate`); the stream of the view `duplicates` carries them again,
+///   as `duplicates` events, whenever they change;
 /// - `GET /api/events?view=KEY`: Server-Sent Events (see `PageEvent`); a page that reconnects sends the last token
 ///   it saw (`Last-Event-ID`, or `?since=`) and gets what changed since.
 struct ViewRoutes<Context: RequestContext>: Sendable {
@@ -32,6 +36,9 @@ struct ViewRoutes<Context: RequestContext>: Sendable {
         }
         router.get("/api/places") { _, _ in
             json(try await feed.placesJSON())
+        }
+        router.get("/api/duplicates") { _, _ in
+            json(try await feed.duplicatesJSON())
         }
         router.get("/api/events") { request, _ in
             let spec = try viewSpec(request.uri.queryParameters["view"].map(String.init) ?? "timeline")

@@ -11,6 +11,8 @@ import PhotoLibrary
 ///   included; `text` is found in keywords, titles, captions and file names, whatever the case, and in the names of
 ///   places, whatever the case and accents).
 /// - `places`: not a list of assets but the library's cities (`LibraryFeed.places`), whose stream carries `places`.
+/// - `duplicates`: not a list of assets either but the groups of duplicates (`LibraryFeed.duplicates`), whose stream
+///   carries `duplicates`.
 struct ViewSpec: Sendable, Hashable {
     enum Subject: Sendable, Hashable {
         case timeline
@@ -18,6 +20,7 @@ struct ViewSpec: Sendable, Hashable {
         case place(String)
         case country(String)
         case places
+        case duplicates
         case search(predicate: String?, text: String?, from: String?, to: String?)
     }
 
@@ -34,6 +37,8 @@ struct ViewSpec: Sendable, Hashable {
             subject = .timeline
         } else if key == "places" {
             subject = .places
+        } else if key == "duplicates" {
+            subject = .duplicates
         } else if key.hasPrefix("place-") {
             let id = key.dropFirst("place-".count)
             guard (1...12).contains(id.utf8.count),
@@ -85,6 +90,8 @@ struct ViewSpec: Sendable, Hashable {
             return (AssetQuery(sort: Self.newestFirst), .day)
         case .places:
             throw .notFound("the places are not a list of photos")
+        case .duplicates:
+            throw .notFound("the duplicates are not a list of photos")
         case .place(let id):
             guard let place, place.id == id else { throw .notFound("no photo was taken in the place \(id)") }
             // There is no key for a place's id: its names tell it, bound as literals.
