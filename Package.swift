@@ -289,6 +289,7 @@ let package = Package(
                 .embedInCode("Page/annotations.js"),
                 .embedInCode("Page/folders.js"),
                 .embedInCode("Page/places.js"),
+                .embedInCode("Page/duplicates.js"),
             ]
         ),
         .target(
@@ -523,7 +524,9 @@ if environment["PHOTOLIBD_BENCHMARKS"] != nil {
         // fingerprints (Benchmarks/duplicates.sh runs it).
         .executableTarget(
             name: "DuplicateBenchmark",
-            dependencies: ["BenchmarkSupport", "Imaging", "LibraryStore", "PhotoModel", "PhotolibConfig"],
+            dependencies: [
+                "BenchmarkSupport", "ImageFingerprinting", "Imaging", "LibraryStore", "PhotoModel", "PhotolibConfig",
+            ],
             path: "Benchmarks/DuplicateBenchmark"
         ),
 

@@ -20,6 +20,22 @@ public enum PerceptualHash {
     /// picture's bits would come from compression noise, and every blank frame would be "similar".
     static let minimumStructure = 4.0
 
+    /// The fingerprint of an upright picture's `width`×`height` pixels of one byte a band, in rows: grey (1 band) or
+    /// sRGB (3 bands, whose luma counts); nil when it is smaller than 8×8 or has no structure.
+    public static func fingerprint(
+        ofPixels pixels: UnsafeRawBufferPointer, width: Int, height: Int, bands: Int
+    ) -> ImageFingerprint? {
+        precondition(bands == 1 || bands == 3)
+        guard bands == 3 else { return fingerprint(ofGrey: pixels, width: width, height: height) }
+        let grey = (0..<width * height).map { index in
+            let (red, green, blue) = (
+                UInt32(pixels[3 * index]), UInt32(pixels[3 * index + 1]), UInt32(pixels[3 * index + 2])
+            )
+            return UInt8((299 * red + 587 * green + 114 * blue + 500) / 1000)
+        }
+        return grey.withUnsafeBytes { fingerprint(ofGrey: $0, width: width, height: height) }
+    }
+
     /// The fingerprint of an upright picture's `width`×`height` grey levels (one byte each, in rows); nil when it is
     /// smaller than 8×8 or has no structure.
     public static func fingerprint(ofGrey pixels: UnsafeRawBufferPointer, width: Int, height: Int) -> ImageFingerprint?

@@ -2,28 +2,30 @@ import CVips
 import ImageFingerprinting
 import PhotoModel
 
-/// Hands an image's grey levels to `PerceptualHash` for its perceptual fingerprint (CONTRACT §17).
+/// Hands an image's pixels to `PerceptualHash` for its perceptual fingerprint (CONTRACT §17).
 enum PerceptualFingerprint {
     /// The fingerprint of an upright image; nil when it is smaller than 8×8 or has no structure.
     static func of(_ image: VipsImageHandle, name: String) throws(ImagingError) -> ImageFingerprint? {
         guard image.size.width >= PerceptualHash.minimumSide, image.size.height >= PerceptualHash.minimumSide else {
             return nil
         }
-        var grey = image
-        if vips_image_hasalpha(grey.pointer) != 0 {
-            grey = try grey.applying(for: name) { cvips_flatten_white($0, $1) }
+        var flat = image
+        if vips_image_hasalpha(flat.pointer) != 0 {
+            flat = try flat.applying(for: name) { cvips_flatten_white($0, $1) }
+            flat = try flat.applying(for: name) { cvips_cast_uchar($0, $1) }
         }
-        grey = try grey.applying(for: name) { cvips_colourspace($0, $1, VIPS_INTERPRETATION_B_W) }
-        grey = try grey.applying(for: name) { cvips_cast_uchar($0, $1) }
-        let size = grey.size
+        // The rendition is 8-bit sRGB or grey already; its luma is taken here rather than through libvips'
+        // colourspace pipeline, which goes through floating-point XYZ and costs more than all the rest.
+        let size = flat.size, bands = Int(vips_image_get_bands(flat.pointer))
         var length = 0
-        guard vips_image_get_bands(grey.pointer) == 1, let memory = vips_image_write_to_memory(grey.pointer, &length),
-            length == size.width * size.height
+        guard vips_image_get_format(flat.pointer) == VIPS_FORMAT_UCHAR, bands == 1 || bands == 3,
+            let memory = vips_image_write_to_memory(flat.pointer, &length), length == size.width * size.height * bands
         else {
-            throw .renderFailed(path: name, reason: VipsRuntime.takeFailureMessage())
+            throw .renderFailed(path: name, reason: "no 8-bit grey or sRGB pixels to fingerprint")
         }
         defer { g_free(memory) }
         return PerceptualHash.fingerprint(
-            ofGrey: UnsafeRawBufferPointer(start: memory, count: length), width: size.width, height: size.height)
+            ofPixels: UnsafeRawBufferPointer(start: memory, count: length), width: size.width, height: size.height,
+            bands: bands)
     }
 }

@@ -135,4 +135,43 @@ struct DuplicateDetectionTests {
         #expect(try await library.assets(includeTrashed: true).map(\.id) == [group[0]])
         #expect(FileManager.default.fileExists(atPath: folder.file("rocket-q70.jpg")), "no user file is deleted")
     }
+
+    /// A merge is one transaction: a daemon killed (-9) while merging has, after its restart, either merged all of it
+    /// (the copy in Recently Deleted, the kept photo with the copy's keyword and favorite) or none of it.
+    @Test func aMergeCutByKillNineIsAllOrNothing() async throws {
+        let samples = try Self.samplePhotos()
+        let library = try await ImageLibrary.start()
+        let file = library.photos.file
+        try Self.vips("copy", samples + "/coffee.png", file("coffee.jpg") + "[Q=92]")
+        try Self.vips("copy", file("coffee.jpg"), file("coffee-q70.jpg") + "[Q=70]")
+        let ids = try await library.importByReference([file("coffee.jpg"), file("coffee-q70.jpg")])
+        var annotate = PhotoLibrary.ChangeBuilder()
+        annotate.setFavorite(true, for: [ids[1]])
+        annotate.setKeywords(["market"], for: ids[1])
+        _ = try await library.client.performChanges(annotate)
+        let grouped = try await eventually { try await library.client.fetchDuplicates() == [ids] }
+        #expect(grouped)
+
+        var outcomes: [Bool] = []
+        for attempt in 0..<6 {
+            let client = try await PhotoLibrary.connect(socketPath: library.daemon.socketPath)
+            var merge = PhotoLibrary.ChangeBuilder()
+            merge.mergeDuplicates(ids)
+            let merging = Task { try? await client.performChanges(merge) }
+            try await Task.sleep(for: .milliseconds(attempt * 4))
+            try await library.daemon.kill9()
+            _ = await merging.value
+            try await library.daemon.start()
+            let restarted = try await PhotoLibrary.connect(socketPath: library.daemon.socketPath)
+            let assets = try await restarted.fetchAllAssets(matching: AssetQuery(ids: ids, includeTrashed: true)).assets
+            let kept = try #require(assets.first { $0.id == ids[0] }),
+                copy = try #require(assets.first { $0.id == ids[1] })
+            let merged = copy.isTrashed
+            #expect(kept.isFavorite == merged && kept.annotations.keywords.contains("market") == merged)
+            #expect(!kept.isTrashed)
+            outcomes.append(merged)
+            if merged { break }
+        }
+        #expect(outcomes.last == true || outcomes.count == 6, "\(outcomes)")
+    }
 }

@@ -9,7 +9,8 @@ import { LiveStream } from './live.js';
 import { Uploads } from './upload.js';
 import { Selection } from './selection.js';
 import { Folders } from './folders.js';
-import { Duplicates, Places } from './places.js';
+import { Duplicates } from './duplicates.js';
+import { Places } from './places.js';
 
 const $ = (selector) => document.querySelector(selector);
 const status = $('#status');

@@ -8,7 +8,7 @@ const SMART_ORDER = [
 ];
 /** Shown even when empty: where a person looks for what they marked, hid, deleted or would merge. */
 const ALWAYS = new Set(['smartAlbumFavorites', 'smartAlbumDuplicates', 'smartAlbumAllHidden', 'smartAlbumRecentlyDeleted']);
-/** Smart albums shown as a view of their own rather than as photos by day: Duplicates by group (places.js). */
+/** Smart albums shown as a view of their own rather than as photos by day: Duplicates by group (duplicates.js). */
 const OWN_VIEWS = new Map([['smartAlbumDuplicates', 'duplicates']]);
 
 export class Sidebar {

@@ -40,6 +40,7 @@ struct PageRoutes<Context: RequestContext>: Sendable {
             "annotations.js": PageFile(PackageResources.annotations_js, javaScript),
             "folders.js": PageFile(PackageResources.folders_js, javaScript),
             "places.js": PageFile(PackageResources.places_js, javaScript),
+            "duplicates.js": PageFile(PackageResources.duplicates_js, javaScript),
         ]
     }
 
