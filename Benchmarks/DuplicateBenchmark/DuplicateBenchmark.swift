@@ -120,9 +120,11 @@ import PhotolibConfig
             .timeout 600000
             UPDATE asset SET fingerprint = random(), fingerprintMade = 1, duplicateGroup = NULL, duplicatePosition = NULL;
             UPDATE asset SET fingerprint = (SELECT previous.fingerprint FROM asset AS previous
-                WHERE previous.rowid = asset.rowid - 1) # (1 << (abs(random()) % 64)) # (1 << (abs(random()) % 64))
+                WHERE previous.rowid = asset.rowid - 1) WHERE rowid % 50 = 0;
+            UPDATE asset SET fingerprint = (fingerprint | (1 << (rowid % 61))) - (fingerprint & (1 << (rowid % 61)))
               WHERE rowid % 50 = 0;
             UPDATE library_info SET duplicateThreshold = -1;
+            PRAGMA wal_checkpoint(TRUNCATE);
             """)
         let database = try LibraryDatabase(path: path)
         let threshold = DaemonConfiguration.defaultDuplicateThreshold

@@ -17,15 +17,16 @@ enum PerceptualFingerprint {
         // The rendition is 8-bit sRGB or grey already; its luma is taken here rather than through libvips'
         // colourspace pipeline, which goes through floating-point XYZ and costs more than all the rest.
         let size = flat.size, bands = Int(vips_image_get_bands(flat.pointer))
-        var length = 0
+        // The rendition's pixels where they lie (decoded into memory once, for the rendition and this), not copied.
         guard vips_image_get_format(flat.pointer) == VIPS_FORMAT_UCHAR, bands == 1 || bands == 3,
-            let memory = vips_image_write_to_memory(flat.pointer, &length), length == size.width * size.height * bands
+            let pixels = vips_image_get_data(flat.pointer)
         else {
             throw .renderFailed(path: name, reason: "no 8-bit grey or sRGB pixels to fingerprint")
         }
-        defer { g_free(memory) }
-        return PerceptualHash.fingerprint(
-            ofPixels: UnsafeRawBufferPointer(start: memory, count: length), width: size.width, height: size.height,
-            bands: bands)
+        return withExtendedLifetime(flat) {
+            PerceptualHash.fingerprint(
+                ofPixels: UnsafeRawBufferPointer(start: pixels, count: size.width * size.height * bands),
+                width: size.width, height: size.height, bands: bands)
+        }
     }
 }

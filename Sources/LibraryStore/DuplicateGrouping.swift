@@ -4,13 +4,13 @@ import Synchronization
 
 /// The grouping rule of CONTRACT §17 over fingerprints ordered best first.
 enum DuplicateGrouping {
-    /// The groups, as indexes into `fingerprints` (ordered best first), each best first: each fingerprint not
+    /// The groups, as indexes into `count` members ordered best first, each group best first: each member not
     /// grouped yet, taken best first, groups with every ungrouped one of its `neighbours` (the indexes within the
-    /// threshold of it, in any order, itself allowed). A fingerprint left alone is in no group.
-    static func groups(of fingerprints: [ImageFingerprint], threshold: Int, neighbours: (Int) -> [Int]) -> [[Int]] {
-        var grouped = [Bool](repeating: false, count: fingerprints.count)
+    /// threshold of it, in any order, itself allowed). A member left alone is in no group.
+    static func groups(count: Int, neighbours: (Int) -> [Int]) -> [[Int]] {
+        var grouped = [Bool](repeating: false, count: count)
         var groups: [[Int]] = []
-        for best in fingerprints.indices where !grouped[best] {
+        for best in 0..<count where !grouped[best] {
             let others = neighbours(best).filter { $0 != best && !grouped[$0] }.sorted()
             guard !others.isEmpty else { continue }
             grouped[best] = true
@@ -55,6 +55,10 @@ struct FingerprintIndex {
 
     func neighbours(of index: Int) -> [Int] {
         found[index].map(Int.init)
+    }
+
+    func hasNeighbours(_ index: Int) -> Bool {
+        !found[index].isEmpty
     }
 
     private static func value(_ fingerprint: ImageFingerprint, _ band: Int) -> Int {
