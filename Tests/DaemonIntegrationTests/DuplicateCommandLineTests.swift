@@ -28,7 +28,7 @@ struct DuplicateCommandLineTests {
     }
 
     @Test func duplicatesAreListedBestFirstAndMergedByAMembersIdOrAllAtOnce() async throws {
-        let samples = try DuplicateDetectionTests.samplePhotos()
+        let samples = try SamplePhotos.folder()
         let library = try await ImageLibrary.start()
         let file = library.photos.file
         let vips = "/usr/bin/vips"

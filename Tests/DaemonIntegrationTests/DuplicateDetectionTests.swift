@@ -9,25 +9,13 @@ import Testing
 /// original's group, best first; a pan's neighbouring frame and blank pictures stay apart; a merge keeps the best and
 /// a restore brings the copy back into the group.
 struct DuplicateDetectionTests {
-    /// The folder of scikit-image's sample photographs, found without importing the package.
-    static func samplePhotos() throws -> String {
-        let found = try runTool(
-            "/usr/bin/env",
-            [
-                "python3", "-c",
-                "import importlib.util; print(importlib.util.find_spec('skimage').submodule_search_locations[0])",
-            ]
-        ).output.trimmingCharacters(in: .whitespacesAndNewlines)
-        return found + "/data"
-    }
-
     /// Runs the `vips` command.
     private static func vips(_ arguments: String...) throws {
         try runTool("/usr/bin/vips", arguments)
     }
 
     @Test func copiesGroupAsTheyArriveNearMissesStayApartAndAMergeKeepsTheBest() async throws {
-        let samples = try Self.samplePhotos()
+        let samples = try SamplePhotos.folder()
         let library = try await ImageLibrary.start()
         let file = library.photos.file
         try Self.vips("copy", samples + "/chelsea.png", file("cat.jpg") + "[Q=92]")
@@ -105,7 +93,7 @@ struct DuplicateDetectionTests {
     /// A copy merged away from a watched folder stays out of the library: rewriting it does not bring it back, nor does
     /// a restart's reconciliation once Recently Deleted was emptied; a restore by hand does.
     @Test func aCopyMergedAwayFromAWatchedFolderIsNotImportedAgain() async throws {
-        let samples = try Self.samplePhotos()
+        let samples = try SamplePhotos.folder()
         let folder = try TemporaryDirectory()
         try Self.vips("copy", samples + "/rocket.jpg", folder.file("rocket.jpg") + "[Q=92]")
         try Self.vips("copy", folder.file("rocket.jpg"), folder.file("rocket-q70.jpg") + "[Q=70]")
@@ -139,7 +127,7 @@ struct DuplicateDetectionTests {
     /// A merge is one transaction: a daemon killed (-9) while merging has, after its restart, either merged all of it
     /// (the copy in Recently Deleted, the kept photo with the copy's keyword and favorite) or none of it.
     @Test func aMergeCutByKillNineIsAllOrNothing() async throws {
-        let samples = try Self.samplePhotos()
+        let samples = try SamplePhotos.folder()
         let library = try await ImageLibrary.start()
         let file = library.photos.file
         try Self.vips("copy", samples + "/coffee.png", file("coffee.jpg") + "[Q=92]")

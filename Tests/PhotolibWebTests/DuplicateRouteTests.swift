@@ -14,18 +14,6 @@ import Testing
 /// route, the refusals of a merge that is not of one group, and the groups kept live for the pages that show them.
 @Suite(.serialized)
 struct DuplicateRouteTests {
-    /// The folder of scikit-image's sample photographs, found without importing the package.
-    static func samplePhotos() throws -> String {
-        let found = try runTool(
-            "/usr/bin/env",
-            [
-                "python3", "-c",
-                "import importlib.util; print(importlib.util.find_spec('skimage').submodule_search_locations[0])",
-            ]
-        ).output.trimmingCharacters(in: .whitespacesAndNewlines)
-        return found + "/data"
-    }
-
     /// Writes `arguments` through the `vips` command into the gallery's folder `copies`; returns the path written.
     static func vips(
         _ operation: String, _ source: String, _ name: String, _ more: String..., in gallery: GalleryUnderTest
@@ -42,7 +30,7 @@ struct DuplicateRouteTests {
     /// The cat at quality 92 and re-saved at 70 (one group, kept for its larger file), the astronaut and a copy scaled
     /// to half (one group, kept for its pixels); their ids in that order.
     static func copies(in gallery: GalleryUnderTest) async throws -> [String] {
-        let samples = try samplePhotos()
+        let samples = try SamplePhotos.folder()
         let cat = try vips("copy", samples + "/chelsea.png", "cat.jpg", in: gallery)
         let astronaut = try vips("copy", samples + "/astronaut.png", "astronaut.jpg", in: gallery)
         return try await gallery.importing([
@@ -144,7 +132,7 @@ struct DuplicateRouteTests {
             #expect(seen.last == wanted, "\(seen)")
         }
         try await waitFor([])
-        let samples = try Self.samplePhotos()
+        let samples = try SamplePhotos.folder()
         let cat = try Self.vips("copy", samples + "/chelsea.png", "cat.jpg", in: gallery)
         let ids = try await gallery.importing([cat, try Self.vips("copy", cat, "cat-q70.jpg", in: gallery)])
         try await waitFor([ids])

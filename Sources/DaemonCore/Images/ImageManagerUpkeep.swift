@@ -38,20 +38,8 @@ extension ImageManager {
         if asset.edit == nil {
             fingerprinted = { @Sendable [fingerprints] fingerprint in fingerprints.add(fingerprint, ofAsset: assetId) }
         }
-        let version = try source.requireVersion()
-        let plan = PlannedRendition.rung(ImageRequest.gridRung)
-        let key = source.renditionKey(plan.variant)
-        let rendition: CachedRendition
-        if let cached = cache.rendition(for: key, sourceVersion: version) {
-            rendition = cached
-        } else {
-            rendition = try await mappingRenderErrors(of: assetId) {
-                try await queue.value(
-                    for: key, priority: priority,
-                    work: renderWork(
-                        plan, of: source, version: version, contents: contents, fingerprinted: fingerprinted))
-            }
-        }
+        let rendition = try await gridRendition(
+            of: source, priority: priority, contents: contents, fingerprinted: fingerprinted)
         // The original's thumbnail shows the current version, as every other image of the asset does.
         guard let freedesktop = freedesktopThumbnails.withLock({ $0 }), !asset.path.hasPrefix(originalsDirectory),
             let displayed = source.displayedSize,
@@ -69,26 +57,31 @@ extension ImageManager {
         let asset = try await source(of: assetId)
         let original = asset.selecting(asset.edit == nil ? .current : .original)
         guard case .photo = original.kind else { return nil }
-        let version = try original.requireVersion()
-        let plan = PlannedRendition.rung(ImageRequest.gridRung)
-        let key = original.renditionKey(plan.variant)
         let made = Mutex<ImageFingerprint??>(nil)
-        let rendition: CachedRendition
-        if let cached = cache.rendition(for: key, sourceVersion: version) {
-            rendition = cached
-        } else {
-            rendition = try await mappingRenderErrors(of: assetId) {
-                try await queue.value(
-                    for: key, priority: .idle,
-                    work: renderWork(plan, of: original, version: version) { fingerprint in
-                        made.withLock { $0 = .some(fingerprint) }
-                    })
-            }
+        let rendition = try await gridRendition(of: original, priority: .idle) { fingerprint in
+            made.withLock { $0 = .some(fingerprint) }
         }
         // A run another request had started made the rendition without it: read it from the file.
         if let fingerprint = made.withLock({ $0 }) { return fingerprint }
         return try await mappingRenderErrors(of: assetId) {
             try await fileWork.runIfActive { [renderer] in try renderer.fingerprint(ofImageAt: rendition.path) }
+        }
+    }
+
+    /// The grid rendition of `source` from the cache, else made at `priority` (from `contents`, a photo's bytes, when
+    /// given), a photo's fingerprint then going to `fingerprinted`.
+    private func gridRendition(
+        of source: AssetImageSource, priority: RenderPriority, contents: EncodedBuffer? = nil,
+        fingerprinted: (@Sendable (ImageFingerprint?) -> Void)?
+    ) async throws -> CachedRendition {
+        let version = try source.requireVersion()
+        let plan = PlannedRendition.rung(ImageRequest.gridRung)
+        let key = source.renditionKey(plan.variant)
+        if let cached = cache.rendition(for: key, sourceVersion: version) { return cached }
+        return try await mappingRenderErrors(of: source.assetId) {
+            try await queue.value(
+                for: key, priority: priority,
+                work: renderWork(plan, of: source, version: version, contents: contents, fingerprinted: fingerprinted))
         }
     }
 
