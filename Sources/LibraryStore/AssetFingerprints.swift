@@ -53,7 +53,9 @@ extension LibraryDatabase {
         guard (0...DuplicateGroups.largestThreshold).contains(threshold) else {
             throw LibraryError.invalidParameter("similarity_threshold")
         }
-        _ = try await writer.recordChange { transaction in
+        // Not synced: a crash that loses the commit loses the threshold it records with it, and the next start
+        // groups afresh again.
+        _ = try await writer.recordChange(syncsCommit: false) { transaction in
             guard try DuplicateGroups.threshold(transaction.db) != threshold else { return }
             if try DuplicateGroups.regroupAll(threshold: threshold, in: transaction.db) {
                 try transaction.noteDuplicatesChanged()

@@ -35,6 +35,10 @@ package struct BackgroundAnalysis: NamedService {
                             analysed += try await step.analyseNextBatch()
                         } catch  where Task.isCancelled {
                             return
+                        } catch is CancellationError {
+                            // Work a step waited for was called off (the daemon stops: its render queue may end
+                            // before this service does): not a failure, and what waits is taken up again.
+                            continue
                         } catch {
                             logger.error("background analysis failed", metadata: ["error": "\(error)"])
                         }

@@ -33,6 +33,9 @@ package final class FingerprintAnalysis: AnalysisStep {
                 // An unreadable or missing original gets none, until its content changes.
                 logger.debug("no fingerprint made", metadata: ["asset": "\(assetId)", "error": "\(error)"])
                 made.append((assetId, nil))
+            } catch is CancellationError where !Task.isCancelled {
+                // Its rendition was called off (the asset went, or the daemon stops): it waits for the next batch.
+                continue
             }
         }
         guard !made.isEmpty else { return 0 }
