@@ -3,23 +3,8 @@ import Testing
 
 @testable import PhotolibConfig
 
-@Suite struct DuplicateSettingsTests {
+@Suite struct DuplicateSettingsTests: ConfigurationFileLoading {
     let environment = ["HOME": "/home/ann", "XDG_RUNTIME_DIR": "/run/user/1000"]
-
-    func load(_ toml: String) throws -> DaemonConfiguration {
-        let directory = try TemporaryDirectory()
-        let file = try directory.write(toml, to: "photolibd.conf")
-        return try DaemonConfiguration.load(fromFile: file, environment: environment, system: false)
-    }
-
-    func loadError(_ toml: String) throws -> (ConfigurationError?, String) {
-        let directory = try TemporaryDirectory()
-        let file = try directory.write(toml, to: "photolibd.conf")
-        let error = #expect(throws: ConfigurationError.self) {
-            try DaemonConfiguration.load(fromFile: file, environment: environment, system: false)
-        }
-        return (error, file)
-    }
 
     @Test func withoutTheKeyTheThresholdIsTheDefault() throws {
         let threshold = DaemonConfiguration.defaultDuplicateThreshold

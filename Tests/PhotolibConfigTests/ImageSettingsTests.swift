@@ -1,26 +1,13 @@
 import Testing
+
 @testable import PhotolibConfig
 
-@Suite struct ImageSettingsTests {
+@Suite struct ImageSettingsTests: ConfigurationFileLoading {
     let environment = ["HOME": "/home/ann", "XDG_CACHE_HOME": "/home/ann/.cache"]
 
-    func load(_ toml: String) throws -> DaemonConfiguration {
-        let directory = try TemporaryDirectory()
-        let file = try directory.write(toml, to: "photolibd.conf")
-        return try DaemonConfiguration.load(fromFile: file, environment: environment, system: false)
-    }
-
-    func loadError(_ toml: String) throws -> (ConfigurationError?, String) {
-        let directory = try TemporaryDirectory()
-        let file = try directory.write(toml, to: "photolibd.conf")
-        let error = #expect(throws: ConfigurationError.self) {
-            try DaemonConfiguration.load(fromFile: file, environment: environment, system: false)
-        }
-        return (error, file)
-    }
-
     @Test func theImagesTableSetsTheBudgetThePixelLimitAndTheThumbnailDirectory() throws {
-        let configuration = try load("""
+        let configuration = try load(
+            """
             [images]
             cache_limit_mb = 512
             max_pixels = 50000000
@@ -54,15 +41,21 @@ import Testing
 
     @Test func aThumbnailSettingThatIsNeitherABooleanNorAPathIsRefused() throws {
         let (error, file) = try loadError("[images]\nfreedesktop_thumbnails = 3\n")
-        #expect(error == .wrongType(file: file, key: "images.freedesktop_thumbnails", line: 2,
-                                    expected: "a boolean or a directory path", found: "an integer"))
+        #expect(
+            error
+                == .wrongType(
+                    file: file, key: "images.freedesktop_thumbnails", line: 2,
+                    expected: "a boolean or a directory path", found: "an integer"))
     }
 
     @Test(arguments: ["yes", "No", "true", "off"])
     func aQuotedYesOrNoIsNotTakenForAFolder(word: String) throws {
         let (error, file) = try loadError("[images]\nfreedesktop_thumbnails = \"\(word)\"\n")
-        #expect(error == .invalidValue(file: file, key: "images.freedesktop_thumbnails", line: 2,
-                                       reason: "is the text \"\(word)\"; write true or false without quotes, or a directory path"))
+        #expect(
+            error
+                == .invalidValue(
+                    file: file, key: "images.freedesktop_thumbnails", line: 2,
+                    reason: "is the text \"\(word)\"; write true or false without quotes, or a directory path"))
     }
 
     @Test func anUnknownImagesKeyIsNamed() throws {
