@@ -163,24 +163,25 @@ enum DuplicateGroups {
         try db.cachedStatement(sql: "DELETE FROM temp.captured_fingerprint").execute()
         let threshold = try threshold(db)
         guard threshold >= 0 else { return false }
-        var rows = Set(captured.compactMap { $0[0] as Int64? })
-        var searched = Set<Int64>()
+        var waiting = captured.compactMap { $0[0] as Int64? }
         for group in Set(captured.compactMap { $0[2] as Int64? }) {
-            rows.formUnion(
-                try Int64.fetchAll(
-                    db.cachedStatement(sql: "SELECT rowid FROM asset WHERE duplicateGroup = ?"), arguments: [group]))
+            waiting += try Int64.fetchAll(
+                db.cachedStatement(sql: "SELECT rowid FROM asset WHERE duplicateGroup = ?"), arguments: [group])
         }
         for fingerprint in Set(captured.compactMap { $0[1] as Int64? }) {
-            rows.formUnion(try neighbours(of: ImageFingerprint(storedValue: fingerprint), threshold: threshold, in: db))
+            waiting += try neighbours(of: ImageFingerprint(storedValue: fingerprint), threshold: threshold, in: db)
         }
         // Every asset within the threshold of one regrouped is regrouped too, out to the whole connected set: the
         // groups of one such set depend on nothing outside it.
+        var searched = Set<Int64>()
         var members: [Int64: GroupMember] = [:]
-        while let row = rows.subtracting(searched).first {
-            searched.insert(row)
+        while let row = waiting.popLast() {
+            guard searched.insert(row).inserted else { continue }
             guard let member = try GroupMember.fetch(row: row, in: db) else { continue }
             members[row] = member
-            rows.formUnion(try neighbours(of: member.fingerprint, threshold: threshold, in: db))
+            waiting += try neighbours(of: member.fingerprint, threshold: threshold, in: db).filter {
+                !searched.contains($0)
+            }
         }
         let ordered = members.values.sorted(by: GroupMember.isBetter)
         let groups = DuplicateGrouping.groups(count: ordered.count) { index in
