@@ -3,6 +3,7 @@ import json
 import os
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -58,6 +59,19 @@ def sidebar_count(driver, title):
     return driver.execute_script("""
         const button = [...document.querySelectorAll('#collections button')].find(b => b.firstChild.textContent === arguments[0]);
         return button ? button.querySelector('.count').textContent : null""", title)
+
+
+def press_sidebar(driver, selector, key=None):
+    """Clicks (or presses `key` on) the sidebar's button at `selector`, found again when the sidebar was drawn anew
+    (its counts changed) between finding the button and pressing it."""
+    def pressed(d):
+        try:
+            button = d.find_element(By.CSS_SELECTOR, "#collections " + selector)
+            button.send_keys(key) if key else button.click()
+            return True
+        except StaleElementReferenceException:
+            return False
+    wait_for(driver, pressed, message=f"the sidebar's {selector}")
 
 
 def open_viewer(driver, asset_id):

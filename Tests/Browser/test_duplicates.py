@@ -13,7 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from harness import ROOT, Gallery, make_photo
-from page import assets, new_browser, sidebar_count, tile_ids, wait_for
+from page import assets, new_browser, press_sidebar, sidebar_count, tile_ids, wait_for
 
 # Fingerprints are made with the first thumbnails, after the import: a group forms a moment later.
 GROUPING = 90
@@ -81,7 +81,7 @@ def test_copies_group_with_the_kept_one_marked_and_merge_keeps_it_and_trashes_th
     gallery, browser = library
     # Reached from the sidebar with the keyboard, as the rest of the gallery is; no copies yet.
     assert duplicates_button(browser).find_element(By.XPATH, "..").get_attribute("data-collection-id")
-    duplicates_button(browser).send_keys(Keys.ENTER)
+    press_sidebar(browser, 'button[data-view="duplicates"]', Keys.ENTER)
     wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#view-title").text == "Duplicates", message="the view")
     empty = wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#duplicates .empty"), message="the empty state")
     assert empty[0].text.startswith("No duplicates")
@@ -134,7 +134,7 @@ def test_copies_group_with_the_kept_one_marked_and_merge_keeps_it_and_trashes_th
 
     # A page that fell behind (its stream stopped) merges a group another client changed: the daemon's refusal is
     # said in the group, which is fetched again.
-    duplicates_button(browser).click()
+    press_sidebar(browser, 'button[data-view="duplicates"]')
     wait_for(browser, lambda d: d.execute_script(SHOWN) == [astronauts], message="the Duplicates view again")
     browser.execute_script("window.gallery.live.source.close()")
     gallery.photolib("trash", astronauts[2])

@@ -13,7 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from harness import ROOT, make_photo
-from page import assets, close_viewer, open_timeline, open_viewer, sidebar_count, tile_ids, wait_for
+from page import assets, close_viewer, open_timeline, open_viewer, press_sidebar, sidebar_count, tile_ids, wait_for
 
 def test_the_grid_shows_every_photo_newest_first_with_the_test_hooks(gallery, browser):
     library = assets(gallery)
@@ -100,7 +100,7 @@ def test_an_album_made_from_the_page_holds_the_selected_photos(gallery, browser)
     assert sorted(asset["id"] for asset in assets(gallery, "--album", album_id)) == sorted(picked)
     album.find_element(By.TAG_NAME, "button").click()
     wait_for(browser, lambda d: sorted(tile_ids(d)) == sorted(picked), message="the album's view")
-    browser.find_element(By.CSS_SELECTOR, '#collections button[data-view="timeline"]').click()
+    press_sidebar(browser, 'button[data-view="timeline"]')
     wait_for(browser, lambda d: len(tile_ids(d)) > 2)
 
 

@@ -8,7 +8,7 @@ from collections import Counter
 from selenium.webdriver.common.by import By
 
 from harness import ROOT, make_photo
-from page import assets, close_viewer, open_timeline, open_viewer, tile_ids, wait_for
+from page import assets, press_sidebar, close_viewer, open_timeline, open_viewer, tile_ids, wait_for
 
 # Taken in 2023, before the session's other photos: the timeline's first screens stay as the other tests expect.
 LOCATED = [("eiffel", 48.8584, 2.2945), ("louvre", 48.8606, 2.3376), ("notre-dame", 48.8530, 2.3499),
@@ -67,7 +67,7 @@ def pictures_drawn(driver, selector):
 def test_places_show_countries_and_cities_live_and_a_city_opens_its_photos(gallery, browser):
     open_timeline(browser, gallery)
     gallery.import_files([located_photo(gallery, name, index, *position) for index, (name, *position) in enumerate(LOCATED)])
-    places_button(browser).click()
+    press_sidebar(browser, 'button[data-view="places"]')
     wait_for(browser, lambda d: matches(d, gallery), message="every country and city with its count")
     assert browser.find_element(By.CSS_SELECTOR, "#view-title").text == "Places"
     assert places_button(browser).get_attribute("aria-current") == "page"
