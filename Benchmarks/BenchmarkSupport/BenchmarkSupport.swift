@@ -17,9 +17,10 @@ public struct BenchmarkArguments: Sendable {
             print("usage: \(command) PHOTOLIBD_BINARY WORK_DIRECTORY [ASSETS] [ROUNDS]")
             exit(2)
         }
-        return BenchmarkArguments(daemonBinary: arguments[1], work: arguments[2],
-                                  assetCount: arguments.count > 3 ? Int(arguments[3])! : defaultAssets,
-                                  rounds: arguments.count > 4 ? Int(arguments[4])! : defaultRounds)
+        return BenchmarkArguments(
+            daemonBinary: arguments[1], work: arguments[2],
+            assetCount: arguments.count > 3 ? Int(arguments[3])! : defaultAssets,
+            rounds: arguments.count > 4 ? Int(arguments[4])! : defaultRounds)
     }
 }
 
@@ -44,15 +45,20 @@ public enum BenchmarkLibrary {
                 let created = 1_400_000_000 + Double(generator.next() % 315_360_000)
                 drafts[index] = AssetDraft(
                     mediaType: .image, pixelWidth: 4032, pixelHeight: 3024, orientation: 1,
-                    creationDate: Timestamp(secondsSince1970: created, utcOffsetSeconds: 3_600), creationDateSource: .exif,
+                    creationDate: Timestamp(secondsSince1970: created, utcOffsetSeconds: 3_600),
+                    creationDateSource: .exif,
                     location: Location(latitude: 48.85, longitude: 2.29), contentHash: "benchmark-\(number)",
-                    resources: [DraftResource(type: .photo, originalFilename: "IMG_\(number).jpg", mimeType: "image/jpeg",
-                                              fileSize: 3_500_000, path: "/benchmark/IMG_\(number).jpg", isOwnedByLibrary: false)])
+                    resources: [
+                        DraftResource(
+                            type: .photo, originalFilename: "IMG_\(number).jpg", mimeType: "image/jpeg",
+                            fileSize: 3_500_000, path: "/benchmark/IMG_\(number).jpg", isOwnedByLibrary: false)
+                    ])
                 changes.append(.createAsset(AssetCreation(path: "/benchmark/IMG_\(number).jpg", placeholder: nil)))
             }
             _ = try await database.performChanges(changes, drafts: drafts)
         }
-        print("built \(count) assets through the store in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+        print(
+            "built \(count) assets through the store in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
         return path
     }
 
@@ -76,7 +82,9 @@ public enum BenchmarkLibrary {
 
     /// Starts `photolibd` on the library under `work` as systemd would, with a `NOTIFY_SOCKET` of its own, and stops
     /// it again: milliseconds from the start to `READY=1`, and the daemon's resident memory a second later, idle.
-    public static func timeStart(_ binary: String, work: String) async throws -> (readyMilliseconds: Double, idleMegabytes: Double) {
+    public static func timeStart(_ binary: String, work: String) async throws -> (
+        readyMilliseconds: Double, idleMegabytes: Double
+    ) {
         _ = try writeConfiguration(work: work)
         let notifications = try NotifySocket(path: work + "/notify-\(getpid())")
         let daemon = Process()
@@ -87,7 +95,9 @@ public enum BenchmarkLibrary {
         try daemon.run()
         defer { daemon.terminate(); daemon.waitUntilExit() }
         while !notifications.assignments.contains("READY=1") {
-            guard daemon.isRunning, monotonicMilliseconds() - started < 60_000 else { throw BenchmarkError("photolibd never sent READY=1") }
+            guard daemon.isRunning, monotonicMilliseconds() - started < 60_000 else {
+                throw BenchmarkError("photolibd never sent READY=1")
+            }
             try await Task.sleep(for: .microseconds(200))
         }
         let ready = monotonicMilliseconds() - started
@@ -99,11 +109,11 @@ public enum BenchmarkLibrary {
     private static func writeConfiguration(work: String) throws -> String {
         let socket = work + "/socket"
         try """
-            library = "\(work)/library"
-            cache = "\(work)/cache"
-            socket = "\(socket)"
-            source = []
-            """.write(toFile: work + "/photolibd.conf", atomically: true, encoding: .utf8)
+        library = "\(work)/library"
+        cache = "\(work)/cache"
+        socket = "\(socket)"
+        source = []
+        """.write(toFile: work + "/photolibd.conf", atomically: true, encoding: .utf8)
         return socket
     }
 
@@ -113,7 +123,9 @@ public enum BenchmarkLibrary {
         defer { process.terminate(); process.waitUntilExit() }
         let library = try await PhotoLibrary.connect(socketPath: socket)
         let result = try await library.importFiles(photos, mode: .reference)
-        let ids = Dictionary(result.files.compactMap { file in file.assetId.map { (file.path, $0) } }) { first, _ in first }
+        let ids = Dictionary(result.files.compactMap { file in file.assetId.map { (file.path, $0) } }) { first, _ in
+            first
+        }
         await library.close()
         return try photos.map { path in
             guard let id = ids[path] else { throw BenchmarkError("\(path) was not imported") }
@@ -152,15 +164,17 @@ public func runSQLite3(_ database: String, _ script: String) throws -> String {
 
 /// Wall time of whole sqlite3 runs of `script`, and the sum of its statements' `.timer` real times.
 public func sqlite3Times(_ database: String, _ script: String, rounds: Int) throws
-    -> (process: Measurements, timer: Measurements) {
+    -> (process: Measurements, timer: Measurements)
+{
     var process = Measurements(), timer = Measurements()
     for _ in 0..<rounds {
         let start = monotonicMilliseconds()
         let output = try runSQLite3(database, ".timer on\n" + script)
         process.append(monotonicMilliseconds() - start)
-        timer.append(output.split(separator: "\n").filter { $0.hasPrefix("Run Time: real") }
-            .compactMap { $0.split(separator: " ").dropFirst(3).first.flatMap { Double($0) } }
-            .reduce(0, +) * 1000)
+        timer.append(
+            output.split(separator: "\n").filter { $0.hasPrefix("Run Time: real") }
+                .compactMap { $0.split(separator: " ").dropFirst(3).first.flatMap { Double($0) } }
+                .reduce(0, +) * 1000)
     }
     return (process, timer)
 }
@@ -197,6 +211,14 @@ public struct Measurements {
 
 /// Milliseconds on the monotonic clock.
 public func monotonicMilliseconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
+
+/// The CPU time, user and system, that this process (all its threads) has spent so far, in milliseconds.
+public func processCPUMilliseconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    let (user, system) = (usage.ru_utime, usage.ru_stime)
+    return Double(user.tv_sec + system.tv_sec) * 1000 + Double(user.tv_usec + system.tv_usec) / 1000
+}
 
 public struct BenchmarkError: Error, CustomStringConvertible {
     public let description: String

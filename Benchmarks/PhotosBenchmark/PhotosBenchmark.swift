@@ -25,14 +25,18 @@ struct PhotosBenchmark {
         let held = PHAsset.fetchAssets(with: nil)
         precondition(held.count == assetCount, "the library has \(held.count) assets, not \(assetCount)")
         let residentHolding = BenchmarkLibrary.residentMegabytes(ofProcess: getpid())
-        print(String(format: "holding a %d-asset PHFetchResult: resident %.1f MB → %.1f MB, +%.1f MB (%.0f bytes per asset)",
-                     assetCount, residentBefore, residentHolding, residentHolding - residentBefore,
-                     (residentHolding - residentBefore) * 1_048_576 / Double(assetCount)))
-        BenchmarkRecord.figure("Photos (\(assetCount) assets): a program holding the whole PHFetchResult grows by",
-                               ours: residentHolding - residentBefore, peer: nil, peerName: nil, unit: "MB",
-                               target: "≤ 40 MB at 1M")
-        BenchmarkRecord.scaling("memory of a program holding a PHFetchResult of the library", size: assetCount,
-                                value: residentHolding - residentBefore, unit: "MB")
+        print(
+            String(
+                format: "holding a %d-asset PHFetchResult: resident %.1f MB → %.1f MB, +%.1f MB (%.0f bytes per asset)",
+                assetCount, residentBefore, residentHolding, residentHolding - residentBefore,
+                (residentHolding - residentBefore) * 1_048_576 / Double(assetCount)))
+        BenchmarkRecord.figure(
+            "Photos (\(assetCount) assets): a program holding the whole PHFetchResult grows by",
+            ours: residentHolding - residentBefore, peer: nil, peerName: nil, unit: "MB",
+            target: "≤ 40 MB at 1M")
+        BenchmarkRecord.scaling(
+            "memory of a program holding a PHFetchResult of the library", size: assetCount,
+            value: residentHolding - residentBefore, unit: "MB")
         fflush(nil)
 
         print("\nPhotos module beside the raw socket, \(assetCount) assets, \(rounds) rounds (milliseconds, medians)")
@@ -52,7 +56,8 @@ struct PhotosBenchmark {
             snapshots.append(monotonicMilliseconds() - start)
         }
         report("PHAsset.fetchAssets(with: nil) returns", fetches, snapshots, assets: assetCount, target: "< 20 ms")
-        report("  … and its first count (ids in hand)", firstUses, snapshots, assets: assetCount, target: "≤ 100 ms at 1M")
+        report(
+            "  … and its first count (ids in hand)", firstUses, snapshots, assets: assetCount, target: "≤ 100 ms at 1M")
         // The client's own share of that count: reading the snapshot's ids into their packed form, from bytes in hand.
         let snapshot = try RawVarlinkClient(socketPath: socket).reply(to: observe)
         let idReading = try readingTime(of: snapshot, as: CompactObservationUpdate.self, rounds: rounds) {
@@ -72,7 +77,8 @@ struct PhotosBenchmark {
             precondition(visited == assetCount)
             start = monotonicMilliseconds()
             for page in 0..<pages {
-                let call = #"{"method":"io.photolibd.Library.FetchAssets","parameters":{"query":{},"offset":\#(page * 500),"pageSize":500}}"#
+                let call =
+                    #"{"method":"io.photolibd.Library.FetchAssets","parameters":{"query":{},"offset":\#(page * 500),"pageSize":500}}"#
                 _ = try raw.call(call)
             }
             paging.append(monotonicMilliseconds() - start)
@@ -85,7 +91,9 @@ struct PhotosBenchmark {
 
         // The client's own share of that page: reading the reply's JSON into assets, from bytes in hand.
         let pageReply = try raw.reply(to: pageCall)
-        let pageReading = try readingTime(of: pageReply, as: AssetFetchResult.self, rounds: rounds * 5) { $0?.assets.count == 500 }
+        let pageReading = try readingTime(of: pageReply, as: AssetFetchResult.self, rounds: rounds * 5) {
+            $0?.assets.count == 500
+        }
         print(String(format: "  … of which reading its %d kB of JSON: %.2f ms", pageReply.count / 1000, pageReading))
         withExtendedLifetime(held) {}
     }
@@ -102,7 +110,11 @@ struct PhotosBenchmark {
                 try JSONReader.read(bytes) { json throws(JSONReadError) in
                     var parameters: Parameters?
                     try json.readObject { key, json throws(JSONReadError) in
-                        if case "parameters" = key { parameters = try Parameters(reading: &json) } else { try json.skipValue() }
+                        if case "parameters" = key {
+                            parameters = try Parameters(reading: &json)
+                        } else {
+                            try json.skipValue()
+                        }
                     }
                     return parameters
                 }
@@ -123,11 +135,13 @@ struct PhotosBenchmark {
         let raw = try RawVarlinkClient(socketPath: socket)
         for pageSize in [1, 500] {
             var clientPages = Measurements(), rawPages = Measurements(), skippingPages = Measurements()
-            let pageCall = #"{"method":"io.photolibd.Library.FetchAssets","parameters":{"query":{},"pageSize":\#(pageSize)}}"#
+            let pageCall =
+                #"{"method":"io.photolibd.Library.FetchAssets","parameters":{"query":{},"pageSize":\#(pageSize)}}"#
             let fetchPage = { () async throws -> Void in _ = try await library.fetchAssets(pageSize: pageSize) }
             let fetchSkipping = { () async throws -> Void in
-                let page = try await connection.call(LibraryMethod.fetchAssets.qualifiedName, parameters: FetchAssetsParameters(pageSize: pageSize),
-                                                     readingAsItArrives: PageWithAssetsSkipped.self)
+                let page = try await connection.call(
+                    LibraryMethod.fetchAssets.qualifiedName, parameters: FetchAssetsParameters(pageSize: pageSize),
+                    readingAsItArrives: PageWithAssetsSkipped.self)
                 precondition(page.assetCount == pageSize, "a page of \(page.assetCount) assets, not \(pageSize)")
             }
             for _ in 0..<rounds {
@@ -141,38 +155,40 @@ struct PhotosBenchmark {
                 try await fetchSkipping()
                 skippingPages.append(monotonicMilliseconds() - start)
             }
-            report("PhotoLibrary.fetchAssets, \(pageSize) asset\(pageSize == 1 ? "" : "s")", clientPages, rawPages, assets: assets,
-                   target: pageSize == 500 ? "≤ 1.1×" : "")
+            report(
+                "PhotoLibrary.fetchAssets, \(pageSize) asset\(pageSize == 1 ? "" : "s")", clientPages, rawPages,
+                assets: assets,
+                target: pageSize == 500 ? "≤ 1.1×" : "")
             report("  … through Varlink, assets skipped", skippingPages, rawPages, assets: assets, target: "")
             guard pageSize == 500 else { continue }
             let pageCPU = try await processCPUMilliseconds(per: rounds, fetchPage)
             let skippingCPU = try await processCPUMilliseconds(per: rounds, fetchSkipping)
             let rawCPU = try await processCPUMilliseconds(per: rounds) { _ = try raw.call(pageCall) }
-            print(String(format: "  … CPU of this process per page: %.2f ms, %.2f ms with the assets skipped, %.2f ms raw",
-                         pageCPU, skippingCPU, rawCPU))
+            print(
+                String(
+                    format: "  … CPU of this process per page: %.2f ms, %.2f ms with the assets skipped, %.2f ms raw",
+                    pageCPU, skippingCPU, rawCPU))
         }
         await library.close()
         await connection.close()
     }
 
     /// The CPU time, user and system, that this process spends per call of `body`, over `rounds` calls.
-    private nonisolated static func processCPUMilliseconds(per rounds: Int, _ body: () async throws -> Void) async rethrows -> Double {
-        func cpuMilliseconds() -> Double {
-            var usage = rusage()
-            getrusage(RUSAGE_SELF.rawValue, &usage)
-            let (user, system) = (usage.ru_utime, usage.ru_stime)
-            return Double(user.tv_sec + system.tv_sec) * 1000 + Double(user.tv_usec + system.tv_usec) / 1000
-        }
-        let start = cpuMilliseconds()
+    private nonisolated static func processCPUMilliseconds(per rounds: Int, _ body: () async throws -> Void)
+        async rethrows -> Double
+    {
+        let start = processCPUMilliseconds()
         for _ in 0..<rounds { try await body() }
-        return (cpuMilliseconds() - start) / Double(rounds)
+        return (processCPUMilliseconds() - start) / Double(rounds)
     }
 
     private static func report(_ what: String, _ ours: Measurements, _ raw: Measurements, assets: Int, target: String) {
         let figures = String(format: "%21.2f | %10.2f | %5.2f", ours.median, raw.median, ours.median / raw.median)
         print(what.padding(toLength: 38, withPad: " ", startingAt: 0) + " | " + figures + " | " + target)
-        BenchmarkRecord.figure("Photos (\(assets) assets): " + what.trimmingCharacters(in: .whitespaces), ours: ours.median, peer: raw.median,
-                               peerName: "raw socket", unit: "ms", target: target)
+        BenchmarkRecord.figure(
+            "Photos (\(assets) assets): " + what.trimmingCharacters(in: .whitespaces), ours: ours.median,
+            peer: raw.median,
+            peerName: "raw socket", unit: "ms", target: target)
     }
 }
 

@@ -1,6 +1,7 @@
 #ifndef CVIPS_SHIM_H
 #define CVIPS_SHIM_H
 
+#include <string.h>
 #include <vips/vips.h>
 
 /* libvips' switch for the Orc code it generates at run time, exported but declared in vips/vector.h, which
@@ -105,6 +106,35 @@ static inline int cvips_linear(VipsImage *in, VipsImage **out, const double *a, 
 /* vips_copy_memory: the whole image decoded into memory, for operations that read it out of order. */
 static inline VipsImage *cvips_copy_memory(VipsImage *in) {
     return vips_image_copy_memory(in);
+}
+
+/* The tap's work: the area asked of `out` is `in`'s own pixels, which are also copied into `copy`, the whole image's
+   rows one after another. */
+static int cvips_tap_generate(VipsRegion *out, void *sequence, void *in, void *copy, gboolean *stop) {
+    VipsRegion *input = (VipsRegion *) sequence;
+    VipsRect *area = &out->valid;
+    if (vips_region_prepare(input, area) || vips_region_region(out, input, area, area->left, area->top)) return -1;
+    size_t pel = VIPS_IMAGE_SIZEOF_PEL(input->im), line = VIPS_IMAGE_SIZEOF_LINE(input->im);
+    for (int y = 0; y < area->height; y++) {
+        memcpy((VipsPel *) copy + (size_t) (area->top + y) * line + (size_t) area->left * pel,
+               VIPS_REGION_ADDR(input, area->left, area->top + y), (size_t) area->width * pel);
+    }
+    return 0;
+}
+
+/* `in` unchanged, with every pixel a saver (or any sink) computes of it also copied into `copy`, which holds the
+   whole image: the pixels of a rendition kept as it is written, without computing the image twice or holding it in
+   memory before the save. `copy` must outlive the computing. NULL on failure. */
+static inline VipsImage *cvips_tapped(VipsImage *in, void *copy) {
+    VipsImage *out = vips_image_new();
+    if (vips_image_pipelinev(out, VIPS_DEMAND_STYLE_THINSTRIP, in, NULL) ||
+        vips_image_generate(out, vips_start_one, cvips_tap_generate, vips_stop_one, in, copy)) {
+        g_object_unref(out);
+        return NULL;
+    }
+    g_object_ref(in);
+    vips_object_local(out, in);
+    return out;
 }
 
 /* vips_cast to 8 bits a band, values clipped. */

@@ -20,61 +20,86 @@ public enum PerceptualHash {
     /// picture's bits would come from compression noise, and every blank frame would be "similar".
     static let minimumStructure = 4.0
 
-    /// The fingerprint of an upright picture's `width`×`height` pixels of one byte a band, in rows: grey (1 band) or
-    /// sRGB (3 bands, whose luma counts); nil when it is smaller than 8×8 or has no structure.
+    /// The fingerprint of an upright picture's `width`×`height` pixels of one byte a band, in rows: grey (1 band),
+    /// grey and alpha (2), sRGB (3, whose luma counts) or sRGB and alpha (4); what is transparent counts as white, as
+    /// a viewer shows it on a white page. Nil when the picture is smaller than 8×8 or has no structure.
     public static func fingerprint(
         ofPixels pixels: UnsafeRawBufferPointer, width: Int, height: Int, bands: Int
     ) -> ImageFingerprint? {
-        precondition(bands == 1 || bands == 3)
-        guard bands == 3 else { return fingerprint(ofGrey: pixels, width: width, height: height) }
-        let grey = (0..<width * height).map { index in
-            let (red, green, blue) = (
-                UInt32(pixels[3 * index]), UInt32(pixels[3 * index + 1]), UInt32(pixels[3 * index + 2])
-            )
-            return UInt8((299 * red + 587 * green + 114 * blue + 500) / 1000)
-        }
-        return grey.withUnsafeBytes { fingerprint(ofGrey: $0, width: width, height: height) }
+        precondition((1...4).contains(bands))
+        precondition(pixels.count == width * height * bands)
+        guard width >= minimumSide, height >= minimumSide else { return nil }
+        return fingerprint(ofSquare: boxAveraged(pixels, width: width, height: height, bands: bands))
     }
 
     /// The fingerprint of an upright picture's `width`×`height` grey levels (one byte each, in rows); nil when it is
     /// smaller than 8×8 or has no structure.
     public static func fingerprint(ofGrey pixels: UnsafeRawBufferPointer, width: Int, height: Int) -> ImageFingerprint?
     {
-        precondition(pixels.count == width * height)
-        guard width >= minimumSide, height >= minimumSide else { return nil }
-        return fingerprint(ofSquare: boxAveraged(pixels, width: width, height: height))
+        fingerprint(ofPixels: pixels, width: width, height: height, bands: 1)
     }
 
-    /// The grey levels, in rows, averaged over `side`×`side` equal areas: each output pixel the mean of the part of the
-    /// picture it covers, fractions of pixels weighed by how much of them it covers. Averages keep the coarse
-    /// structure steadier across re-compression than interpolating filters do.
-    static func boxAveraged(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int) -> [Double] {
-        // For each cell along a side of `length` pixels, the pixels it covers and the share of each in it.
-        func cells(along length: Int) -> [[(index: Int, weight: Double)]] {
-            let step = Double(length) / Double(side)
-            return (0..<side).map { cell in
-                let start = Double(cell) * step, end = start + step
-                return (Int(start)..<min(length, Int(end.rounded(.up)))).map { index in
-                    (index, (min(end, Double(index + 1)) - max(start, Double(index))) / step)
+    /// The grey levels (sRGB's luma; what is transparent as white), in rows, averaged over `side`×`side` equal areas:
+    /// each output pixel the mean of the part of the picture it covers, fractions of pixels weighed by how much of
+    /// them it covers. Averages keep the coarse structure steadier across re-compression than interpolating filters do.
+    ///
+    /// One pass over the pixels: each row's running sums give the grey of any stretch of it as the difference of two
+    /// sums (with the fraction of a pixel cut at either end), and the 32 stretches' sums, run down the rows, give
+    /// each cell's in the same way.
+    static func boxAveraged(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, bands: Int) -> [Double] {
+        let across = borders(along: width), down = borders(along: height)
+        // `stretches[y * side + cell]`: the grey of row y within the cell's columns, in grey levels × pixels.
+        var stretches = [Double](repeating: 0, count: height * side)
+        var rowSums = [Int](repeating: 0, count: width + 1)
+        rowSums.withUnsafeMutableBufferPointer { sums in
+            let bytes = pixels.assumingMemoryBound(to: UInt8.self)
+            for y in 0..<height {
+                let row = y * width * bands
+                for x in 0..<width {
+                    let at = row + bands * x
+                    var grey = UInt32(bytes[at])
+                    if bands >= 3 {
+                        grey = (299 * grey + 587 * UInt32(bytes[at + 1]) + 114 * UInt32(bytes[at + 2]) + 500) / 1000
+                    }
+                    if bands == 2 || bands == 4 {
+                        let alpha = UInt32(bytes[at + bands - 1])
+                        grey = (grey * alpha + 255 * (255 - alpha) + 127) / 255
+                    }
+                    sums[x + 1] = sums[x] + Int(grey)
+                }
+                for cell in 0..<side {
+                    stretches[y * side + cell] =
+                        sum(upTo: across[cell + 1], of: width) { Double(sums[$0]) }
+                        - sum(upTo: across[cell], of: width) { Double(sums[$0]) }
                 }
             }
         }
-        let columns = cells(along: width), rows = cells(along: height)
-        var narrowed = [Double](repeating: 0, count: height * side)
-        for y in 0..<height {
-            for (cell, column) in columns.enumerated() {
-                narrowed[y * side + cell] = column.reduce(0) {
-                    $0 + Double(pixels[y * width + $1.index]) * $1.weight
-                }
-            }
-        }
+        let area = Double(width) / Double(side) * Double(height) / Double(side)
         var square = [Double](repeating: 0, count: side * side)
-        for (cell, row) in rows.enumerated() {
-            for x in 0..<side {
-                square[cell * side + x] = row.reduce(0) { $0 + narrowed[$1.index * side + x] * $1.weight }
+        var columnSums = [Double](repeating: 0, count: height + 1)
+        for x in 0..<side {
+            for y in 0..<height { columnSums[y + 1] = columnSums[y] + stretches[y * side + x] }
+            for cell in 0..<side {
+                square[cell * side + x] =
+                    (sum(upTo: down[cell + 1], of: height) { columnSums[$0] }
+                        - sum(upTo: down[cell], of: height) { columnSums[$0] }) / area
             }
         }
         return square
+    }
+
+    /// The `side + 1` borders of the equal cells along a side of `length` pixels, in pixels.
+    private static func borders(along length: Int) -> [Double] {
+        (0...side).map { Double($0) * Double(length) / Double(side) }
+    }
+
+    /// What `count` values add up to at `position`, the value it falls in counted by the fraction of it before
+    /// `position`; `runningSum(i)` is what the first i add up to.
+    @inline(__always)
+    private static func sum(upTo position: Double, of count: Int, _ runningSum: (Int) -> Double) -> Double {
+        let whole = min(count, Int(position))
+        guard whole < count else { return runningSum(count) }
+        return runningSum(whole) + (position - Double(whole)) * (runningSum(whole + 1) - runningSum(whole))
     }
 
     /// The fingerprint of `side`×`side` grey levels in rows; nil when they have no structure.

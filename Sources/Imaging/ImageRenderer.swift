@@ -112,14 +112,9 @@ public struct ImageRenderer: Sendable {
         }
         let made = try inSRGB(resized, name: source.name)
         guard fingerprinting else { return try encode(made, name: source.name, text: text) }
-        // Held in memory, so that the fingerprint reads the pixels the rendition was made of, not a second decode.
-        guard let held = cvips_copy_memory(made.pointer) else {
-            throw .renderFailed(path: source.name, reason: VipsRuntime.takeFailureMessage())
+        return try PerceptualFingerprint.encoding(made, name: source.name) { image throws(ImagingError) in
+            try encode(image, name: source.name, text: text)
         }
-        let pixels = VipsImageHandle(held)
-        var rendition = try encode(pixels, name: source.name, text: text)
-        rendition.fingerprint = try PerceptualFingerprint.of(pixels, name: source.name)
-        return rendition
     }
 
     /// The `crop` of the upright image at `size`: shrunk on load as far as the crop allows, then cut and scaled.

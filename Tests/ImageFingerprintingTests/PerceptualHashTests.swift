@@ -1,7 +1,8 @@
 import Foundation
-import ImageFingerprinting
 import PhotoModel
 import Testing
+
+@testable import ImageFingerprinting
 
 /// The DCT hash on grey levels made here: copies stay within a few bits, blank and tiny pictures get none.
 struct PerceptualHashTests {
@@ -53,5 +54,45 @@ struct PerceptualHashTests {
                 Self.fingerprint(Self.picture(width: 100, height: 80, noise: 20, seed: seed), width: 100, height: 80))
             #expect(fingerprint.bits.nonzeroBitCount == 32)
         }
+    }
+
+    /// Every cell of the 32×32 square is the mean of what it covers, whether a pixel is smaller or larger than a cell
+    /// or straddles a border: an even picture averages to its own level everywhere, and a left-dark, right-light
+    /// split at the middle gives dark left cells and light right ones, in grey and in sRGB alike.
+    @Test func theSquareAveragesWhatEachCellCovers() {
+        for (width, height) in [(8, 8), (13, 31), (33, 65), (341, 256), (1000, 9)] {
+            let even = [UInt8](repeating: 100, count: width * height)
+            let averaged = even.withUnsafeBytes {
+                PerceptualHash.boxAveraged($0, width: width, height: height, bands: 1)
+            }
+            #expect(averaged.allSatisfy { abs($0 - 100) < 1e-9 }, "\(width)×\(height)")
+            let split = (0..<height).flatMap { _ in
+                (0..<width).flatMap { x in [UInt8](repeating: x < width / 2 ? 0 : 200, count: 3) }
+            }
+            let square = split.withUnsafeBytes {
+                PerceptualHash.boxAveraged($0, width: width, height: height, bands: 3)
+            }
+            #expect(square[0] < 1e-9 && abs(square[31] - 200) < 1e-9, "\(width)×\(height)")
+            #expect(abs(square.reduce(0, +) / 1024 - 200 * Double(width - width / 2) / Double(width)) < 1e-9)
+        }
+    }
+
+    /// What is transparent counts as white: a picture drawn in alpha over nothing has the fingerprint of the same
+    /// picture drawn on white, in grey and in sRGB.
+    @Test func transparencyCountsAsWhite() throws {
+        let (width, height) = (120, 90)
+        let shapes = Self.picture(width: width, height: height)
+        let onWhite = shapes.map { UInt8(255 - (255 - Int($0)) / 2) }  // half covered, over white
+        let expected = try #require(Self.fingerprint(onWhite, width: width, height: height))
+        let greyAlpha: [UInt8] = shapes.flatMap { [$0, 128] }
+        let rgbAlpha: [UInt8] = shapes.flatMap { [$0, $0, $0, 128] }
+        #expect(
+            greyAlpha.withUnsafeBytes {
+                PerceptualHash.fingerprint(ofPixels: $0, width: width, height: height, bands: 2)
+            }.map { $0.distance(to: expected) <= 2 } == true)
+        #expect(
+            rgbAlpha.withUnsafeBytes {
+                PerceptualHash.fingerprint(ofPixels: $0, width: width, height: height, bands: 4)
+            }.map { $0.distance(to: expected) <= 2 } == true)
     }
 }
