@@ -525,7 +525,8 @@ if environment["PHOTOLIBD_BENCHMARKS"] != nil {
         .executableTarget(
             name: "DuplicateBenchmark",
             dependencies: [
-                "BenchmarkSupport", "ImageFingerprinting", "Imaging", "LibraryStore", "PhotoModel", "PhotolibConfig",
+                "BenchmarkSupport", "ImageFingerprinting", "Imaging", "LibraryStore", "PhotoLibrary", "PhotoModel",
+                "PhotolibConfig",
             ],
             path: "Benchmarks/DuplicateBenchmark"
         ),
