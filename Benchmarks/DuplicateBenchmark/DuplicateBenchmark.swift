@@ -172,7 +172,8 @@ import PhotolibConfig
             path,
             """
             .timeout 600000
-            UPDATE asset SET fingerprint = random(), fingerprintMade = 1, duplicateGroup = NULL, duplicatePosition = NULL;
+            UPDATE asset SET fingerprint = random(), fingerprintMade = 1;
+            DELETE FROM duplicate_member;
             UPDATE asset SET fingerprint = (SELECT previous.fingerprint FROM asset AS previous
                 WHERE previous.rowid = asset.rowid - 1) WHERE rowid % 50 = 0;
             UPDATE asset SET fingerprint = (fingerprint | (1 << (rowid % 61))) - (fingerprint & (1 << (rowid % 61)))
@@ -191,21 +192,25 @@ import PhotolibConfig
             "all duplicate groups of \(count) fingerprints afresh", ours: afresh, peer: nil, peerName: nil, unit: "s",
             target: "≤ 2 s at 1,000,000")
 
-        // New assets, each checked on its own: stored, compared through the band indexes, grouped, committed.
+        // New assets, each checked on its own: stored, compared through the band indexes, grouped, committed. New in
+        // every run (a run's own content hashes): an asset fingerprinted before is not checked again.
         let newCount = 1_000
+        let run = UUID().uuidString
         var drafts: [Int: AssetDraft] = [:]
         for index in 0..<newCount {
             drafts[index] = AssetDraft(
                 mediaType: .image, pixelWidth: 4032, pixelHeight: 3024, orientation: 1, creationDate: nil,
-                creationDateSource: nil, location: nil, contentHash: "new-\(index)",
+                creationDateSource: nil, location: nil, contentHash: "new-\(run)-\(index)",
                 resources: [
                     DraftResource(
                         type: .photo, originalFilename: "NEW_\(index).jpg", mimeType: "image/jpeg", fileSize: 3_000_000,
-                        path: "/benchmark/NEW_\(index).jpg", isOwnedByLibrary: false)
+                        path: "/benchmark/\(run)/NEW_\(index).jpg", isOwnedByLibrary: false)
                 ])
         }
         let created = try await database.performChanges(
-            (0..<newCount).map { .createAsset(AssetCreation(path: "/benchmark/NEW_\($0).jpg", placeholder: "@\($0)")) },
+            (0..<newCount).map {
+                .createAsset(AssetCreation(path: "/benchmark/\(run)/NEW_\($0).jpg", placeholder: "@\($0)"))
+            },
             drafts: drafts)
         let existing = try runSQLite3(
             path, "SELECT fingerprint FROM asset WHERE fingerprint IS NOT NULL LIMIT \(newCount);"
@@ -213,6 +218,7 @@ import PhotolibConfig
         .split(separator: "\n").map { ImageFingerprint(storedValue: Int64($0)!) }
         var generator = SystemRandomNumberGenerator()
         started = monotonicMilliseconds()
+        let startedCPU = processCPUMilliseconds()
         for index in 0..<newCount {
             // Half of them copies of an asset of the library.
             let fingerprint =
@@ -222,6 +228,7 @@ import PhotolibConfig
             try await database.recordFingerprints([(created.created["@\(index)"]!, fingerprint)])
         }
         let perAsset = (monotonicMilliseconds() - started) / Double(newCount)
+        let cpuPerAsset = (processCPUMilliseconds() - startedCPU) / Double(newCount)
         // The floor of any scan: every fingerprint compared in memory, on one core.
         let all = try runSQLite3(path, "SELECT fingerprint FROM asset WHERE fingerprint IS NOT NULL;")
             .split(separator: "\n").map { UInt64(bitPattern: Int64($0)!) }
@@ -233,8 +240,10 @@ import PhotolibConfig
         let scan = (monotonicMilliseconds() - started) / 100
         print(
             String(
-                format: "a new asset's duplicate check at %d fingerprints: %.3f ms (stored, grouped, committed);"
-                    + " an in-memory scan of them all: %.3f ms (%d near)", all.count, perAsset, scan, near))
+                format: "a new asset's duplicate check at %d fingerprints: %.3f ms (stored, grouped, committed; %.3f ms"
+                    + " of CPU); an in-memory scan of them all: %.3f ms (%d near)", all.count, perAsset, cpuPerAsset,
+                scan,
+                near))
         BenchmarkRecord.figure(
             "a new asset's duplicate check at \(all.count) fingerprints", ours: perAsset, peer: scan,
             peerName: "an in-memory scan of every fingerprint", unit: "ms", target: "≤ 1 ms at 1,000,000")

@@ -69,7 +69,10 @@ extension LibraryDatabase {
         let now = Date()
         return try await writer.read { db in
             let terms = AssetRules.smartAlbum(.smartAlbumDuplicates).joined(separator: " AND ")
-            var sql = "SELECT asset.id, asset.duplicateGroup FROM asset WHERE \(terms)"
+            var sql = """
+                SELECT asset.id, member.groupRow FROM asset JOIN duplicate_member AS member ON member.assetRow = asset.rowid
+                WHERE \(terms)
+                """
             var arguments = StatementArguments()
             if let query {
                 let selection = try AssetSelection.compiling(query, now: now, in: db)
@@ -77,7 +80,7 @@ extension LibraryDatabase {
                 arguments = selection.arguments
             }
             let rows = try Row.fetchAll(
-                db, sql: sql + " ORDER BY asset.duplicateGroup, asset.duplicatePosition", arguments: arguments)
+                db, sql: sql + " ORDER BY member.groupRow, member.position", arguments: arguments)
             var groups: [[String]] = []
             var current: Int64?
             for row in rows {
@@ -108,9 +111,10 @@ extension ChangeTransaction {
         let rows = try Row.fetchAll(
             db,
             sql: """
-                SELECT id, duplicateGroup, duplicatePosition, trashedTime, isFavorite, latitude, longitude, altitude,
-                  creationTime, creationOffset, creationDateSource
-                FROM asset WHERE id IN (\(databaseQuestionMarks(count: ids.count))) ORDER BY duplicatePosition
+                SELECT id, \(DuplicateGroups.group()) AS duplicateGroup, trashedTime, isFavorite, latitude, longitude,
+                  altitude, creationTime, creationOffset, creationDateSource
+                FROM asset WHERE id IN (\(databaseQuestionMarks(count: ids.count)))
+                ORDER BY \(DuplicateGroups.position())
                 """, arguments: StatementArguments(ids))
         let groups = Set(rows.map { $0["duplicateGroup"] as Int64? })
         guard rows.count == ids.count, groups.count == 1, groups.first! != nil,

@@ -59,7 +59,7 @@ enum AssetRules {
         case .smartAlbumDepthEffect:
             return ["\(row).mediaType = \(MediaType.image.photoKitValue)", hasSubtype(.photoDepthEffect, row)] + shown
         case .smartAlbumDuplicates:
-            return ["\(row).duplicateGroup IS NOT NULL"] + shown
+            return ["\(row).rowid IN (SELECT assetRow FROM duplicate_member)"] + shown
         case .smartAlbumLongExposures:
             // No camera's metadata tells a long exposure (Apple makes them of Live Photos on the phone): none here.
             return ["0"]

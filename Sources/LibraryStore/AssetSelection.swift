@@ -101,7 +101,7 @@ struct AssetSelection {
             orderTerms = [(Self.albumOrder, true)]
         } else if collection?.subtype == .smartAlbumDuplicates {
             // In group order: each group's members together, best first.
-            orderTerms = [("asset.duplicateGroup", true), ("asset.duplicatePosition", true), ("asset.id", true)]
+            orderTerms = [(DuplicateGroups.group(), true), (DuplicateGroups.position(), true), ("asset.id", true)]
         } else {
             orderTerms = [("asset.creationTime", true), ("asset.id", true)]
         }

@@ -13,11 +13,19 @@ extension Schema {
                 // Whether the fingerprint was made (or found impossible); image assets from before wait for the
                 // background analysis.
                 table.add(column: "fingerprintMade", .boolean).notNull().defaults(to: false)
-                // The group of duplicates the asset is in: the row id of the group's best member, and its place in
-                // the group (0 for the best). Null outside every group.
-                table.add(column: "duplicateGroup", .integer)
-                table.add(column: "duplicatePosition", .integer)
             }
+            // The members of the groups of duplicates: the asset's row, the row of its group's best member, and its
+            // place in the group (0 for the best). A table of its own, narrow, so that making every group afresh
+            // writes a few hundred pages, not one page of the asset table for each member.
+            try db.execute(
+                sql: """
+                    CREATE TABLE duplicate_member (
+                      assetRow INTEGER PRIMARY KEY, groupRow INTEGER NOT NULL, position INTEGER NOT NULL);
+                    CREATE INDEX duplicate_member_order ON duplicate_member(groupRow, position);
+                    CREATE TRIGGER duplicate_member_gone AFTER DELETE ON asset BEGIN
+                      DELETE FROM duplicate_member WHERE assetRow = OLD.rowid;
+                    END;
+                    """)
             // The content of each asset a merge moved to Recently Deleted, so that its file in a watched folder is not
             // imported again (nor the asset restored by seeing it): forgotten when the asset is restored.
             try db.create(table: "merged_away_content", options: .withoutRowID) { table in
@@ -39,7 +47,7 @@ extension Schema {
             for band in 0..<DuplicateGroups.bandCount {
                 try db.execute(
                     sql: """
-                        CREATE INDEX asset_fingerprint_band\(band) ON asset(\(DuplicateGroups.band(band)))
+                        CREATE INDEX asset_fingerprint_band\(band) ON asset(\(DuplicateGroups.band(band)), fingerprint)
                         WHERE fingerprint IS NOT NULL
                         """)
             }
@@ -53,8 +61,6 @@ extension Schema {
                 sql: """
                     CREATE INDEX asset_awaiting_fingerprint ON asset(fingerprintMade)
                     WHERE fingerprintMade = 0 AND mediaType = \(MediaType.image.photoKitValue);
-                    CREATE INDEX asset_duplicate_order ON asset(duplicateGroup, duplicatePosition)
-                    WHERE duplicateGroup IS NOT NULL;
                     CREATE TRIGGER asset_fingerprint_follows_content AFTER UPDATE OF contentHash ON asset
                     WHEN NEW.contentHash IS NOT OLD.contentHash BEGIN
                       UPDATE asset SET fingerprint = NULL, fingerprintMade = 0 WHERE rowid = NEW.rowid;
@@ -79,7 +85,7 @@ extension Schema {
     }
 }
 
-/// Groups of duplicates (CONTRACT §17), kept in the asset rows as the library changes.
+/// Groups of duplicates (CONTRACT §17), kept in `duplicate_member` as the library changes.
 ///
 /// A group is an asset, its best, and every asset within the threshold of that best one: walking the assets best
 /// first, each one not grouped yet takes every other ungrouped asset within the threshold of it. So a burst whose
@@ -126,6 +132,14 @@ enum DuplicateGroups {
         return values
     }
 
+    /// SQL of the group (its best member's row) and the place in it of `row`'s asset; null outside every group.
+    static func group(_ row: String = "asset") -> String {
+        "(SELECT groupRow FROM duplicate_member WHERE assetRow = \(row).rowid)"
+    }
+    static func position(_ row: String = "asset") -> String {
+        "(SELECT position FROM duplicate_member WHERE assetRow = \(row).rowid)"
+    }
+
     /// The threshold the library's groups follow.
     static func threshold(_ db: Database) throws -> Int {
         try Int.fetchOne(db.cachedStatement(sql: "SELECT duplicateThreshold FROM library_info"))!
@@ -144,13 +158,13 @@ enum DuplicateGroups {
                 CREATE TEMP TRIGGER IF NOT EXISTS capture_fingerprint_update
                 AFTER UPDATE OF fingerprint, isHidden, trashedTime, collapsesIntoBurst ON main.asset
                 WHEN \(watched) BEGIN
-                  INSERT INTO captured_fingerprint VALUES (NEW.rowid, OLD.fingerprint, OLD.duplicateGroup);
+                  INSERT INTO captured_fingerprint VALUES (NEW.rowid, OLD.fingerprint, \(group("OLD")));
                   INSERT INTO captured_fingerprint SELECT NEW.rowid, NEW.fingerprint, NULL
                   WHERE NEW.fingerprint IS NOT OLD.fingerprint;
                 END;
-                CREATE TEMP TRIGGER IF NOT EXISTS capture_fingerprint_delete AFTER DELETE ON main.asset
+                CREATE TEMP TRIGGER IF NOT EXISTS capture_fingerprint_delete BEFORE DELETE ON main.asset
                 WHEN OLD.fingerprint IS NOT NULL BEGIN
-                  INSERT INTO captured_fingerprint VALUES (NULL, OLD.fingerprint, OLD.duplicateGroup);
+                  INSERT INTO captured_fingerprint VALUES (NULL, OLD.fingerprint, \(group("OLD")));
                 END;
                 """)
     }
@@ -166,7 +180,7 @@ enum DuplicateGroups {
         var waiting = captured.compactMap { $0[0] as Int64? }
         for group in Set(captured.compactMap { $0[2] as Int64? }) {
             waiting += try Int64.fetchAll(
-                db.cachedStatement(sql: "SELECT rowid FROM asset WHERE duplicateGroup = ?"), arguments: [group])
+                db.cachedStatement(sql: "SELECT assetRow FROM duplicate_member WHERE groupRow = ?"), arguments: [group])
         }
         for fingerprint in Set(captured.compactMap { $0[1] as Int64? }) {
             waiting += try neighbours(of: ImageFingerprint(storedValue: fingerprint), threshold: threshold, in: db)
@@ -187,28 +201,28 @@ enum DuplicateGroups {
         let groups = DuplicateGrouping.groups(count: ordered.count) { index in
             ordered.indices.filter { ordered[$0].fingerprint.distance(to: ordered[index].fingerprint) <= threshold }
         }
-        var placed: [Int64: (group: Int64, position: Int)] = [:]
-        for group in groups {
-            for (position, index) in group.enumerated() {
-                placed[ordered[index].row] = (ordered[group[0]].row, position)
-            }
-        }
+        let placed = GroupPlace.places(of: groups.map { $0.map { ordered[$0].row } })
         var changed = false
         for row in searched {
-            try db.cachedStatement(
-                sql: """
-                    UPDATE asset SET duplicateGroup = ?, duplicatePosition = ?
-                    WHERE rowid = ? AND (duplicateGroup IS NOT ? OR duplicatePosition IS NOT ?)
-                    """
-            ).execute(arguments: [
-                placed[row]?.group, placed[row]?.position, row, placed[row]?.group, placed[row]?.position,
-            ])
+            if let place = placed[row] {
+                try db.cachedStatement(
+                    sql: """
+                        INSERT INTO duplicate_member VALUES (?, ?, ?) ON CONFLICT (assetRow) DO UPDATE
+                        SET groupRow = excluded.groupRow, position = excluded.position
+                        WHERE groupRow IS NOT excluded.groupRow OR position IS NOT excluded.position
+                        """
+                ).execute(arguments: [row, place.group, place.position])
+            } else {
+                try db.cachedStatement(sql: "DELETE FROM duplicate_member WHERE assetRow = ?").execute(arguments: [row])
+            }
             changed = changed || db.changesCount > 0
         }
         return changed
     }
 
-    /// The rows of the grouped assets within `threshold` bits of `fingerprint` (itself included if it is one).
+    /// The rows of the fingerprinted assets within `threshold` bits of `fingerprint` (itself included if it is one),
+    /// grouped or not (hidden, trashed): read from the band indexes alone, which hold the fingerprints, so that the
+    /// candidates of a band cost no read of the asset table; whether one is grouped is asked of the few that match.
     static func neighbours(of fingerprint: ImageFingerprint, threshold: Int, in db: Database) throws -> [Int64] {
         let radius = threshold / bandCount
         var found: [Int64] = []
@@ -220,7 +234,6 @@ enum DuplicateGroups {
                     sql: """
                         SELECT rowid, fingerprint FROM asset INDEXED BY asset_fingerprint_band\(band)
                         WHERE \(self.band(band)) IN (SELECT value FROM json_each(?)) AND fingerprint IS NOT NULL
-                        AND \(AssetRules.visibility().joined(separator: " AND "))
                         """),
                 arguments: ["[" + probes.map(String.init).joined(separator: ",") + "]"])
             while let row = try rows.next() {
@@ -260,29 +273,33 @@ enum DuplicateGroups {
         let groups = DuplicateGrouping.groups(count: members.count) { best in
             index.neighbours(of: indexOfRow[members[best].row]!).compactMap { position[rows[$0]] }
         }
-        try db.execute(sql: "CREATE TEMP TABLE regrouped (assetRow INTEGER PRIMARY KEY, duplicateGroup, position)")
-        defer { try? db.execute(sql: "DROP TABLE temp.regrouped") }
-        for group in groups {
-            for (position, index) in group.enumerated() {
-                try db.cachedStatement(sql: "INSERT INTO temp.regrouped VALUES (?, ?, ?)")
-                    .execute(arguments: [members[index].row, members[group[0]].row, position])
-            }
+        let placed = GroupPlace.places(of: groups.map { $0.map { members[$0].row } })
+        var stored: [Int64: GroupPlace] = [:]
+        let storedRows = try Row.fetchCursor(db, sql: "SELECT assetRow, groupRow, position FROM duplicate_member")
+        while let row = try storedRows.next() { stored[row[0]] = GroupPlace(group: row[1], position: row[2]) }
+        guard stored != placed else { return false }
+        // Written afresh in row order: a few hundred pages of a narrow table.
+        try db.execute(sql: "DELETE FROM duplicate_member")
+        let insert = try db.makeStatement(sql: "INSERT INTO duplicate_member VALUES (?, ?, ?)")
+        for (row, place) in placed.sorted(by: { $0.key < $1.key }) {
+            try insert.execute(arguments: [row, place.group, place.position])
         }
-        try db.execute(
-            sql: """
-                UPDATE asset SET duplicateGroup = regrouped.duplicateGroup, duplicatePosition = regrouped.position
-                FROM temp.regrouped WHERE asset.rowid = regrouped.assetRow
-                AND (asset.duplicateGroup IS NOT regrouped.duplicateGroup
-                  OR asset.duplicatePosition IS NOT regrouped.position)
-                """)
-        var changed = db.changesCount > 0
-        try db.execute(
-            sql: """
-                UPDATE asset SET duplicateGroup = NULL, duplicatePosition = NULL
-                WHERE duplicateGroup IS NOT NULL AND rowid NOT IN (SELECT assetRow FROM temp.regrouped)
-                """)
-        changed = changed || db.changesCount > 0
-        return changed
+        return true
+    }
+}
+
+/// Where an asset is among the duplicates: its group (the row of the group's best member) and its place in it.
+struct GroupPlace: Equatable {
+    var group: Int64
+    var position: Int
+
+    /// The place of every member of `groups` (rows, each group best first).
+    static func places(of groups: [[Int64]]) -> [Int64: GroupPlace] {
+        var places: [Int64: GroupPlace] = [:]
+        for group in groups {
+            for (position, row) in group.enumerated() { places[row] = GroupPlace(group: group[0], position: position) }
+        }
+        return places
     }
 }
 
