@@ -249,6 +249,7 @@ extension ChangeTransaction {
                 UPDATE asset SET mediaType = ?, mediaSubtypes = ?, pixelWidth = ?, pixelHeight = ?, orientation = ?,
                   latitude = coalesce(?, latitude), longitude = coalesce(?, longitude), altitude = coalesce(?, altitude),
                   duration = ?, originalFilename = ?, fileSize = ?, contentHash = ?, modificationTime = ?,
+                  burstIdentifier = ?, collapsesIntoBurst = CASE WHEN ? IS NULL THEN 0 ELSE collapsesIntoBurst END,
                   \(CameraColumns.assignments), cameraDataRead = 1
                 WHERE id = ?
                 """,
@@ -257,7 +258,7 @@ extension ChangeTransaction {
                     draft.mediaType.photoKitValue, draft.mediaSubtypes.union(subtypes).rawValue, draft.pixelWidth,
                     draft.pixelHeight, draft.orientation, draft.location?.latitude, draft.location?.longitude,
                     draft.location?.altitude, draft.duration, primary.originalFilename, primary.fileSize,
-                    draft.contentHash, now,
+                    draft.contentHash, now, draft.burstIdentifier, draft.burstIdentifier,
                 ] + CameraColumns.values(of: draft.camera) + [assetId]))
         // An edited asset keeps showing its edit: the new size is the original's.
         try db.execute(

@@ -69,4 +69,31 @@ struct AppleBurstTests {
             try await client.fetchCollections(matching: CollectionQuery(subtype: .smartAlbumBursts)).collections.first)
         #expect(refreshed.assetCount == 2)
     }
+
+    /// A referenced file rewritten in place with a burst frame's content joins that burst, and leaves it when it is
+    /// rewritten again with a photo of no burst: the burst follows the content, as the rest of the metadata does.
+    @Test func aFileRewrittenInPlaceJoinsAndLeavesTheBurstOfItsContent() async throws {
+        let parent = try TemporaryDirectory()
+        let root = parent.file("photos")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: Self.fixtures.appendingPathComponent("iphone-burst-a-1.jpg").path, toPath: root + "/a-1.jpg")
+        try MediaFixtures.jpegVariant(0).write(to: URL(fileURLWithPath: root + "/frame.jpg"))
+        let library = try await WatchedLibrary.start(sources: [(root, "reference")])
+        try await library.waitUntil("two assets") { try await library.assets().count == 2 }
+        func burstOfFrame() async throws -> String? {
+            try await library.client.fetchAllAssets(matching: AssetQuery(includeAllBurstAssets: true)).assets
+                .first { $0.originalFilename == "frame.jpg" }?.burstIdentifier
+        }
+        #expect(try await burstOfFrame() == nil)
+
+        let frame = try Data(contentsOf: Self.fixtures.appendingPathComponent("iphone-burst-a-2.jpg"))
+        try frame.write(to: URL(fileURLWithPath: root + "/frame.jpg"))
+        try await library.waitUntil("the frame joins burst A") { try await burstOfFrame() == Self.burstA }
+        #expect(try await library.assets().count == 1, "one burst, shown by its representative")
+
+        try MediaFixtures.jpegVariant(1).write(to: URL(fileURLWithPath: root + "/frame.jpg"))
+        try await library.waitUntil("the frame leaves the burst") { try await burstOfFrame() == nil }
+        #expect(try await library.assets().count == 2)
+    }
 }
