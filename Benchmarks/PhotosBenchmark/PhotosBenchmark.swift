@@ -161,9 +161,9 @@ struct PhotosBenchmark {
                 target: pageSize == 500 ? "≤ 1.1×" : "")
             report("  … through Varlink, assets skipped", skippingPages, rawPages, assets: assets, target: "")
             guard pageSize == 500 else { continue }
-            let pageCPU = try await processCPUMilliseconds(per: rounds, fetchPage)
-            let skippingCPU = try await processCPUMilliseconds(per: rounds, fetchSkipping)
-            let rawCPU = try await processCPUMilliseconds(per: rounds) { _ = try raw.call(pageCall) }
+            let pageCPU = try await cpuMillisecondsPerCall(rounds, fetchPage)
+            let skippingCPU = try await cpuMillisecondsPerCall(rounds, fetchSkipping)
+            let rawCPU = try await cpuMillisecondsPerCall(rounds) { _ = try raw.call(pageCall) }
             print(
                 String(
                     format: "  … CPU of this process per page: %.2f ms, %.2f ms with the assets skipped, %.2f ms raw",
@@ -174,7 +174,7 @@ struct PhotosBenchmark {
     }
 
     /// The CPU time, user and system, that this process spends per call of `body`, over `rounds` calls.
-    private nonisolated static func processCPUMilliseconds(per rounds: Int, _ body: () async throws -> Void)
+    private nonisolated static func cpuMillisecondsPerCall(_ rounds: Int, _ body: () async throws -> Void)
         async rethrows -> Double
     {
         let start = processCPUMilliseconds()
