@@ -326,7 +326,8 @@ let package = Package(
         .testTarget(
             name: "DaemonCoreTests",
             dependencies: [
-                "DaemonCore", "LibraryStore", "PhotoModel", "PhotolibProtocol", "TestSupport",
+                "DaemonCore", "LibraryStore", "PhotoModel", "PhotolibProtocol", "PhotolibConfig", "Imaging",
+                "ThumbnailCache", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

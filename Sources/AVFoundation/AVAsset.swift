@@ -4,7 +4,7 @@ import Synchronization
 
 /// AVFoundation's `AVAsset`: timed media. Here, a video or sound file.
 open class AVAsset: NSObject, @unchecked Sendable {
-    // @unchecked: an open class cannot be checked; `knownDuration` is written once, under its lock.
+    // @unchecked: an open class cannot be checked; `knownDuration` is read and written under its lock only.
     private let knownDuration: Mutex<CMTime?>
     /// How an export of this asset is made; a Photos asset's goes through the daemon.
     package let exporter: (any AVAssetExporting)?

@@ -82,14 +82,14 @@ extension LibraryUpkeep {
 
     /// Reads the camera data of assets imported before the library kept it, a batch per transaction, each asset
     /// that gains any announced as changed; nothing is imported again.
-    package static func cameraDataBackfill(database: LibraryDatabase, importer: Importer, logger: Logger)
+    package static func cameraDataBackfill(database: LibraryDatabase, describer: FileDescriber, logger: Logger)
         -> LibraryUpkeep
     {
         LibraryUpkeep(task: "read camera data of earlier imports", logger: logger, pause: hourly) {
             var read = 0
             while case let batch = try await database.assetsAwaitingCameraData(limit: 200), !batch.isEmpty {
                 var readings: [String: CameraData?] = [:]
-                for asset in batch { readings[asset.id] = await importer.readCameraData(of: asset) }
+                for asset in batch { readings[asset.id] = await describer.cameraData(of: asset) }
                 try await database.recordCameraData(readings)
                 read += batch.count
             }

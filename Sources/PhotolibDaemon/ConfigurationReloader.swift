@@ -3,34 +3,17 @@ import Foundation
 import Logging
 import PhotolibConfig
 import ServiceLifecycle
-import Synchronization
 import UnixSignals
-
-/// The configuration the daemon runs with now: the one it started with until a reload replaces it.
-final class RunningConfiguration: Sendable {
-    private let configuration: Mutex<DaemonConfiguration>
-
-    init(_ configuration: DaemonConfiguration) {
-        self.configuration = Mutex(configuration)
-    }
-
-    var current: DaemonConfiguration { configuration.withLock { $0 } }
-
-    func replace(with configuration: DaemonConfiguration) {
-        self.configuration.withLock { $0 = configuration }
-    }
-}
 
 /// Reloads the configuration at each SIGHUP (`systemctl reload`), between `RELOADING=1` and `READY=1`: sources,
 /// the access policy, the cache budget, retention and freedesktop.org thumbnails change without dropping a
 /// connection or an observer. A file with an error changes nothing; the reason goes to the log and `STATUS=`.
 struct ConfigurationReloader: NamedService {
-    let running: RunningConfiguration
+    /// Applies the settings that can change while running.
+    let core: LibraryCore
     let read: @Sendable () throws -> DaemonConfiguration
     let environment: [String: String]
     let logger: Logger
-    /// Applies the settings that can change while running.
-    let apply: @Sendable (DaemonConfiguration) async -> Void
 
     func run() async throws {
         let hangUps = await UnixSignalsSequence(trapping: .sighup)
@@ -53,12 +36,10 @@ struct ConfigurationReloader: NamedService {
             SystemdNotifier.notify("STATUS=configuration not reloaded: \(error)", environment: environment)
             return
         }
-        let old = running.current
-        for (name, changed) in Self.fixedSettings(old, new) where changed {
+        for (name, changed) in Self.fixedSettings(core.configuration, new) where changed {
             logger.warning("The \(name) changed in the configuration; restart the daemon to apply it")
         }
-        await apply(new)
-        running.replace(with: new)
+        await core.reconfigure(new)
         logger.notice("configuration reloaded", metadata: ["sources": "\(new.sources.count)"])
     }
 

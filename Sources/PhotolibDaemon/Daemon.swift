@@ -52,34 +52,8 @@ public struct Daemon: Sendable {
 
         try VipsRuntime.start()
         try Self.createPrivateDirectory(configuration.cachePath)
-        for directory in configuration.sources.map(\.path) {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        }
-        let fileStore = LibraryFileStore(libraryPath: configuration.libraryPath)
-        try fileStore.createDirectories()
-        let places = PlaceNames(environment: environment, logger: logger)
-        let database = try LibraryDatabase(path: configuration.libraryPath + "/library.sqlite", places: places)
-        let rawReader = RawImageReader(maximumPixels: configuration.maximumImagePixels)
-        // Imports read their sources on threads of their own, as many as the shared pool's: a source disk that stops
-        // answering holds these, not the threads that serve files, edits and sidecars.
-        let importReads = NIOThreadPool(numberOfThreads: System.coreCount)
-        importReads.start()
-        defer { importReads.shutdownGracefully { _ in } }
-        let importer = Importer(
-            fileStore: fileStore, threadPool: importReads,
-            metadataReader: ImageMetadataReader(maximumPixels: configuration.maximumImagePixels),
-            rawReader: rawReader, mediaProber: MediaProber())
-        let recovered = try await fileStore.recover(isResourceFile: database.isResourceFile)
-        if recovered > 0 { logger.notice("finished interrupted imports", metadata: ["files": "\(recovered)"]) }
-        try await StoreSync.recoverUnsyncedCopies(database: database, importer: importer, logger: logger)
-        try await StoreFileRemoval(database: database).removeLeftovers(logger: logger)
-        // After an upgrade or a changed threshold, every group of duplicates is made afresh (2 s at a million).
-        try await database.useDuplicateThreshold(configuration.duplicateThreshold)
-        do {
-            try await database.rehearseIngest()
-        } catch {
-            logger.warning("the rehearsed import failed", metadata: ["error": "\(error)"])
-        }
+        let core = try await LibraryCore.open(configuration: configuration, environment: environment, logger: logger)
+        let database = core.database
         logger.info(
             "library open",
             metadata: [
@@ -87,33 +61,7 @@ public struct Daemon: Sendable {
                 "generation": "\(database.feed.generation)",
             ])
 
-        let running = RunningConfiguration(configuration)
-        let editor = AssetEditor(
-            database: database, fileStore: fileStore, threadPool: .singleton,
-            renderer: ImageRenderer(maximumPixels: configuration.maximumImagePixels),
-            rawReader: rawReader, metadataReader: importer.metadataReader)
-        let images = try ImageManager(
-            configuration: configuration, database: database, rawReader: rawReader,
-            originalsDirectory: fileStore.originals, logger: logger)
-        let importedContents = ImportedPhotoContents()
-        let renditionUpkeep = RenditionUpkeep(
-            database: database, images: images, importedContents: importedContents,
-            logger: logger)
-        let sidecars = SidecarKeeper(
-            database: database, threadPool: .singleton,
-            writeBack: { running.current.metadataWriteBack }, logger: logger)
-        let ingest = IngestPipeline(
-            importer: importer, database: database, statistics: ImportStatistics(),
-            importedContents: importedContents, sidecars: sidecars)
-        let sources = ImportSources(
-            configured: configuration.sources, configurationFile: configuration.file, ingest: ingest,
-            libraryPath: configuration.libraryPath,
-            excluded: [configuration.libraryPath, configuration.cachePath],
-            logger: logger)
-        let authorization = Authorization(policy: configuration.access)
         let memory = MemoryReturn(threadPool: .singleton)
-        let servedFiles = ServedFiles()
-        let uploads = try Uploads(directory: configuration.libraryPath + "/uploads")
         let server = VarlinkServer(
             socketPath: socketPath,
             listeningDescriptor: activated?.descriptor,
@@ -122,66 +70,28 @@ public struct Daemon: Sendable {
                 url: "https://github.com/photolibd/photolibd"),
             interfaces: [
                 LibraryInterface(
-                    database: database,
-                    changeRequests: ChangeRequests(
-                        database: database, ingest: ingest, editor: editor, uploads: uploads),
-                    importer: importer, authorization: authorization, servedFiles: servedFiles),
+                    database: database, changeRequests: core.changeRequests, describer: core.describer,
+                    authorization: core.authorization, servedFiles: core.servedFiles),
                 ImagesInterface(
-                    images: images, authorization: authorization, servedFiles: servedFiles,
-                    videoExports: try VideoExports(directory: configuration.cachePath + "/exports", images: images)),
+                    images: core.images, authorization: core.authorization, servedFiles: core.servedFiles,
+                    videoExports: core.videoExports),
                 ImportInterface(
-                    imports: ClientImports(ingest: ingest), statistics: ingest.statistics, authorization: authorization,
-                    sources: sources,
-                    uploads: UploadReceiver(uploads: uploads, threadPool: .singleton),
+                    imports: core.imports, statistics: core.ingest.statistics, authorization: core.authorization,
+                    sources: core.sources,
+                    uploads: UploadReceiver(uploads: core.uploads, threadPool: .singleton),
                     libraryPath: configuration.libraryPath, cachePath: configuration.cachePath),
             ],
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger,
             onConnectionClosed: { memory.clientLeft() }
         )
-        let reloader = ConfigurationReloader(
-            running: running, read: reloadConfiguration, environment: environment, logger: logger,
-            apply: { configuration in
-                await sources.reconfigure(configuration.sources, from: configuration.file)
-                authorization.replacePolicy(with: configuration.access)
-                do {
-                    try await database.useDuplicateThreshold(configuration.duplicateThreshold)
-                } catch {
-                    logger.error("cannot regroup the duplicates", metadata: ["error": "\(error)"])
-                }
-                if images.apply(
-                    cacheByteLimit: configuration.cacheByteLimit,
-                    freedesktopDirectory: configuration.freedesktopThumbnailDirectory)
-                {
-                    await renditionUpkeep.listReferencedAssets()
-                }
-            })
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: sidecars),
-            .init(service: sources),
+        var services = core.services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
+        services.append(
             .init(
-                service: LibraryUpkeep.historyPruning(
-                    database: database, retentionDays: { running.current.historyRetentionDays },
-                    logger: logger)),
-            .init(
-                service: LibraryUpkeep.trashPurging(
-                    database: database, retentionDays: { running.current.trashRetentionDays },
-                    logger: logger)),
-            .init(service: LibraryUpkeep.recentlyAddedAging(database: database, logger: logger)),
-            .init(service: LibraryUpkeep.clockWatch(database: database, logger: logger)),
-            .init(service: LibraryUpkeep.cameraDataBackfill(database: database, importer: importer, logger: logger)),
-            .init(
-                service: BackgroundAnalysis(
-                    steps: [
-                        PlacesAnalysis(database: database, places: places, logger: logger),
-                        FingerprintAnalysis(database: database, images: images, logger: logger),
-                    ],
-                    statistics: ingest.statistics, wakeUp: images.fingerprints.wakeUp, logger: logger)),
-            .init(service: ImageCacheService(images: images, upkeep: renditionUpkeep, fileWork: .singleton)),
-            .init(service: reloader),
-        ]
+                service: ConfigurationReloader(
+                    core: core, read: reloadConfiguration, environment: environment, logger: logger)))
         if let reporter = StatusReporter(
-            database: database, statistics: ingest.statistics, sources: sources, environment: environment)
+            database: database, statistics: core.ingest.statistics, sources: core.sources, environment: environment)
         {
             services.append(.init(service: reporter))
         }
@@ -198,7 +108,7 @@ public struct Daemon: Sendable {
                 services: services, gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         try await group.run()
-        await ingest.waitUntilSettled()
+        await core.close()
         SystemdNotifier.notify("STOPPING=1", environment: environment)
         logger.info("stopped")
     }

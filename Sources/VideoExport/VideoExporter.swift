@@ -25,7 +25,7 @@ public enum VideoExportError: Error, Sendable, Hashable, CustomStringConvertible
 /// passthrough), written under a temporary name beside the output and renamed into place only when complete, so that
 /// a failed or cancelled export leaves no file. Progress comes from ffmpeg's `-progress` lines.
 public final class VideoExport: @unchecked Sendable {
-    // @unchecked: `executable` is set before the export starts; the rest is `let`, `run` is behind its lock.
+    // @unchecked: `executable` is set before the export starts; the rest is `let`, and `running` is a Mutex.
     public let input: String
     public let output: String
     public let preset: ExportPreset

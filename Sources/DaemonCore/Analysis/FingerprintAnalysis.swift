@@ -12,23 +12,31 @@ package final class FingerprintAnalysis: AnalysisStep {
     static let batchSize = 32
 
     private let database: LibraryDatabase
-    private let images: ImageManager
+    private let sources: AssetImageSources
+    private let maker: RenditionMaker
+    private let fresh: FreshFingerprints
     private let logger: Logger
     private let analysed = Atomic<Int>(0)
 
-    package init(database: LibraryDatabase, images: ImageManager, logger: Logger) {
+    /// Stores the fingerprints `fresh` collects from first renditions, and makes the others with `maker`.
+    package init(
+        database: LibraryDatabase, sources: AssetImageSources, maker: RenditionMaker, fresh: FreshFingerprints,
+        logger: Logger
+    ) {
         self.database = database
-        self.images = images
+        self.sources = sources
+        self.maker = maker
+        self.fresh = fresh
         self.logger = logger
     }
 
     package func analyseNextBatch() async throws -> Int {
-        var made = images.fingerprints.takeAll()
-        let fresh = Set(made.map(\.assetId))
+        var made = fresh.takeAll()
+        let madeFresh = Set(made.map(\.assetId))
         for assetId in try await database.assetsAwaitingFingerprints(limit: Self.batchSize)
-        where !fresh.contains(assetId) {
+        where !madeFresh.contains(assetId) {
             do {
-                made.append((assetId, try await images.fingerprintOfOriginal(assetId)))
+                made.append((assetId, try await fingerprintOfOriginal(assetId)))
             } catch let error as ImageError {
                 // An unreadable or missing original gets none, until its content changes.
                 logger.debug("no fingerprint made", metadata: ["asset": "\(assetId)", "error": "\(error)"])
@@ -42,6 +50,21 @@ package final class FingerprintAnalysis: AnalysisStep {
         try await database.recordFingerprints(made)
         analysed.add(made.count, ordering: .relaxed)
         return made.count
+    }
+
+    /// The perceptual fingerprint of the asset's original (nil for a video, or a picture without one): from its
+    /// cached grid rendition, else made with that rendition, which the cache then keeps.
+    private func fingerprintOfOriginal(_ assetId: String) async throws -> ImageFingerprint? {
+        let asset = try await sources.source(of: assetId)
+        let original = asset.selecting(asset.edit == nil ? .current : .original)
+        guard case .photo = original.kind else { return nil }
+        let made = Mutex<ImageFingerprint??>(nil)
+        let rendition = try await maker.gridRendition(of: original, priority: .idle) { fingerprint in
+            made.withLock { $0 = .some(fingerprint) }
+        }
+        // A run another request had started made the rendition without it: read it from the file.
+        if let fingerprint = made.withLock({ $0 }) { return fingerprint }
+        return try await maker.fingerprint(ofRenditionAt: rendition.path, assetId: assetId)
     }
 
     /// Of the image assets that waited since the daemon started, how many have their fingerprint.

@@ -1,19 +1,18 @@
 import Foundation
-import NIOPosix
 import ServiceLifecycle
 
-/// The image manager's background work as a service: keeping the cache in step with the library (see
+/// The rendition cache's background work as a service: keeping the cache in step with the library (see
 /// `RenditionUpkeep`), recording rendition use, and sweeping what a crash left in the cache. At shutdown it
 /// stops the render threads and records rendition use.
 package struct ImageCacheService: NamedService {
-    let images: ImageManager
+    let maker: RenditionMaker
     let upkeep: RenditionUpkeep
-    let fileWork: NIOThreadPool
+    let freedesktop: FreedesktopThumbnailService
 
-    package init(images: ImageManager, upkeep: RenditionUpkeep, fileWork: NIOThreadPool) {
-        self.images = images
+    package init(maker: RenditionMaker, upkeep: RenditionUpkeep, freedesktop: FreedesktopThumbnailService) {
+        self.maker = maker
         self.upkeep = upkeep
-        self.fileWork = fileWork
+        self.freedesktop = freedesktop
     }
 
     package func run() async throws {
@@ -22,14 +21,12 @@ package struct ImageCacheService: NamedService {
             await withDiscardingTaskGroup { group in
                 group.addTask { await upkeep.followLibraryChanges() }
                 group.addTask { await upkeep.warmUpListedAssets() }
-                if images.writesFreedesktopThumbnails { group.addTask { await upkeep.listReferencedAssets() } }
-                group.addTask { await images.saveCacheUsage(every: .seconds(30)) }
-                group.addTask {
-                    try? await fileWork.runIfActive { images.removeOrphanedRenditions(olderThan: started) }
-                }
+                if freedesktop.isOn { group.addTask { await upkeep.listReferencedAssets() } }
+                group.addTask { await maker.saveCacheUsage(every: .seconds(30)) }
+                group.addTask { await maker.removeOrphanedRenditions(olderThan: started) }
             }
         }
         upkeep.finish()
-        try await fileWork.runIfActive { images.shutDown() }
+        try await maker.shutDown()
     }
 }

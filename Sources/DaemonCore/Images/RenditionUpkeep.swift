@@ -11,7 +11,11 @@ import Synchronization
 /// at once, on the render thread the clients leave, from the bytes the import read when they were kept.
 package final class RenditionUpkeep: Sendable {
     private let database: LibraryDatabase
-    private let images: ImageManager
+    private let sources: AssetImageSources
+    private let maker: RenditionMaker
+    private let freedesktop: FreedesktopThumbnailService
+    /// Where the fingerprints made with originals' grid renditions go, for the background analysis to store.
+    private let fingerprints: FreshFingerprints
     private let importedContents: ImportedPhotoContents
     private let logger: Logger
     /// Assets imported or changed whose grid rendition is still to make, oldest first.
@@ -28,10 +32,15 @@ package final class RenditionUpkeep: Sendable {
     /// How long no asset must have been added or changed before warm-ups start: an import keeps the cores.
     static let quietPeriod = Duration.seconds(1)
     package init(
-        database: LibraryDatabase, images: ImageManager, importedContents: ImportedPhotoContents, logger: Logger
+        database: LibraryDatabase, sources: AssetImageSources, maker: RenditionMaker,
+        freedesktop: FreedesktopThumbnailService, fingerprints: FreshFingerprints,
+        importedContents: ImportedPhotoContents, logger: Logger
     ) {
         self.database = database
-        self.images = images
+        self.sources = sources
+        self.maker = maker
+        self.freedesktop = freedesktop
+        self.fingerprints = fingerprints
         self.importedContents = importedContents
         self.logger = logger
     }
@@ -67,27 +76,50 @@ package final class RenditionUpkeep: Sendable {
         let assets = change.objects.filter { $0.kind == .asset }
         let removed = assets.filter { $0.change == .removed }.map(\.id)
         let changed = assets.filter { $0.change == .changed && $0.contentChanged }.map(\.id)
-        await images.dropRenditions(ofRemoved: removed, ofChanged: changed)
+        await maker.dropRenditions(ofRemoved: removed, ofChanged: changed)
         let inserted = assets.filter { $0.change == .inserted }.map(\.id)
         list(inserted.filter { !makeGridRenditionFromImportedContents(of: $0) } + changed)
         if !change.referencedFilesLeft.isEmpty {
-            await images.removeFreedesktopThumbnails(forFilesAt: change.referencedFilesLeft.map(\.path))
-            if images.writesFreedesktopThumbnails { list(change.referencedFilesLeft.compactMap(\.movedAssetId)) }
+            await freedesktop.remove(forFilesAt: change.referencedFilesLeft.map(\.path))
+            if freedesktop.isOn { list(change.referencedFilesLeft.compactMap(\.movedAssetId)) }
         }
     }
 
     /// Starts making the grid rendition of a new asset its import left for one, from the bytes it left if any.
     private func makeGridRenditionFromImportedContents(of assetId: String) -> Bool {
         guard let photo = importedContents.take(assetId) else { return false }
-        Task { [images, importedContents, logger] in
+        Task { [importedContents, logger] in
             defer { if let contents = photo.contents { importedContents.renditionMade(from: contents) } }
             do {
-                try await images.makeGridRendition(of: assetId, from: photo.contents, priority: .prefetch)
+                try await self.makeGridRendition(of: assetId, from: photo.contents, priority: .prefetch)
             } catch {
                 logger.debug("no first rendition made", metadata: ["asset": "\(assetId)", "error": "\(error)"])
             }
         }
         return true
+    }
+
+    /// Makes the asset's grid rendition at `priority` (from `contents`, the bytes an import read of an unedited photo,
+    /// when given), then its freedesktop.org thumbnails if it is referenced in place and they are configured. A photo
+    /// just imported is what a grid shows next: a prefetch, on the render thread the clients leave; other warm-ups are
+    /// idle runs, made while no client waits for an image.
+    private func makeGridRendition(
+        of assetId: String, from contents: EncodedBuffer? = nil, priority: RenderPriority = .idle
+    ) async throws {
+        let asset = try await sources.source(of: assetId)
+        // The bytes are the original's: an edited asset's grid image is made from its edit's file.
+        let contents = asset.edit == nil ? contents : nil
+        let source = asset.selecting(.current)
+        // The fingerprint is the original's: an edited asset's comes from the background analysis.
+        var fingerprinted: (@Sendable (ImageFingerprint?) -> Void)?
+        if asset.edit == nil {
+            fingerprinted = { @Sendable [fingerprints] fingerprint in fingerprints.add(fingerprint, ofAsset: assetId) }
+        }
+        let rendition = try await maker.gridRendition(
+            of: source, priority: priority, contents: contents, fingerprinted: fingerprinted)
+        // The original's thumbnail shows the current version, as every other image of the asset does.
+        try await freedesktop.write(
+            forFileAt: asset.path, assetId: assetId, displayedSize: source.displayedSize, from: rendition)
     }
 
     /// Lists every asset referenced in place, for freedesktop.org thumbnails of those that have none yet (when
@@ -123,7 +155,7 @@ package final class RenditionUpkeep: Sendable {
             }) {
                 do {
                     try await waitForQuietLibrary()
-                    try await images.makeGridRendition(of: assetId)
+                    try await makeGridRendition(of: assetId)
                 } catch is CancellationError {
                     return
                 } catch {

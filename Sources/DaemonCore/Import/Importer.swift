@@ -8,7 +8,9 @@ import NIOPosix
 import PhotoModel
 import PhotolibConfig
 
-/// Turns files into asset drafts: checks access, reads metadata (libvips, ffprobe), hashes, copies into the store.
+/// A file's way into the library's store: prepared before the commit (access checked, opened once, read whole when
+/// small, described by the `FileDescriber`, hashed and copied into the store under a temporary name) and settled
+/// after it (the copy kept or dropped, a moved source removed).
 ///
 /// All file work runs on a thread pool, never on an event loop.
 package struct Importer: Sendable {
@@ -20,38 +22,13 @@ package struct Importer: Sendable {
     static let wholeReadLimit: Int64 = 64 << 20
 
     let fileStore: LibraryFileStore
-    let threadPool: NIOThreadPool
-    package let metadataReader: ImageMetadataReader
-    let rawReader: RawImageReader
-    let mediaProber: MediaProber
+    let describer: FileDescriber
+    var threadPool: NIOThreadPool { describer.threadPool }
 
-    package init(
-        fileStore: LibraryFileStore, threadPool: NIOThreadPool, metadataReader: ImageMetadataReader,
-        rawReader: RawImageReader, mediaProber: MediaProber
-    ) {
+    /// Imports into `fileStore`, reading files on the describer's thread pool.
+    package init(fileStore: LibraryFileStore, describer: FileDescriber) {
         self.fileStore = fileStore
-        self.threadPool = threadPool
-        self.metadataReader = metadataReader
-        self.rawReader = rawReader
-        self.mediaProber = mediaProber
-    }
-
-    /// Every metadata tag of a file, read on the thread pool.
-    package func embeddedMetadata(ofFileAt path: String) async throws -> AssetMetadata {
-        try await threadPool.runIfActive { try EmbeddedMetadataReader().read(path: path) }
-    }
-
-    /// The camera data of an asset's primary file, read on the thread pool; nil when the file cannot be read.
-    func readCameraData(of asset: AssetAwaitingCameraData) async -> CameraData? {
-        try? await threadPool.runIfActive { [self] () throws -> CameraData in
-            switch asset.mediaType {
-            case .image where MediaFileKind(fileName: asset.path) == .raw:
-                try rawReader.info(ofFileAt: asset.path).camera
-            case .image: try metadataReader.readMetadata(atPath: asset.path).camera
-            case .video: try mediaProber.probe(path: asset.path).camera
-            default: CameraData()
-            }
-        }
+        self.describer = describer
     }
 
     /// Prepares one file named by a client; `caller` must be able to read it. `filename`, when given, is the name
@@ -180,7 +157,8 @@ package struct Importer: Sendable {
         let contents =
             keepsContents && kind == .image && identity.size <= Self.wholeReadLimit
             ? try Self.readWhole(descriptor, size: Int(identity.size)) : nil
-        var draft = try describe(path: path, kind: kind, filename: filename, identity: identity, contents: contents)
+        var draft = try describer.describe(
+            path: path, kind: kind, filename: filename, identity: identity, contents: contents)
         var staged: LibraryFileStore.StagedFile?
         if mode == .reference {
             draft.contentHash =

@@ -1,112 +1,97 @@
 import FolderWatch
 import Foundation
 import LibraryStore
+import Logging
 import NIOPosix
 import PhotoModel
+import PhotolibConfig
+import Synchronization
 import XMPAnnotations
 
-/// The reconciler: brings the library in line with what a source's folder holds, at start-up, after an overflow of
-/// the kernel's event queue and when the folder comes back; in reference mode it also tracks files moved, changed
-/// and removed.
-extension SourceWatcher {
+/// Brings the library in line with what a source's folder holds, at start-up, after an overflow of the kernel's event
+/// queue, when the folder comes back and at each poll: new and changed files are queued for import, and a reference
+/// source's moves and deletions go to its `ReferenceTracker`. It reads only `stat`s, never a file.
+final class SourceReconciler: Sendable {
+    let source: SourceConfiguration
+    let queue: IngestQueue
+    let database: LibraryDatabase
+    let threadPool: NIOThreadPool
+    let excluded: Set<String>
+    let references: ReferenceTracker
+    let sidecars: SourceSidecarFollower
+    let logger: Logger
+    /// Names already reported as unreadable, so polls do not report them again.
+    private let reportedNames = Mutex(Set<String>())
+
+    init(
+        source: SourceConfiguration, queue: IngestQueue, database: LibraryDatabase, threadPool: NIOThreadPool,
+        excluded: Set<String>, sidecars: SidecarKeeper, logger: Logger
+    ) {
+        self.source = source
+        self.queue = queue
+        self.database = database
+        self.threadPool = threadPool
+        self.excluded = excluded
+        references = ReferenceTracker(source: source, database: database, sidecars: sidecars)
+        self.sidecars = SourceSidecarFollower(source: source, database: database, sidecars: sidecars)
+        self.logger = logger
+    }
+
     /// Brings the library in line with the folder; false when the folder looks unmounted (empty, but files are known).
     @discardableResult
-    func reconcile(reportingActivity: Bool = true) async throws -> Bool {
-        if reportingActivity { setActivity(.reconciling) }
+    func reconcile() async throws -> Bool {
         let started = ContinuousClock.now
         async let known = source.mode == .move ? [] : database.knownFiles(inSource: source.path)
         async let remembered: [String: FileIdentity] =
             source.mode == .move ? [:] : database.duplicateFiles(inSource: source.path)
         let found = try await scan(source.path)
         let duplicates = try await remembered
-        try await reconcileSidecars(found.sidecars)
+        try await sidecars.reconcile(found.sidecars)
         for name in found.unreadableNames where reportedNames.withLock({ $0.insert(name).inserted }) {
             queue.statistics.recordFailure(path: name, reason: Self.invalidNameReason, logger: logger)
         }
-        var queued = 0
+        let toImport: [String]
         switch source.mode {
         case .move:
-            for (path, _) in found.files {
-                await enqueue(path)
-                queued += 1
-            }
+            toImport = Array(found.files.keys)
         case .copy:
             var imported: [String: Set<FileIdentity>] = [:]
             for file in try await known {
                 imported[file.sourcePath, default: []].insert(file.identity)
             }
-            for (path, identity) in found.files
-            where imported[path]?.contains(identity) != true && duplicates[path] != identity {
-                await enqueue(path)
-                queued += 1
+            toImport = found.files.compactMap { path, identity in
+                imported[path]?.contains(identity) != true && duplicates[path] != identity ? path : nil
             }
         case .reference:
-            guard let changed = try await reconcileReferences(found.files, known: known, duplicates: duplicates) else {
-                return false
-            }
-            queued = changed
+            guard let changed = try await references.reconcile(found.files, known: known, duplicates: duplicates)
+            else { return false }
+            toImport = changed
         }
+        for path in toImport { await enqueue(path) }
         // Duplicates remembered at paths where no file is now are forgotten.
         try await database.forgetDuplicateFiles(at: duplicates.keys.filter { found.files[$0] == nil })
         logger.info(
             "reconciled",
             metadata: [
-                "files": "\(found.files.count)", "queued": "\(queued)",
+                "files": "\(found.files.count)", "queued": "\(toImport.count)",
                 "seconds": "\(String(format: "%.3f", (ContinuousClock.now - started).seconds))",
             ])
         return true
     }
 
-    /// Reference mode: moves found by inode, deletions, changed and new files (not the unchanged `duplicates` of
-    /// other assets' content); nil when the folder looks unmounted.
-    private func reconcileReferences(
-        _ files: [String: FileIdentity], known: [KnownFile],
-        duplicates: [String: FileIdentity]
-    ) async throws -> Int? {
-        let known = known.filter { !$0.isOwnedByLibrary }
-        let live = known.filter { !$0.isTrashed }
-        guard !files.isEmpty || live.isEmpty else { return nil }
-        if known.contains(where: \.isOffline) { try await database.setOffline(false, sourceRoot: source.path) }
-        let knownByPath = Dictionary(known.map { ($0.sourcePath, $0) }, uniquingKeysWith: { first, _ in first })
-        var missing = Dictionary(
-            live.filter { files[$0.sourcePath] == nil }.map { (InodeKey($0.identity), $0) },
-            uniquingKeysWith: { first, _ in first })
-        var queued = 0
-        for (path, identity) in files {
-            if let file = knownByPath[path], file.identity == identity, !file.isTrashed { continue }
-            if duplicates[path] == identity { continue }
-            if knownByPath[path] == nil, let moved = missing.removeValue(forKey: InodeKey(identity)),
-                moved.identity.size == identity.size, moved.identity.modificationTime == identity.modificationTime
-            {
-                try await moveReferencedFiles(from: moved.sourcePath, to: path)
-                continue
-            }
-            await enqueue(path)
-            queued += 1
-        }
-        if !missing.isEmpty {
-            try await removeReferencedFiles(at: missing.values.map(\.sourcePath))
-        }
-        return queued
+    static let invalidNameReason = "the file name is not valid UTF-8; rename the file to import it"
+
+    func enqueue(_ path: String) async {
+        await queue.enqueue(IngestItem(path: path, source: source))
     }
 
-    /// Points the library's referenced files at `from` (a file or folder) to `to`; returns whether any were.
-    @discardableResult
-    func moveReferencedFiles(from: String, to: String) async throws -> Bool {
-        let moves = try await database.moveReferencedFiles(from: from, to: to, sourceRoot: source.path)
-        for move in moves {
-            sidecars.submit(.fileArrived(assetId: move.assetId, sourcePath: move.to, mode: .reference))
-        }
-        return !moves.isEmpty
-    }
-
-    /// The referenced files at `paths` (files or folders) are gone.
-    func removeReferencedFiles(at paths: [String]) async throws {
-        try await database.removeReferencedFiles(at: paths)
+    /// Queues every media file under `folder` (one that appeared or moved in).
+    func enqueueFiles(in folder: String) async throws {
+        for (path, _) in try await scan(folder).files { await enqueue(path) }
     }
 
     /// The media files and the sidecars under `folder` (not temporary or hidden), and the names that are not valid UTF-8.
-    func scan(_ folder: String) async throws -> (
+    private func scan(_ folder: String) async throws -> (
         files: [String: FileIdentity], sidecars: [String: FileIdentity],
         unreadableNames: [String]
     ) {
@@ -131,16 +116,5 @@ extension SourceWatcher {
             }
             return (files, sidecars, unreadable)
         }
-    }
-}
-
-/// A file's device and inode: what stays the same when it is renamed or moved within one file system.
-private struct InodeKey: Hashable {
-    let device: UInt64
-    let inode: UInt64
-
-    init(_ identity: FileIdentity) {
-        device = identity.device
-        inode = identity.inode
     }
 }

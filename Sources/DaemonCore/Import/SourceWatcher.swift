@@ -35,20 +35,14 @@ enum SourceActivity: Sendable, Hashable {
     }
 }
 
-/// Keeps one import source in the library: reconciles it, then follows its inotify events (or polls it),
-/// and waits for its folder to come back when it goes.
+/// Keeps one import source in the library: has it reconciled, then follows its inotify events (or polls it), and
+/// waits for its folder to come back when it goes.
 final class SourceWatcher: Sendable {
     let source: SourceConfiguration
-    let queue: IngestQueue
-    let database: LibraryDatabase
-    let threadPool: NIOThreadPool
-    let excluded: Set<String>
-    /// Follows the XMP sidecars beside the source's files.
-    let sidecars: SidecarKeeper
-    let logger: Logger
+    private let reconciler: SourceReconciler
+    private let excluded: Set<String>
+    private let logger: Logger
     private let activityState = Mutex(SourceActivity.starting)
-    /// Names already reported as unreadable, so polls do not report them again.
-    let reportedNames = Mutex(Set<String>())
 
     /// The shortest pause between scans of a polled source, and the pause between checks for a missing folder.
     static let pollInterval: Duration = .seconds(2)
@@ -61,14 +55,13 @@ final class SourceWatcher: Sendable {
         excluded: Set<String>, sidecars: SidecarKeeper, logger: Logger
     ) {
         self.source = source
-        self.sidecars = sidecars
-        self.queue = queue
-        self.database = database
-        self.threadPool = threadPool
         self.excluded = excluded
         var logger = logger
         logger[metadataKey: "source"] = "\(source.path)"
         self.logger = logger
+        reconciler = SourceReconciler(
+            source: source, queue: queue, database: database, threadPool: threadPool, excluded: excluded,
+            sidecars: sidecars, logger: logger)
     }
 
     var activity: SourceActivity { activityState.withLock { $0 } }
@@ -111,8 +104,14 @@ final class SourceWatcher: Sendable {
         }
     }
 
-    func setActivity(_ activity: SourceActivity) {
+    private func setActivity(_ activity: SourceActivity) {
         activityState.withLock { $0 = activity }
+    }
+
+    /// Has the source reconciled, saying so in its activity; false when the folder looks unmounted.
+    private func reconcile() async throws -> Bool {
+        setActivity(.reconciling)
+        return try await reconciler.reconcile()
     }
 
     /// Marks the source offline (once) and says why: its assets first, so that whoever sees the source offline
@@ -120,7 +119,7 @@ final class SourceWatcher: Sendable {
     private func goOffline(_ reason: String, _ wasOffline: Bool) async throws -> Bool {
         if !wasOffline {
             logger.warning("source offline", metadata: ["reason": "\(reason)"])
-            if source.mode == .reference { try await database.setOffline(true, sourceRoot: source.path) }
+            if source.mode == .reference { try await reconciler.database.setOffline(true, sourceRoot: source.path) }
         }
         setActivity(.offline(reason: reason))
         return true
@@ -137,7 +136,7 @@ final class SourceWatcher: Sendable {
         while !Task.isCancelled, ContinuousClock.now < rewatchAt {
             let started = ContinuousClock.now
             do {
-                _ = try await reconcile(reportingActivity: false)
+                _ = try await reconciler.reconcile()
             } catch {
                 logger.debug("poll failed", metadata: ["error": "\(error)"])
             }
@@ -152,23 +151,23 @@ final class SourceWatcher: Sendable {
     /// Applies the tree's events until the root goes away (returns) or the watch limit is reached (throws).
     private func follow(_ events: AsyncStream<FolderEvent>) async throws {
         for await event in events {
-            if followSidecar(event) { continue }
+            if reconciler.sidecars.follow(event) { continue }
             switch event {
             case .fileCompleted(let path):
-                await enqueue(path)
+                await reconciler.enqueue(path)
             case .fileMoved(let from, let to):
-                if source.mode == .reference, try await moveReferencedFiles(from: from, to: to) { continue }
-                await enqueue(to)
+                if source.mode == .reference, try await reconciler.references.move(from: from, to: to) { continue }
+                await reconciler.enqueue(to)
             case .fileRemoved(let path), .directoryRemoved(let path):
-                if source.mode == .reference { try await removeReferencedFiles(at: [path]) }
+                if source.mode == .reference { try await reconciler.references.remove(at: [path]) }
             case .directoryAppeared(let path):
-                try await enqueueFiles(in: path)
+                try await reconciler.enqueueFiles(in: path)
             case .directoryMoved(let from, let to):
-                if source.mode == .reference { try await moveReferencedFiles(from: from, to: to) }
-                try await enqueueFiles(in: to)
+                if source.mode == .reference { try await reconciler.references.move(from: from, to: to) }
+                try await reconciler.enqueueFiles(in: to)
             case .unreadableName(let directory, let name):
-                queue.statistics.recordFailure(
-                    path: directory + "/" + name, reason: Self.invalidNameReason, logger: logger)
+                reconciler.queue.statistics.recordFailure(
+                    path: directory + "/" + name, reason: SourceReconciler.invalidNameReason, logger: logger)
             case .overflow:
                 logger.warning("inotify queue overflowed; rescanning")
                 _ = try await reconcile()
@@ -180,15 +179,5 @@ final class SourceWatcher: Sendable {
             }
         }
         try Task.checkCancellation()
-    }
-
-    static let invalidNameReason = "the file name is not valid UTF-8; rename the file to import it"
-
-    func enqueue(_ path: String) async {
-        await queue.enqueue(IngestItem(path: path, source: source))
-    }
-
-    private func enqueueFiles(in folder: String) async throws {
-        for (path, _) in try await scan(folder).files { await enqueue(path) }
     }
 }

@@ -43,12 +43,12 @@ package final class VideoExports: Sendable {
     static let byteLimit = 2 << 30
 
     let directory: String
-    private let images: ImageManager
+    private let sources: AssetImageSources
 
     /// Exports in `directory`, which is created and rid of what an interrupted export left.
-    package init(directory: String, images: ImageManager) throws {
+    package init(directory: String, sources: AssetImageSources) throws {
         self.directory = directory
-        self.images = images
+        self.sources = sources
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         for name in try FileManager.default.contentsOfDirectory(atPath: directory) where name.hasSuffix(".part") {
             unlink(directory + "/" + name)
@@ -60,7 +60,7 @@ package final class VideoExports: Sendable {
     package func export(_ request: VideoExportRequest, progress: @escaping @Sendable (Double) -> Void) async throws
         -> ExportedVideo
     {
-        let source = try await images.source(of: request.assetId).selecting(request.version)
+        let source = try await sources.source(of: request.assetId).selecting(request.version)
         guard case .video(let duration) = source.kind else {
             throw ImageError.unavailable(assetId: request.assetId, reason: "it is not a video")
         }

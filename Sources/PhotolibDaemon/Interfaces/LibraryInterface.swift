@@ -12,7 +12,7 @@ struct LibraryInterface: VarlinkInterface {
     let description = PhotolibInterface.library.definition
     let database: LibraryDatabase
     let changeRequests: ChangeRequests
-    let importer: Importer
+    let describer: FileDescriber
     let authorization: Authorization
     let servedFiles: ServedFiles
     let observations = ObserveStreams()
@@ -122,7 +122,7 @@ struct LibraryInterface: VarlinkInterface {
         else { throw LibraryError.notFound(id: parameters.id) }
         do {
             try await replies.send(
-                FetchAssetMetadataReply(metadata: try await importer.embeddedMetadata(ofFileAt: path)))
+                FetchAssetMetadataReply(metadata: try await describer.embeddedMetadata(ofFileAt: path)))
         } catch let error as MediaProbeError {
             throw VarlinkError(
                 PhotolibErrorName.metadataUnavailable.qualified(in: .library),

@@ -2,10 +2,46 @@ import Foundation
 import Imaging
 import LibraryStore
 import MediaProbe
+import NIOPosix
 import PhotoModel
 
-/// The draft builder: the asset a file makes on its own, before its content hash and stored path are known.
-extension Importer {
+/// Reads what a media file says about itself (libvips and exiftool for stills, LibRaw for RAW files, ffprobe for
+/// videos and audio) and makes the asset draft it stands for, before its content hash and stored path are known.
+package struct FileDescriber: Sendable {
+    package let metadataReader: ImageMetadataReader
+    let rawReader: RawImageReader
+    let mediaProber: MediaProber
+    /// Where the async reads run: file work never runs on an event loop.
+    let threadPool: NIOThreadPool
+
+    package init(
+        metadataReader: ImageMetadataReader, rawReader: RawImageReader, mediaProber: MediaProber,
+        threadPool: NIOThreadPool
+    ) {
+        self.metadataReader = metadataReader
+        self.rawReader = rawReader
+        self.mediaProber = mediaProber
+        self.threadPool = threadPool
+    }
+
+    /// Every metadata tag of a file, read on the thread pool.
+    package func embeddedMetadata(ofFileAt path: String) async throws -> AssetMetadata {
+        try await threadPool.runIfActive { try EmbeddedMetadataReader().read(path: path) }
+    }
+
+    /// The camera data of an asset's primary file, read on the thread pool; nil when the file cannot be read.
+    func cameraData(of asset: AssetAwaitingCameraData) async -> CameraData? {
+        try? await threadPool.runIfActive { [self] () throws -> CameraData in
+            switch asset.mediaType {
+            case .image where MediaFileKind(fileName: asset.path) == .raw:
+                try rawReader.info(ofFileAt: asset.path).camera
+            case .image: try metadataReader.readMetadata(atPath: asset.path).camera
+            case .video: try mediaProber.probe(path: asset.path).camera
+            default: CameraData()
+            }
+        }
+    }
+
     /// A RAW file's capture time with its offset where the camera wrote one: libvips reads the EXIF of TIFF-based
     /// RAW files, LibRaw reads no offsets, so exiftool (when installed) reads the others' (CR3, RAF, ORF, RW2…).
     private func captureTime(ofRAWAt path: String, libRaw: RawImageInfo, libvips: ImageMetadata?) -> ExifDateTime? {
@@ -61,7 +97,7 @@ extension Importer {
     }
 
     /// The asset a file makes on its own, before its content hash and stored path are known; a still's metadata is
-    /// read from `contents` when the file was read into memory.
+    /// read from `contents` when the file was read into memory. Blocking.
     func describe(
         path: String, kind: MediaFileKind, filename: String, identity: FileIdentity,
         contents: EncodedBuffer?

@@ -1,12 +1,19 @@
 import FolderWatch
+import LibraryStore
 import PhotoModel
+import PhotolibConfig
 import XMPAnnotations
 
-/// A watched folder's sidecars: never assets, followed for the assets they belong to.
-extension SourceWatcher {
+/// A watched folder's sidecars: never assets, followed for the assets they belong to, each change handed to the
+/// `SidecarKeeper`.
+struct SourceSidecarFollower: Sendable {
+    let source: SourceConfiguration
+    let database: LibraryDatabase
+    let sidecars: SidecarKeeper
+
     /// Hands a sidecar's creation, change, rename or deletion to the sidecar keeper; returns whether the event was
     /// about a sidecar (and so about no asset file).
-    func followSidecar(_ event: FolderEvent) -> Bool {
+    func follow(_ event: FolderEvent) -> Bool {
         switch event {
         case .fileCompleted(let path), .fileRemoved(let path):
             return submitIfSidecar(path)
@@ -20,7 +27,7 @@ extension SourceWatcher {
 
     /// What start-up and rescans found: sidecars that are new, changed or gone since the library last saw them
     /// (a reference folder), or that wait beside photos the library already took (a move or copy folder).
-    func reconcileSidecars(_ found: [String: FileIdentity]) async throws {
+    func reconcile(_ found: [String: FileIdentity]) async throws {
         guard source.mode == .reference else {
             for path in found.keys { sidecars.submit(.sidecarChanged(path: path, mode: source.mode)) }
             return
