@@ -352,8 +352,10 @@ let package = Package(
             name: "PhotolibWebTests",
             dependencies: [
                 "PhotolibWeb", "PhotoLibrary", "TestSupport", "photolibd",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .testTarget(

@@ -1,11 +1,11 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import PhotoLibrary
-@testable import PhotolibWeb
-import Testing
 import TestSupport
+import Testing
+
+@testable import PhotolibWeb
 
 /// The viewer's annotations (contract §14) through the gallery's routes: saved through `updateAsset`, shown by the
 /// asset's info, found by the search box, refused with the daemon's reason when out of range.
@@ -26,15 +26,19 @@ struct AnnotationRouteTests {
                 #expect(response.status == .ok, "\(change): \(String(buffer: response.body))")
             }
             let info = try await client.execute(uri: "/api/assets/\(id)", method: .get, headers: gallery.signedIn)
-            let asset = try #require((try JSONSerialization.jsonObject(with: Data(buffer: info.body)) as? [String: Any])?["asset"]
-                as? [String: Any])
+            let asset = try #require(
+                (try JSONSerialization.jsonObject(with: Data(buffer: info.body)) as? [String: Any])?["asset"]
+                    as? [String: Any])
             #expect(asset["rating"] as? Int == 4)
             #expect(Set(asset["keywords"] as? [String] ?? []) == ["Places|Paris", "dog"])
             #expect(asset["title"] as? String == "On the quay")
             #expect(asset["caption"] as? String == "Evening light")
-            #expect((asset["sidecar"] as? [String: Any])?["path"] as? String == "IMG_0.jpg.xmp", "the sidecar by its name only")
+            #expect(
+                (asset["sidecar"] as? [String: Any])?["path"] as? String == "IMG_0.jpg.xmp",
+                "the sidecar by its name only")
 
-            let cleared = try await Self.change(#"{"action": "setCaption", "caption": "  "}"#, ids: [id], gallery: gallery, client: client)
+            let cleared = try await Self.change(
+                #"{"action": "setCaption", "caption": "  "}"#, ids: [id], gallery: gallery, client: client)
             #expect(cleared.status == .ok)
         }
         let library = try await PhotoLibrary.connect(socketPath: gallery.daemon.socketPath)
@@ -47,12 +51,15 @@ struct AnnotationRouteTests {
     @Test func aRatingOutOfRangeOrAnEditOfSeveralTitlesIsRefusedWithItsReason() async throws {
         let gallery = try await GalleryUnderTest.start(photos: 2)
         try await gallery.test { client in
-            let tooMany = try await Self.change(#"{"action": "rate", "rating": 9}"#, ids: [gallery.assetIds[0]], gallery: gallery, client: client)
+            let tooMany = try await Self.change(
+                #"{"action": "rate", "rating": 9}"#, ids: [gallery.assetIds[0]], gallery: gallery, client: client)
             #expect(tooMany.status == .badRequest)
             #expect(String(buffer: tooMany.body).contains("rating"), "\(String(buffer: tooMany.body))")
-            let two = try await Self.change(#"{"action": "setTitle", "title": "x"}"#, ids: gallery.assetIds, gallery: gallery, client: client)
+            let two = try await Self.change(
+                #"{"action": "setTitle", "title": "x"}"#, ids: gallery.assetIds, gallery: gallery, client: client)
             #expect(two.status == .badRequest)
-            let nothing = try await Self.change(#"{"action": "tag"}"#, ids: [gallery.assetIds[0]], gallery: gallery, client: client)
+            let nothing = try await Self.change(
+                #"{"action": "tag"}"#, ids: [gallery.assetIds[0]], gallery: gallery, client: client)
             #expect(nothing.status == .badRequest)
         }
     }
@@ -67,31 +74,41 @@ struct AnnotationRouteTests {
     func theSearchBoxFindsByRatingKeywordAndWords(terms: String, expected: [Int]) async throws {
         let gallery = try await GalleryUnderTest.start(photos: 3)
         try await gallery.test { client in
-            _ = try await Self.change(#"{"action": "rate", "rating": 5}"#, ids: [gallery.assetIds[0]], gallery: gallery, client: client)
-            _ = try await Self.change(#"{"action": "setTitle", "title": "The quay"}"#, ids: [gallery.assetIds[0]], gallery: gallery, client: client)
-            _ = try await Self.change(#"{"action": "tag", "addKeywords": ["Places|Paris"]}"#, ids: [gallery.assetIds[1]],
-                                      gallery: gallery, client: client)
-            let key = "search-" + Data(terms.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            _ = try await Self.change(
+                #"{"action": "rate", "rating": 5}"#, ids: [gallery.assetIds[0]], gallery: gallery, client: client)
+            _ = try await Self.change(
+                #"{"action": "setTitle", "title": "The quay"}"#, ids: [gallery.assetIds[0]], gallery: gallery,
+                client: client)
+            _ = try await Self.change(
+                #"{"action": "tag", "addKeywords": ["Places|Paris"]}"#, ids: [gallery.assetIds[1]],
+                gallery: gallery, client: client)
+            let key =
+                "search-"
+                + Data(terms.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
                 .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
             let index = try await client.execute(uri: "/api/views/\(key)", method: .get, headers: gallery.signedIn)
             #expect(index.status == .ok, "\(String(buffer: index.body))")
             let view = try #require(try JSONSerialization.jsonObject(with: Data(buffer: index.body)) as? [String: Any])
             let keys = (view["sections"] as? [[Any]] ?? []).map { $0[0] as! String }.joined(separator: ",")
-            let sections = try await client.execute(uri: "/api/views/\(key)/sections?keys=\(keys)", method: .get, headers: gallery.signedIn)
+            let sections = try await client.execute(
+                uri: "/api/views/\(key)/sections?keys=\(keys)", method: .get, headers: gallery.signedIn)
             let loaded = try JSONSerialization.jsonObject(with: Data(buffer: sections.body)) as! [String: Any]
-            let ids = (loaded["sections"] as! [[String: Any]]).flatMap { ($0["tiles"] as! [[Any]]).map { $0[0] as! String } }
+            let ids = (loaded["sections"] as! [[String: Any]]).flatMap {
+                ($0["tiles"] as! [[Any]]).map { $0[0] as! String }
+            }
             #expect(Set(ids) == Set(expected.map { gallery.assetIds[$0] }))
         }
     }
 
-    static func change(_ body: String, ids: [String], gallery: GalleryUnderTest, client: some TestClientProtocol) async throws
-        -> TestResponse
+    static func change(_ body: String, ids: [String], gallery: GalleryUnderTest, client: GalleryClient) async throws
+        -> GalleryResponse
     {
         var object = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
         object["ids"] = ids
         var headers = gallery.signedIn
         headers[.contentType] = "application/json"
-        return try await client.execute(uri: "/api/changes", method: .post, headers: headers,
-                                        body: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: object)))
+        return try await client.execute(
+            uri: "/api/changes", method: .post, headers: headers,
+            body: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: object)))
     }
 }

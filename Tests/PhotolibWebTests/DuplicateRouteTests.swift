@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import Logging
 import NIOCore
 import PhotoLibrary
@@ -153,7 +152,7 @@ struct DuplicateRouteTests {
         (group["members"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
     }
 
-    static func groups(_ client: some TestClientProtocol, _ gallery: GalleryUnderTest) async throws
+    static func groups(_ client: GalleryClient, _ gallery: GalleryUnderTest) async throws
         -> [[String: Any]]
     {
         let answer = try PlaceRouteTests.json(
@@ -161,8 +160,8 @@ struct DuplicateRouteTests {
         return try #require(answer["groups"] as? [[String: Any]])
     }
 
-    static func change(_ body: [String: Any], _ client: some TestClientProtocol, _ gallery: GalleryUnderTest)
-        async throws -> TestResponse
+    static func change(_ body: [String: Any], _ client: GalleryClient, _ gallery: GalleryUnderTest)
+        async throws -> GalleryResponse
     {
         var headers = gallery.signedIn
         headers[.contentType] = "application/json"

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import PhotoLibrary
 import TestSupport
@@ -68,13 +67,20 @@ struct GalleryUnderTest {
         }
     }
 
-    /// Runs `test` against the gallery listening on a port of its own (the test client's requests say `Host:
-    /// localhost`), with the change feed running.
-    func test(_ test: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    /// Runs `test` against the gallery listening on a port of its own (the client's requests say `Host: localhost`),
+    /// with the change feed running; the gallery stops when it returns.
+    func test(_ test: @escaping @Sendable (GalleryClient) async throws -> Void) async throws {
         var logger = Logger(label: "photolib-web-test")
         logger.logLevel = .warning
-        let app = Gallery.makeApplication(configuration, logger: logger)
-        try await app.test(.live) { client in try await test(PatientClient(client: client)) }
+        let (ports, bound) = AsyncStream.makeStream(of: Int?.self)
+        let app = Gallery.makeApplication(configuration, logger: logger) { port in bound.yield(port) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.runService() }
+            var listening = ports.makeAsyncIterator()
+            let port = await listening.next() ?? nil
+            try await test(GalleryClient(port: port))
+            group.cancelAll()
+        }
     }
 
     /// A signed-in request's headers: the session cookie (and the gallery's own Origin, for changes).
@@ -104,28 +110,4 @@ func rawStatus(port: Int, request: String) throws -> Int {
     let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
     let statusLine = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self).split(separator: " ")
     return statusLine.count > 1 ? Int(statusLine[1]) ?? 0 : 0
-}
-
-/// The live test client, asking a GET or HEAD again after a read timeout or the gallery's 503 (the daemon did not
-/// answer within 10 s): with the whole suite running at once on two cores, one answer can take longer than the
-/// client's fixed 20 s or the gallery's 10 s. A request that hangs or fails still fails, three times over; a request
-/// that changes something is never sent twice.
-struct PatientClient: TestClientProtocol {
-    let client: any TestClientProtocol
-    var port: Int? { client.port }
-
-    func executeRequest(uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?)
-        async throws -> TestResponse
-    {
-        let repeatable = method == .get || method == .head
-        var attempt = 1
-        while true {
-            do {
-                let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: body)
-                guard repeatable, attempt < 3, response.status == .serviceUnavailable else { return response }
-                try await Task.sleep(for: .seconds(1))
-            } catch TestClient.Error.readTimeout where repeatable && attempt < 3 {}
-            attempt += 1
-        }
-    }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import Logging
 import NIOCore
 import PhotoLibrary
@@ -156,13 +155,13 @@ struct PlaceRouteTests {
         await connections.closeAll()
     }
 
-    static func json(_ response: TestResponse) throws -> [String: Any] {
+    static func json(_ response: GalleryResponse) throws -> [String: Any] {
         #expect(response.status == .ok, "\(String(buffer: response.body))")
         return try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
     }
 
     /// The ids of a view's assets, in its order.
-    static func viewIds(_ view: String, _ client: some TestClientProtocol, _ gallery: GalleryUnderTest) async throws
+    static func viewIds(_ view: String, _ client: GalleryClient, _ gallery: GalleryUnderTest) async throws
         -> [String]
     {
         let index = try json(

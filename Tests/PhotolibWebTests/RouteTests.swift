@@ -1,11 +1,11 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import PhotoLibrary
 import TestSupport
-@testable import PhotolibWeb
 import Testing
+
+@testable import PhotolibWeb
 
 /// The gallery's routes against the real daemon: views, sections, images, files, uploads, and their bad input.
 @Suite(.serialized)
@@ -20,9 +20,12 @@ struct RouteTests {
             let sections = try #require(view["sections"] as? [[Any]])
             #expect(sections.map { $0[0] as! String } == ["2024-05-12", "2024-05-11", "2024-05-10"])
             let keys = sections.map { $0[0] as! String }.joined(separator: ",")
-            let tiles = try await client.execute(uri: "/api/views/timeline/sections?keys=\(keys)", method: .get, headers: gallery.signedIn)
+            let tiles = try await client.execute(
+                uri: "/api/views/timeline/sections?keys=\(keys)", method: .get, headers: gallery.signedIn)
             let loaded = try JSONSerialization.jsonObject(with: Data(buffer: tiles.body)) as! [String: Any]
-            let ids = (loaded["sections"] as! [[String: Any]]).flatMap { ($0["tiles"] as! [[Any]]).map { $0[0] as! String } }
+            let ids = (loaded["sections"] as! [[String: Any]]).flatMap {
+                ($0["tiles"] as! [[Any]]).map { $0[0] as! String }
+            }
             #expect(ids == gallery.assetIds.reversed())
         }
     }
@@ -31,8 +34,10 @@ struct RouteTests {
         let gallery = try await GalleryUnderTest.start(photos: 1)
         let unknown = "00000000-0000-4000-8000-000000000000"
         try await gallery.test { client in
-            for path in ["/image/\(unknown)/o/256", "/original/\(unknown)", "/video/\(unknown)", "/api/assets/\(unknown)",
-                         "/api/views/collection-\(unknown)", "/api/views/nonsense", "/image/\(gallery.assetIds[0])/o/999"] {
+            for path in [
+                "/image/\(unknown)/o/256", "/original/\(unknown)", "/video/\(unknown)", "/api/assets/\(unknown)",
+                "/api/views/collection-\(unknown)", "/api/views/nonsense", "/image/\(gallery.assetIds[0])/o/999",
+            ] {
                 let response = try await client.execute(uri: path, method: .get, headers: gallery.signedIn)
                 #expect(response.status == .notFound, "\(path)")
             }
@@ -73,7 +78,8 @@ struct RouteTests {
             let deadline = ContinuousClock.now + .seconds(10)
             var status = HTTPResponse.Status.ok
             while status == .ok, ContinuousClock.now < deadline {
-                status = try await client.execute(uri: "/image/\(gone)/o/256", method: .get, headers: gallery.signedIn).status
+                status = try await client.execute(uri: "/image/\(gone)/o/256", method: .get, headers: gallery.signedIn)
+                    .status
                 if status == .ok { try await Task.sleep(for: .milliseconds(50)) }
             }
             #expect(status == .notFound)
@@ -153,22 +159,28 @@ struct RouteTests {
         let created = try await library.performChanges(changes).created
         let (albumId, folderId) = (try #require(created[album]), try #require(created[folder]))
         try await gallery.test { client in
-            for move in [#"{"action": "moveToFolder", "collections": ["\#(albumId)"], "folder": "\#(folderId)"}"#,
-                         #"{"action": "moveToFolder", "collections": ["\#(albumId)"], "folder": null, "from": "\#(folderId)"}"#] {
+            for move in [
+                #"{"action": "moveToFolder", "collections": ["\#(albumId)"], "folder": "\#(folderId)"}"#,
+                #"{"action": "moveToFolder", "collections": ["\#(albumId)"], "folder": null, "from": "\#(folderId)"}"#,
+            ] {
                 let response = try await AnnotationRouteTests.change(move, ids: [], gallery: gallery, client: client)
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
-                let parent = try await library.fetchCollections(matching: CollectionQuery(ids: [albumId])).collections.first?.parentId
+                let parent = try await library.fetchCollections(matching: CollectionQuery(ids: [albumId])).collections
+                    .first?.parentId
                 #expect(parent == (move.contains("null") ? nil : folderId))
             }
-            let nowhere = try await AnnotationRouteTests.change(#"{"action": "moveToFolder", "collections": ["\#(albumId)"]}"#,
-                                                                ids: [], gallery: gallery, client: client)
+            let nowhere = try await AnnotationRouteTests.change(
+                #"{"action": "moveToFolder", "collections": ["\#(albumId)"]}"#,
+                ids: [], gallery: gallery, client: client)
             #expect(nowhere.status == .badRequest)
         }
         await library.close()
     }
 
-    @Test(arguments: ["/page/..%2f..%2fPackage.swift", "/page/../Package.swift", "/page/%2e%2e/etc/passwd",
-                      "/../../etc/passwd", "/page/index.html%00", "/image/..%2f..%2fetc/o/256"])
+    @Test(arguments: [
+        "/page/..%2f..%2fPackage.swift", "/page/../Package.swift", "/page/%2e%2e/etc/passwd",
+        "/../../etc/passwd", "/page/index.html%00", "/image/..%2f..%2fetc/o/256",
+    ])
     func pathTricksReachNothingOutsideTheGallerysFiles(path: String) async throws {
         let gallery = try await GalleryUnderTest.start(photos: 0)
         try await gallery.test { client in
@@ -182,12 +194,15 @@ struct RouteTests {
         let gallery = try await GalleryUnderTest.start(photos: 1)
         try await gallery.test { client in
             let garbage = ByteBuffer(bytes: (0..<5000).map { _ in UInt8.random(in: 0...255) })
-            let refused = try await client.execute(uri: "/api/uploads?name=broken.jpg", method: .post, headers: gallery.signedIn, body: garbage)
+            let refused = try await client.execute(
+                uri: "/api/uploads?name=broken.jpg", method: .post, headers: gallery.signedIn, body: garbage)
             #expect(refused.status == .unprocessableContent)
-            #expect(String(buffer: refused.body).contains("unsupported") || String(buffer: refused.body).contains("failed"))
+            #expect(
+                String(buffer: refused.body).contains("unsupported") || String(buffer: refused.body).contains("failed"))
             let photo = try Data(contentsOf: URL(fileURLWithPath: gallery.daemon.directory + "/photos/IMG_0.jpg"))
-            let duplicate = try await client.execute(uri: "/api/uploads?name=..%2F..%2Fsame.jpg", method: .post,
-                                                     headers: gallery.signedIn, body: ByteBuffer(bytes: photo))
+            let duplicate = try await client.execute(
+                uri: "/api/uploads?name=..%2F..%2Fsame.jpg", method: .post,
+                headers: gallery.signedIn, body: ByteBuffer(bytes: photo))
             #expect(duplicate.status == .ok)
             #expect(String(buffer: duplicate.body).contains("duplicate"))
         }

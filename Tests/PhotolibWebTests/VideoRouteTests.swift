@@ -1,11 +1,11 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import PhotoLibrary
-@testable import PhotolibWeb
-import Testing
 import TestSupport
+import Testing
+
+@testable import PhotolibWeb
 
 /// The videos the page plays: the daemon's H.264 export of a video the browser cannot decode, made with progress and
 /// served in ranges, and the daemon's reason when it cannot be made.
@@ -13,25 +13,29 @@ import TestSupport
 struct VideoRouteTests {
     @Test func anHEVCVideoIsConvertedWithProgressAndServedInRangesAsH264() async throws {
         let gallery = try await GalleryUnderTest.start(photos: 0)
-        let clip = try VideoFixtures.clip(at: gallery.daemon.directory + "/hevc.mp4", width: 160, height: 120, seconds: 2,
-                                          codec: "libx265")
+        let clip = try VideoFixtures.clip(
+            at: gallery.daemon.directory + "/hevc.mp4", width: 160, height: 120, seconds: 2,
+            codec: "libx265")
         let id = try #require(try await gallery.importing([clip]).first)
         let received = try TemporaryDirectory()
         try await gallery.test { client in
-            // A client of its own with more patience than the test client's 20 s without a byte: on a loaded machine
-            // the daemon's ffmpeg may not report its first progress that soon.
-            let patient = TestClient(host: "localhost", port: try #require(client.port), configuration: .init(timeout: .seconds(120)))
-            patient.connect()
-            func get(_ uri: String, _ headers: HTTPFields = gallery.signedIn) async throws -> (TestClient.Response, ByteBuffer) {
-                let response = try await patient.execute(.init(uri, method: .get, authority: "localhost", headers: headers))
-                return (response, response.body ?? ByteBuffer())
+            // More patience than 20 s without a byte: on a loaded machine the daemon's ffmpeg may not report its first
+            // progress that soon.
+            var patient = client
+            patient.timeout = .seconds(120)
+            func get(_ uri: String, _ headers: HTTPFields = gallery.signedIn) async throws -> (
+                GalleryResponse, ByteBuffer
+            ) {
+                let response = try await patient.execute(uri: uri, method: .get, headers: headers)
+                return (response, response.body)
             }
             let (conversion, progress) = try await get("/api/videos/\(id)/conversion")
             #expect(conversion.status == .ok)
             #expect(conversion.headers[.contentType] == "application/x-ndjson")
             let lines = try Self.lines(progress)
             #expect(lines.last?["ready"] as? String == "/video/\(id)/converted", "\(lines)")
-            #expect(lines.dropLast().allSatisfy { ($0["progress"] as? Double).map((0...1).contains) == true }, "\(lines)")
+            #expect(
+                lines.dropLast().allSatisfy { ($0["progress"] as? Double).map((0...1).contains) == true }, "\(lines)")
 
             let (whole, video) = try await get("/video/\(id)/converted")
             #expect(whole.status == .ok)
@@ -53,7 +57,6 @@ struct VideoRouteTests {
             // Asked again, the export kept by the daemon is ready at once: one reply, no progress.
             let again = try Self.lines(try await get("/api/videos/\(id)/conversion").1)
             #expect(again.count == 1 && again.first?["ready"] != nil, "\(again)")
-            try await patient.shutdown()
         }
     }
 
@@ -67,11 +70,13 @@ struct VideoRouteTests {
         await library.close()
         #expect(truncate(stored.path, off_t(stored.fileSize / 2)) == 0)
         try await gallery.test { client in
-            let conversion = try await client.execute(uri: "/api/videos/\(id)/conversion", method: .get, headers: gallery.signedIn)
+            let conversion = try await client.execute(
+                uri: "/api/videos/\(id)/conversion", method: .get, headers: gallery.signedIn)
             let lines = try Self.lines(conversion.body)
             let reason = try #require(lines.last?["error"] as? String, "\(lines)")
             #expect(reason.contains("export failed"), "\(reason)")
-            let converted = try await client.execute(uri: "/video/\(id)/converted", method: .get, headers: gallery.signedIn)
+            let converted = try await client.execute(
+                uri: "/video/\(id)/converted", method: .get, headers: gallery.signedIn)
             #expect(converted.status != .ok)
             #expect(String(buffer: converted.body).contains("export failed"))
         }
@@ -80,12 +85,14 @@ struct VideoRouteTests {
     @Test func aConversionOfAPhotoOrOfNoAssetIsRefusedBeforeItStarts() async throws {
         let gallery = try await GalleryUnderTest.start(photos: 1)
         try await gallery.test { client in
-            let photo = try await client.execute(uri: "/api/videos/\(gallery.assetIds[0])/conversion", method: .get,
-                                                 headers: gallery.signedIn)
+            let photo = try await client.execute(
+                uri: "/api/videos/\(gallery.assetIds[0])/conversion", method: .get,
+                headers: gallery.signedIn)
             #expect(photo.status == .badRequest)
             #expect(String(buffer: photo.body).contains("not a video"))
-            let unknown = try await client.execute(uri: "/api/videos/00000000-0000-4000-8000-000000000000/conversion",
-                                                   method: .get, headers: gallery.signedIn)
+            let unknown = try await client.execute(
+                uri: "/api/videos/00000000-0000-4000-8000-000000000000/conversion",
+                method: .get, headers: gallery.signedIn)
             #expect(unknown.status == .notFound)
         }
     }
