@@ -303,7 +303,8 @@ let package = Package(
         .executableTarget(name: "photolib-web", dependencies: ["GalleryCLI"]),
 
         // Helpers shared by tests and benchmarks: running tools, temporary directories, image fixtures, sockets.
-        .target(name: "TestSupport", dependencies: ["Varlink"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["Varlink", "PhotoModel", "LibraryStore"], path: "Tests/TestSupport"),
         .testTarget(name: "CompactJSONTests", dependencies: ["CompactJSON"]),
         .testTarget(name: "DigestsTests", dependencies: ["Digests", "HexEncoding", "TestSupport"]),
         .testTarget(name: "PhotoModelTests", dependencies: ["PhotoModel", "CompactJSON"]),
@@ -327,7 +328,7 @@ let package = Package(
             name: "DaemonCoreTests",
             dependencies: [
                 "DaemonCore", "LibraryStore", "PhotoModel", "PhotolibProtocol", "PhotolibConfig", "Imaging",
-                "ThumbnailCache", "TestSupport",
+                "ThumbnailCache", "TestSupport", "Varlink",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
