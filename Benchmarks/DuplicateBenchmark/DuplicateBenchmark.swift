@@ -184,9 +184,9 @@ import PhotolibConfig
         let database = try LibraryDatabase(path: path)
         let threshold = DaemonConfiguration.defaultDuplicateThreshold
         var started = monotonicMilliseconds()
-        try await database.useDuplicateThreshold(threshold)
+        try await database.duplicates.useDuplicateThreshold(threshold)
         let afresh = (monotonicMilliseconds() - started) / 1_000
-        let groups = try await database.fetchDuplicates(nil).count
+        let groups = try await database.duplicates.fetchDuplicates(nil).count
         print(String(format: "all groups of %d fingerprints made afresh: %.2f s, %d groups", count, afresh, groups))
         BenchmarkRecord.figure(
             "all duplicate groups of \(count) fingerprints afresh", ours: afresh, peer: nil, peerName: nil, unit: "s",
@@ -225,7 +225,7 @@ import PhotolibConfig
                 index % 2 == 0
                 ? ImageFingerprint(bits: existing[index].bits ^ (1 << (generator.next() % 64)))
                 : ImageFingerprint(bits: generator.next())
-            try await database.recordFingerprints([(created.created["@\(index)"]!, fingerprint)])
+            try await database.duplicates.recordFingerprints([(created.created["@\(index)"]!, fingerprint)])
         }
         let perAsset = (monotonicMilliseconds() - started) / Double(newCount)
         let cpuPerAsset = (processCPUMilliseconds() - startedCPU) / Double(newCount)

@@ -57,12 +57,12 @@ package final class LibraryCore: Sendable {
             rawReader: rawReader, mediaProber: MediaProber(), threadPool: importReads)
         let importer = Importer(fileStore: fileStore, describer: describer)
         do {
-            let recovered = try await fileStore.recover(isResourceFile: database.isResourceFile)
+            let recovered = try await fileStore.recover(isResourceFile: database.sourceFiles.isResourceFile)
             if recovered > 0 { logger.notice("finished interrupted imports", metadata: ["files": "\(recovered)"]) }
             try await StoreSync.recoverUnsyncedCopies(database: database, importer: importer, logger: logger)
             try await StoreFileRemoval(database: database).removeLeftovers(logger: logger)
             // After an upgrade or a changed threshold, every group of duplicates is made afresh (2 s at a million).
-            try await database.useDuplicateThreshold(configuration.duplicateThreshold)
+            try await database.duplicates.useDuplicateThreshold(configuration.duplicateThreshold)
         } catch {
             try? await importReads.shutdownGracefully()
             throw error
@@ -129,7 +129,7 @@ package final class LibraryCore: Sendable {
         await sources.reconfigure(new.sources, from: new.file)
         authorization.replacePolicy(with: new.access)
         do {
-            try await database.useDuplicateThreshold(new.duplicateThreshold)
+            try await database.duplicates.useDuplicateThreshold(new.duplicateThreshold)
         } catch {
             logger.error("cannot regroup the duplicates", metadata: ["error": "\(error)"])
         }

@@ -2,7 +2,10 @@ import Foundation
 import GRDB
 import PhotoModel
 
-extension LibraryDatabase {
+/// Assets' perceptual fingerprints and the groups of duplicates made from them (CONTRACT §17).
+public struct DuplicateRecords: Sendable {
+    let writer: LibraryWriter
+
     /// Image assets whose fingerprint is still to make (from before duplicates, or whose first rendition came from
     /// elsewhere), oldest first.
     public func assetsAwaitingFingerprints(limit: Int) async throws -> [String] {
@@ -145,7 +148,7 @@ extension ChangeTransaction {
         }
         try updateAsset(kept, update)
         if try writeAnnotations(annotations, ofAsset: kept) || update.location != .unchanged {
-            try LibraryDatabase.noteSidecarWriteDue(ofAsset: kept, in: db)
+            try SidecarRecords.noteSidecarWriteDue(ofAsset: kept, in: db)
         }
         if let earliest = rows.filter({ ($0["creationTime"] as Double?) != nil })
             .min(by: { ($0["creationTime"] as Double) < ($1["creationTime"] as Double) }),

@@ -95,7 +95,10 @@ public struct AssetAwaitingPlace: Sendable, Hashable {
     public var location: Location
 }
 
-extension LibraryDatabase {
+/// Where assets were taken: the places named for their locations and the summaries `FetchPlaces` gives (CONTRACT §15).
+public struct PlaceRecords: Sendable {
+    let writer: LibraryWriter
+
     /// Up to `limit` located assets whose place was never looked up (the library predates places, or the place table
     /// was missing), in the order they are stored.
     public func assetsAwaitingPlaces(limit: Int) async throws -> [AssetAwaitingPlace] {
@@ -143,7 +146,7 @@ extension LibraryDatabase {
                 ).execute(arguments: [place?.id, asset.row, asset.location.latitude, asset.location.longitude])
                 if db.changesCount > 0, place != nil { transaction.note(.asset, asset.id, .changed) }
             }
-        }.committed.map { ChangeToken(libraryId: libraryId, generation: $0.generation) }
+        }.committed.map { ChangeToken(libraryId: writer.libraryId, generation: $0.generation) }
     }
 
     /// The library's cities: one per place its assets (as `query` selects them) were taken at, with their count, the

@@ -18,6 +18,19 @@ public struct LibraryDatabase: Sendable {
         writer = try LibraryWriter(path: path, places: places)
     }
 
+    /// The files the library took from import sources.
+    public var sourceFiles: SourceFileRecords { SourceFileRecords(writer: writer) }
+    /// The files of import sources not taken because the library holds their content.
+    public var sourceDuplicates: SourceDuplicateRecords { SourceDuplicateRecords(writer: writer) }
+    /// The store copies not yet known to be synced.
+    public var unsyncedCopies: UnsyncedCopyRecords { UnsyncedCopyRecords(writer: writer) }
+    /// The XMP sidecars beside assets' files.
+    public var sidecars: SidecarRecords { SidecarRecords(writer: writer) }
+    /// Perceptual fingerprints and groups of duplicates.
+    public var duplicates: DuplicateRecords { DuplicateRecords(writer: writer) }
+    /// Assets' places.
+    public var places: PlaceRecords { PlaceRecords(writer: writer) }
+
     /// Starts following `queries` (each once, however many observers); returns when their results are loaded.
     /// Balance with `observedResults.release`.
     public func track(_ queries: [ObservedQuery]) async throws {
@@ -30,18 +43,23 @@ public struct LibraryDatabase: Sendable {
     }
 
     func token(_ db: Database) throws -> ChangeToken {
-        ChangeToken(libraryId: libraryId, generation: try Int64.fetchOne(db, sql: "SELECT generation FROM library_info")!)
+        ChangeToken(
+            libraryId: libraryId, generation: try Int64.fetchOne(db, sql: "SELECT generation FROM library_info")!)
     }
 
     /// One page of assets and the size of the whole result, read at one consistent state.
-    public func fetchAssets(_ query: AssetQuery, offset: Int = 0, pageSize: Int = 500,
-                            includeResources: Bool = false) async throws -> AssetPage {
+    public func fetchAssets(
+        _ query: AssetQuery, offset: Int = 0, pageSize: Int = 500,
+        includeResources: Bool = false
+    ) async throws -> AssetPage {
         try Self.checkPage(offset: offset, pageSize: pageSize)
         let now = Date()
         return try await writer.read { db in
             var assets: [Asset] = []
-            let (count, token) = try readPage(query, now: now, offset: offset, pageSize: pageSize, includeResources: includeResources,
-                                              batchSize: pageSize, in: db) { assets += $0 }
+            let (count, token) = try readPage(
+                query, now: now, offset: offset, pageSize: pageSize, includeResources: includeResources,
+                batchSize: pageSize, in: db
+            ) { assets += $0 }
             return AssetPage(count: count, assets: assets, token: token)
         }
     }
@@ -49,14 +67,17 @@ public struct LibraryDatabase: Sendable {
     /// Reads a page as `fetchAssets(_:offset:pageSize:includeResources:)` does, handing its assets to `receive`
     /// `batchSize` at a time as their rows are read, so that the first can be sent on before the last is read.
     /// Returns the size of the whole result and the token of the state read.
-    public func fetchAssets(_ query: AssetQuery, offset: Int = 0, pageSize: Int = 500, includeResources: Bool = false,
-                            inBatchesOf batchSize: Int,
-                            receiving receive: @escaping @Sendable ([Asset]) throws -> Void) async throws -> (count: Int, token: ChangeToken) {
+    public func fetchAssets(
+        _ query: AssetQuery, offset: Int = 0, pageSize: Int = 500, includeResources: Bool = false,
+        inBatchesOf batchSize: Int,
+        receiving receive: @escaping @Sendable ([Asset]) throws -> Void
+    ) async throws -> (count: Int, token: ChangeToken) {
         try Self.checkPage(offset: offset, pageSize: pageSize)
         let now = Date()
         return try await writer.read { db in
-            try readPage(query, now: now, offset: offset, pageSize: pageSize, includeResources: includeResources,
-                         batchSize: batchSize, in: db, receiving: receive)
+            try readPage(
+                query, now: now, offset: offset, pageSize: pageSize, includeResources: includeResources,
+                batchSize: batchSize, in: db, receiving: receive)
         }
     }
 
@@ -65,12 +86,15 @@ public struct LibraryDatabase: Sendable {
         guard pageSize >= 0 else { throw LibraryError.invalidParameter("pageSize") }
     }
 
-    private func readPage(_ query: AssetQuery, now: Date, offset: Int, pageSize: Int, includeResources: Bool, batchSize: Int,
-                          in db: Database, receiving receive: ([Asset]) throws -> Void) throws -> (count: Int, token: ChangeToken) {
+    private func readPage(
+        _ query: AssetQuery, now: Date, offset: Int, pageSize: Int, includeResources: Bool, batchSize: Int,
+        in db: Database, receiving receive: ([Asset]) throws -> Void
+    ) throws -> (count: Int, token: ChangeToken) {
         let selection = try AssetSelection.compiling(query, now: now, in: db)
         // A cursor reads each row in place, without copying it first.
         let rows = try AssetRecord.fetchCursor(
-            db, sql: selection.pageSQL(columns: AssetRecord.selection, offset: offset, count: pageSize), arguments: selection.arguments
+            db, sql: selection.pageSQL(columns: AssetRecord.selection, offset: offset, count: pageSize),
+            arguments: selection.arguments
         )
         var batch: [Asset] = [], rowCount = 0
         while let record = try rows.next() {
@@ -82,7 +106,8 @@ public struct LibraryDatabase: Sendable {
             }
         }
         if !batch.isEmpty { try receive(completed(batch, includeResources: includeResources, in: db)) }
-        let count = try selection.count(ofFirstPage: rowCount, pageSize: pageSize, offset: offset) ?? selection.count(db)
+        let count =
+            try selection.count(ofFirstPage: rowCount, pageSize: pageSize, offset: offset) ?? selection.count(db)
         return (count, try token(db))
     }
 

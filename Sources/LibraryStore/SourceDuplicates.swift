@@ -25,31 +25,43 @@ extension ChangeTransaction {
     mutating func recordSourceDuplicate(_ file: SourceFile, outcome: IngestOutcome) throws {
         guard let root = file.sourceRoot else { return }
         guard case .duplicate = outcome else {
-            return try db.execute(sql: "DELETE FROM source_duplicate WHERE sourcePath = ?", arguments: [file.sourcePath])
+            return try db.execute(
+                sql: "DELETE FROM source_duplicate WHERE sourcePath = ?", arguments: [file.sourcePath])
         }
-        try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO source_duplicate (sourcePath, sourceRoot, contentHash, device, inode, size, modificationTime)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [file.sourcePath, root, file.contentHash, Int64(bitPattern: file.identity.device),
-                                     Int64(bitPattern: file.identity.inode), file.identity.size, file.identity.modificationTime])
+        try db.cachedStatement(
+            sql: """
+                INSERT OR REPLACE INTO source_duplicate (sourcePath, sourceRoot, contentHash, device, inode, size, modificationTime)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            file.sourcePath, root, file.contentHash, Int64(bitPattern: file.identity.device),
+            Int64(bitPattern: file.identity.inode), file.identity.size, file.identity.modificationTime,
+        ])
     }
 }
 
-extension LibraryDatabase {
+/// The files of import sources the library did not take because it holds their content already, remembered so
+/// that a rescan does not read them again.
+public struct SourceDuplicateRecords: Sendable {
+    let writer: LibraryWriter
+
     /// The files of the source at `root` known to duplicate content the library still holds, with the identity they
     /// had then.
     public func duplicateFiles(inSource root: String) async throws -> [String: FileIdentity] {
         try await writer.read { db in
             var files: [String: FileIdentity] = [:]
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT d.sourcePath, d.device, d.inode, d.size, d.modificationTime FROM source_duplicate d
-                WHERE d.sourceRoot = ? AND (EXISTS (SELECT 1 FROM resource_file rf WHERE rf.contentHash = d.contentHash)
-                  OR EXISTS (SELECT 1 FROM asset a WHERE a.contentHash = d.contentHash))
-                """, arguments: [root])
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT d.sourcePath, d.device, d.inode, d.size, d.modificationTime FROM source_duplicate d
+                    WHERE d.sourceRoot = ? AND (EXISTS (SELECT 1 FROM resource_file rf WHERE rf.contentHash = d.contentHash)
+                      OR EXISTS (SELECT 1 FROM asset a WHERE a.contentHash = d.contentHash))
+                    """, arguments: [root])
             while let row = try rows.next() {
                 let device: Int64 = row[1], inode: Int64 = row[2]
-                files[row[0]] = FileIdentity(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode),
-                                             size: row[3], modificationTime: row[4])
+                files[row[0]] = FileIdentity(
+                    device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode),
+                    size: row[3], modificationTime: row[4])
             }
             return files
         }
@@ -59,7 +71,9 @@ extension LibraryDatabase {
     public func forgetDuplicateFiles(at paths: [String]) async throws {
         guard !paths.isEmpty else { return }
         try await writer.writeUnrecorded { db in
-            for path in paths { try db.execute(sql: "DELETE FROM source_duplicate WHERE sourcePath = ?", arguments: [path]) }
+            for path in paths {
+                try db.execute(sql: "DELETE FROM source_duplicate WHERE sourcePath = ?", arguments: [path])
+            }
         }
     }
 

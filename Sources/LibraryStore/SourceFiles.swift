@@ -27,8 +27,10 @@ public struct SourceFile: Sendable, Hashable {
     public var role: FileRole
     public var identity: FileIdentity
 
-    public init(contentHash: String, sourceRoot: String?, sourcePath: String, groupKey: String?, role: FileRole,
-                identity: FileIdentity) {
+    public init(
+        contentHash: String, sourceRoot: String?, sourcePath: String, groupKey: String?, role: FileRole,
+        identity: FileIdentity
+    ) {
         self.contentHash = contentHash
         self.sourceRoot = sourceRoot
         self.sourcePath = sourcePath
@@ -66,7 +68,7 @@ public struct IngestRequest: Sendable {
     /// An album to add the asset to.
     public var album: String?
     /// The library's copy of the file is not synced yet: the commit is not synced either, and the copy is
-    /// remembered (see `unsyncedCopies`) until `forgetSyncedCopies` confirms it.
+    /// remembered (see `UnsyncedCopyRecords`) until `forgetSynced` confirms it.
     public var defersSync: Bool
     /// The XMP sidecar read with a file referenced in place, and its identity then: on record for a new asset.
     public var sidecarPath: String?
@@ -74,8 +76,10 @@ public struct IngestRequest: Sendable {
     /// The id the asset gets if the file makes a new one (else a new one is made).
     public var newAssetId: String?
 
-    public init(draft: AssetDraft, file: SourceFile, isReference: Bool, album: String? = nil, defersSync: Bool = false,
-                newAssetId: String? = nil) {
+    public init(
+        draft: AssetDraft, file: SourceFile, isReference: Bool, album: String? = nil, defersSync: Bool = false,
+        newAssetId: String? = nil
+    ) {
         self.draft = draft
         self.file = file
         self.isReference = isReference
@@ -119,7 +123,8 @@ public enum IngestOutcome: Sendable, Hashable {
     public var assetId: String {
         switch self {
         case .inserted(let id), .joined(let id), .replaced(let id), .relinked(let id), .unchanged(let id),
-             .duplicate(let id, _): id
+            .duplicate(let id, _):
+            id
         }
     }
 }
@@ -142,14 +147,17 @@ extension LibraryDatabase {
     ///
     /// `fileExists` tells whether a referenced file is still on disk (a file whose content reappears elsewhere takes
     /// over its asset only when it is gone).
-    public func ingest(_ request: IngestRequest, fileExists: @escaping @Sendable (String) -> Bool) async throws -> IngestOutcome {
+    public func ingest(_ request: IngestRequest, fileExists: @escaping @Sendable (String) -> Bool) async throws
+        -> IngestOutcome
+    {
         try await writer.recordChange(syncsCommit: !request.defersSync) { transaction in
             let outcome = try transaction.ingest(request, fileExists: fileExists)
             try transaction.recordSourceDuplicate(request.file, outcome: outcome)
             if request.defersSync, outcome.usesFile { try transaction.rememberUnsyncedCopy(of: request) }
             if let sidecar = request.sidecarPath, outcome.recordsSidecar {
-                try Self.recordSidecar(sidecar, identity: request.sidecarIdentity, writeProblem: nil, ofAsset: outcome.assetId,
-                                       in: transaction.db)
+                try SidecarRecords.recordSidecar(
+                    sidecar, identity: request.sidecarIdentity, writeProblem: nil, ofAsset: outcome.assetId,
+                    in: transaction.db)
             }
             if let album = request.album {
                 try transaction.apply(.addAssets(target: album, ids: [outcome.assetId]), index: 0, draft: nil)
@@ -165,42 +173,60 @@ extension LibraryDatabase {
             mediaType: .image, pixelWidth: 1, pixelHeight: 1, orientation: 1,
             creationDate: Timestamp(secondsSince1970: 0, utcOffsetSeconds: 0), creationDateSource: .fileModification,
             location: nil, contentHash: String(repeating: "0", count: 64),
-            resources: [DraftResource(type: .photo, originalFilename: "rehearsal.jpg", mimeType: "image/jpeg", fileSize: 1,
-                                      path: "/rehearsal.jpg", isOwnedByLibrary: true)])
-        let file = SourceFile(contentHash: draft.contentHash, sourceRoot: "/", sourcePath: "/rehearsal.jpg",
-                              groupKey: "/rehearsal", role: .still,
-                              identity: FileIdentity(device: 0, inode: 0, size: 1, modificationTime: 0))
+            resources: [
+                DraftResource(
+                    type: .photo, originalFilename: "rehearsal.jpg", mimeType: "image/jpeg", fileSize: 1,
+                    path: "/rehearsal.jpg", isOwnedByLibrary: true)
+            ])
+        let file = SourceFile(
+            contentHash: draft.contentHash, sourceRoot: "/", sourcePath: "/rehearsal.jpg",
+            groupKey: "/rehearsal", role: .still,
+            identity: FileIdentity(device: 0, inode: 0, size: 1, modificationTime: 0))
         try await writer.rehearse { transaction in
             let request = IngestRequest(draft: draft, file: file, isReference: false, defersSync: true)
             _ = try transaction.ingest(request, fileExists: { _ in false })
             try transaction.rememberUnsyncedCopy(of: request)
         }
     }
+}
+
+/// What the library knows of the files it took from import sources: the files themselves as they move, go offline
+/// and come back, the duplicates it remembers not taking, the copies not yet synced, and the sources added at run
+/// time.
+public struct SourceFileRecords: Sendable {
+    let writer: LibraryWriter
 
     /// Every file the library took from the source at `root`.
     public func knownFiles(inSource root: String) async throws -> [KnownFile] {
         try await writer.read { db in
-            try KnownFileRecord.fetchAll(db, sql: KnownFileRecord.select + " WHERE rf.sourceRoot = ?", arguments: [root])
-                .map(\.file)
+            try KnownFileRecord.fetchAll(
+                db, sql: KnownFileRecord.select + " WHERE rf.sourceRoot = ?", arguments: [root]
+            )
+            .map(\.file)
         }
     }
 
     /// Points the referenced files at `path` (a file, or a folder and everything in it) to `newPath`, keeping their
     /// assets; returns each file's move.
     @discardableResult
-    public func moveReferencedFiles(from path: String, to newPath: String, sourceRoot: String) async throws -> [ReferencedFileMove] {
+    public func moveReferencedFiles(from path: String, to newPath: String, sourceRoot: String) async throws
+        -> [ReferencedFileMove]
+    {
         try await writer.recordChange { transaction in
             var moves: [ReferencedFileMove] = []
             for file in try KnownFileRecord.referenced(under: path, db: transaction.db) {
                 let destination = newPath + file.sourcePath.dropFirst(path.count)
                 moves.append(ReferencedFileMove(assetId: file.assetId, from: file.sourcePath, to: destination))
-                try transaction.db.execute(sql: """
-                    UPDATE resource_file SET sourcePath = ?, sourceRoot = ?, isOffline = 0 WHERE assetId = ? AND type = ?
-                    """, arguments: [destination, sourceRoot, file.assetId, file.resourceType.rawValue])
-                try transaction.db.execute(sql: "UPDATE resource SET path = ? WHERE assetId = ? AND type = ?",
-                                           arguments: [destination, file.assetId, file.resourceType.rawValue])
+                try transaction.db.execute(
+                    sql: """
+                        UPDATE resource_file SET sourcePath = ?, sourceRoot = ?, isOffline = 0 WHERE assetId = ? AND type = ?
+                        """, arguments: [destination, sourceRoot, file.assetId, file.resourceType.rawValue])
+                try transaction.db.execute(
+                    sql: "UPDATE resource SET path = ? WHERE assetId = ? AND type = ?",
+                    arguments: [destination, file.assetId, file.resourceType.rawValue])
                 transaction.note(.asset, file.assetId, .changed)
-                transaction.referencedFilesLeft.append(ReferencedFileLeft(path: file.sourcePath, movedAssetId: file.assetId))
+                transaction.referencedFilesLeft.append(
+                    ReferencedFileLeft(path: file.sourcePath, movedAssetId: file.assetId))
             }
             return moves
         }.value
@@ -226,15 +252,17 @@ extension LibraryDatabase {
     /// The assets whose photo is a file referenced in place, not a copy in the library's store.
     public func referencedPhotoAssetIds() async throws -> [String] {
         try await writer.read { db in
-            try String.fetchAll(db, sql: "SELECT assetId FROM resource WHERE type = ? AND isOwnedByLibrary = 0",
-                                arguments: [ResourceType.photo.rawValue])
+            try String.fetchAll(
+                db, sql: "SELECT assetId FROM resource WHERE type = ? AND isOwnedByLibrary = 0",
+                arguments: [ResourceType.photo.rawValue])
         }
     }
 
     /// Marks the files of the source at `root` offline (its folder is gone or unmounted) or back online.
     public func setOffline(_ isOffline: Bool, sourceRoot root: String) async throws {
         try await writer.writeUnrecorded { db in
-            try db.execute(sql: "UPDATE resource_file SET isOffline = ? WHERE sourceRoot = ?", arguments: [isOffline, root])
+            try db.execute(
+                sql: "UPDATE resource_file SET isOffline = ? WHERE sourceRoot = ?", arguments: [isOffline, root])
         }
     }
 
@@ -242,11 +270,13 @@ extension LibraryDatabase {
     public func sourceAssetCounts() async throws -> [String: (assets: Int, offline: Int)] {
         try await writer.read { db in
             var counts: [String: (assets: Int, offline: Int)] = [:]
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT rf.sourceRoot, count(DISTINCT rf.assetId), count(DISTINCT CASE WHEN rf.isOffline THEN rf.assetId END)
-                FROM resource_file rf JOIN asset a ON a.id = rf.assetId
-                WHERE rf.sourceRoot IS NOT NULL AND a.trashedTime IS NULL GROUP BY rf.sourceRoot
-                """)
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT rf.sourceRoot, count(DISTINCT rf.assetId), count(DISTINCT CASE WHEN rf.isOffline THEN rf.assetId END)
+                    FROM resource_file rf JOIN asset a ON a.id = rf.assetId
+                    WHERE rf.sourceRoot IS NOT NULL AND a.trashedTime IS NULL GROUP BY rf.sourceRoot
+                    """)
             for row in rows { counts[row[0]] = (row[1], row[2]) }
             return counts
         }
@@ -255,8 +285,9 @@ extension LibraryDatabase {
     /// Whether some resource or edit of the library is the file at `path`.
     public func isResourceFile(_ path: String) async throws -> Bool {
         try await writer.read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM resource WHERE path = ? UNION ALL SELECT 1 FROM asset_edit WHERE path = ?",
-                              arguments: [path, path]) ?? false
+            try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM resource WHERE path = ? UNION ALL SELECT 1 FROM asset_edit WHERE path = ?",
+                arguments: [path, path]) ?? false
         }
     }
 
@@ -271,8 +302,9 @@ extension LibraryDatabase {
     /// Remembers a source added at run time (replacing one at the same path).
     public func saveSource(_ source: StoredSource) async throws {
         try await writer.writeUnrecorded { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO import_source (path, mode, recursive, addedTime) VALUES (?, ?, ?, ?)",
-                           arguments: [source.path, source.mode, source.recursive, Date().timeIntervalSince1970])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO import_source (path, mode, recursive, addedTime) VALUES (?, ?, ?, ?)",
+                arguments: [source.path, source.mode, source.recursive, Date().timeIntervalSince1970])
         }
     }
 

@@ -28,23 +28,31 @@ extension Schema {
 extension ChangeTransaction {
     /// Remembers, in the transaction that made it the library's, a copy that is not synced yet.
     func rememberUnsyncedCopy(of request: IngestRequest) throws {
-        try db.cachedStatement(sql: "INSERT OR REPLACE INTO unsynced_copy (storedPath, contentHash, sourcePath) VALUES (?, ?, ?)")
-            .execute(arguments: [request.draft.resources[0].path, request.draft.contentHash, request.file.sourcePath])
+        try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO unsynced_copy (storedPath, contentHash, sourcePath) VALUES (?, ?, ?)"
+        )
+        .execute(arguments: [request.draft.resources[0].path, request.draft.contentHash, request.file.sourcePath])
     }
 }
 
-extension LibraryDatabase {
+/// The store copies committed before their sync was confirmed, remembered until it is, so that a start after a crash
+/// of the machine writes them again from their sources.
+public struct UnsyncedCopyRecords: Sendable {
+    let writer: LibraryWriter
+
     /// The store copies whose sync was not confirmed: after a crash of the machine their content may not be whole.
-    public func unsyncedCopies() async throws -> [UnsyncedCopy] {
+    public func all() async throws -> [UnsyncedCopy] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT storedPath, contentHash, sourcePath FROM unsynced_copy ORDER BY storedPath")
-                .map { UnsyncedCopy(storedPath: $0[0], contentHash: $0[1], sourcePath: $0[2]) }
+            try Row.fetchAll(
+                db, sql: "SELECT storedPath, contentHash, sourcePath FROM unsynced_copy ORDER BY storedPath"
+            )
+            .map { UnsyncedCopy(storedPath: $0[0], contentHash: $0[1], sourcePath: $0[2]) }
         }
     }
 
     /// Forgets copies that are now synced, in a synced commit: SQLite's log is written in order, so that sync makes
     /// every commit before it durable too, the unsynced imports of these copies among them.
-    public func forgetSyncedCopies(_ storedPaths: [String]) async throws {
+    public func forgetSynced(_ storedPaths: [String]) async throws {
         try await writer.writeUnrecorded { db in
             for path in storedPaths {
                 try db.cachedStatement(sql: "DELETE FROM unsynced_copy WHERE storedPath = ?").execute(arguments: [path])

@@ -48,7 +48,7 @@ struct BackgroundAnalysisTests {
         let directory = try TemporaryDirectory()
         let positions = (0..<2_500).map { index in (48.85 + Double(index % 50) * 0.0001, 2.29) } + [(40.0, -40.0)]
         let database = try await Self.libraryFromBeforePlaces(positions, in: directory)
-        #expect(try await database.countAssetsAwaitingPlaces() == positions.count)
+        #expect(try await database.places.countAssetsAwaitingPlaces() == positions.count)
         let analysis = PlacesAnalysis(database: database, places: Self.placeTable, logger: Self.logger)
         var batches: [Int] = []
         while case let analysed = try await analysis.analyseNextBatch(), analysed > 0 { batches.append(analysed) }
@@ -71,7 +71,7 @@ struct BackgroundAnalysisTests {
         let running = Task { await analysis.run() }
         let reported = try await eventually { statistics.snapshot.analysis?.places }
         #expect(reported == AnalysisProgress(done: 0, total: 1))
-        #expect(try await database.countAssetsAwaitingPlaces() == 1)
+        #expect(try await database.places.countAssetsAwaitingPlaces() == 1)
 
         statistics.update { $0.queued = 0 }
         let named = try await eventually { statistics.snapshot.analysis?.places?.done == 1 }

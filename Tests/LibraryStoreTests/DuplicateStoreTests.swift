@@ -14,12 +14,12 @@ struct DuplicateStoreTests {
         LibraryDatabase, [String]
     ) {
         let (database, _) = try makeDatabase()
-        try await database.useDuplicateThreshold(threshold)
+        try await database.duplicates.useDuplicateThreshold(threshold)
         let ids = try await database.insert(
             assets.enumerated().map {
                 draft("photo\($0.offset).jpg", width: $0.element.width, height: $0.element.width * 3 / 4)
             })
-        try await database.recordFingerprints(
+        try await database.duplicates.recordFingerprints(
             zip(ids, assets).map { ($0, $1.fingerprint.map(ImageFingerprint.init(bits:))) })
         return (database, ids)
     }
@@ -42,7 +42,7 @@ struct DuplicateStoreTests {
             (1000, Self.near(Self.base, flipping: 3, from: 20)),
             (3000, ~Self.base), (3000, nil),
         ])
-        #expect(try await database.fetchDuplicates(nil) == [[ids[1], ids[0], ids[2]]])
+        #expect(try await database.duplicates.fetchDuplicates(nil) == [[ids[1], ids[0], ids[2]]])
         let album = try await Self.album(database)
         #expect(album.assetCount == 3)
         let members = try await database.fetchAssets(AssetQuery(collection: album.id)).assets.map(\.id)
@@ -54,18 +54,18 @@ struct DuplicateStoreTests {
     @Test func nearPairsNeverChainIntoOneGroup() async throws {
         let frames = (0..<5).map { Self.near(Self.base, flipping: 4 * $0) }
         let (database, ids) = try await Self.library(frames.enumerated().map { (4000 - $0.offset, $0.element) })
-        #expect(try await database.fetchDuplicates(nil) == [[ids[0], ids[1]], [ids[2], ids[3]]])
+        #expect(try await database.duplicates.fetchDuplicates(nil) == [[ids[0], ids[1]], [ids[2], ids[3]]])
     }
 
     @Test func trashRestoreAndDeleteRegroupInTheirTransaction() async throws {
         let (database, ids) = try await Self.library([(4000, Self.base), (2000, Self.near(Self.base, flipping: 2))])
         _ = try await database.performChanges([.deleteAssets(ids: [ids[0]], permanently: false)])
-        #expect(try await database.fetchDuplicates(nil).isEmpty)
+        #expect(try await database.duplicates.fetchDuplicates(nil).isEmpty)
         #expect(try await Self.album(database).assetCount == 0)
         _ = try await database.performChanges([.restoreAssets(ids: [ids[0]])])
-        #expect(try await database.fetchDuplicates(nil) == [[ids[0], ids[1]]])
+        #expect(try await database.duplicates.fetchDuplicates(nil) == [[ids[0], ids[1]]])
         _ = try await database.performChanges([.deleteAssets(ids: [ids[0]], permanently: true)])
-        #expect(try await database.fetchDuplicates(nil).isEmpty)
+        #expect(try await database.duplicates.fetchDuplicates(nil).isEmpty)
     }
 
     @Test func aMergeKeepsTheBestWithEverythingTheOthersHad() async throws {
@@ -91,11 +91,11 @@ struct DuplicateStoreTests {
         #expect(try await database.fetchAssets(AssetQuery(collection: trip)).assets.map(\.id) == [ids[0]])
         let merged = try await database.fetchAssets(AssetQuery(ids: [ids[1]], includeTrashed: true)).assets[0]
         #expect(merged.isTrashed)
-        #expect(try await database.fetchDuplicates(nil).isEmpty)
+        #expect(try await database.duplicates.fetchDuplicates(nil).isEmpty)
 
         _ = try await database.performChanges([.restoreAssets(ids: [ids[1]])])
         #expect(Set(try await database.fetchAssets(AssetQuery(collection: trip)).assets.map(\.id)) == Set(ids))
-        #expect(try await database.fetchDuplicates(nil) == [[ids[0], ids[1]]])
+        #expect(try await database.duplicates.fetchDuplicates(nil) == [[ids[0], ids[1]]])
     }
 
     @Test func aMergeOfAssetsThatAreNotOneGroupChangesNothing() async throws {
@@ -111,16 +111,16 @@ struct DuplicateStoreTests {
         await #expect(throws: LibraryError.self) {
             _ = try await database.performChanges([.mergeDuplicates(ids: [ids[2], ids[3]])])
         }
-        #expect(try await database.fetchDuplicates(nil) == [[ids[0], ids[1]]])
+        #expect(try await database.duplicates.fetchDuplicates(nil) == [[ids[0], ids[1]]])
     }
 
     @Test func aNewThresholdRegroupsEverything() async throws {
         let (database, ids) = try await Self.library([(4000, Self.base), (2000, Self.near(Self.base, flipping: 5))])
-        #expect(try await database.fetchDuplicates(nil) == [[ids[0], ids[1]]])
-        try await database.useDuplicateThreshold(4)
-        #expect(try await database.fetchDuplicates(nil).isEmpty)
-        try await database.useDuplicateThreshold(Self.threshold)
-        #expect(try await database.fetchDuplicates(nil) == [[ids[0], ids[1]]])
+        #expect(try await database.duplicates.fetchDuplicates(nil) == [[ids[0], ids[1]]])
+        try await database.duplicates.useDuplicateThreshold(4)
+        #expect(try await database.duplicates.fetchDuplicates(nil).isEmpty)
+        try await database.duplicates.useDuplicateThreshold(Self.threshold)
+        #expect(try await database.duplicates.fetchDuplicates(nil) == [[ids[0], ids[1]]])
     }
 
     /// The in-memory index finds what the per-asset queries find, on random fingerprints with planted copies.
@@ -137,10 +137,10 @@ struct DuplicateStoreTests {
             }
         }
         let (database, _) = try await Self.library(assets)
-        let oneByOne = try await database.fetchDuplicates(nil)
+        let oneByOne = try await database.duplicates.fetchDuplicates(nil)
         #expect(!oneByOne.isEmpty)
-        try await database.useDuplicateThreshold(0)
-        try await database.useDuplicateThreshold(Self.threshold)
-        #expect(try await database.fetchDuplicates(nil) == oneByOne)
+        try await database.duplicates.useDuplicateThreshold(0)
+        try await database.duplicates.useDuplicateThreshold(Self.threshold)
+        #expect(try await database.duplicates.fetchDuplicates(nil) == oneByOne)
     }
 }

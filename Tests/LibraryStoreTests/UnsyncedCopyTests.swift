@@ -1,6 +1,7 @@
 import Foundation
 import PhotoModel
 import Testing
+
 @testable import LibraryStore
 
 /// An import committed before its store copy is synced: remembered in its own transaction, forgotten once synced,
@@ -8,9 +9,10 @@ import Testing
 struct UnsyncedCopyTests {
     private func request(_ name: String, defersSync: Bool) -> IngestRequest {
         let asset = draft(name)
-        let file = SourceFile(contentHash: asset.contentHash, sourceRoot: "/drop", sourcePath: "/drop/\(name)",
-                              groupKey: "/drop/\(name)", role: .still,
-                              identity: FileIdentity(device: 1, inode: UInt64(name.hashValue.magnitude), size: 100, modificationTime: 0))
+        let file = SourceFile(
+            contentHash: asset.contentHash, sourceRoot: "/drop", sourcePath: "/drop/\(name)",
+            groupKey: "/drop/\(name)", role: .still,
+            identity: FileIdentity(device: 1, inode: UInt64(name.hashValue.magnitude), size: 100, modificationTime: 0))
         return IngestRequest(draft: asset, file: file, isReference: false, defersSync: defersSync)
     }
 
@@ -22,16 +24,20 @@ struct UnsyncedCopyTests {
         let (database, _) = try makeDatabase()
         let outcome = try await database.ingest(request("a.jpg", defersSync: true), fileExists: { _ in true })
         #expect(outcome.usesFile)
-        #expect(try await database.unsyncedCopies() == [UnsyncedCopy(storedPath: "/store/a.jpg", contentHash: "hash-a.jpg",
-                                                                      sourcePath: "/drop/a.jpg")])
+        #expect(
+            try await database.unsyncedCopies.all() == [
+                UnsyncedCopy(
+                    storedPath: "/store/a.jpg", contentHash: "hash-a.jpg",
+                    sourcePath: "/drop/a.jpg")
+            ])
         // A duplicate's copy is dropped, not used: nothing to remember. A synced commit remembers nothing either.
         let duplicate = try await database.ingest(request("a.jpg", defersSync: true), fileExists: { _ in true })
         #expect(!duplicate.usesFile)
         _ = try await database.ingest(request("b.jpg", defersSync: false), fileExists: { _ in true })
-        #expect(try await database.unsyncedCopies().map(\.storedPath) == ["/store/a.jpg"])
+        #expect(try await database.unsyncedCopies.all().map(\.storedPath) == ["/store/a.jpg"])
 
-        try await database.forgetSyncedCopies(["/store/a.jpg"])
-        #expect(try await database.unsyncedCopies().isEmpty)
+        try await database.unsyncedCopies.forgetSynced(["/store/a.jpg"])
+        #expect(try await database.unsyncedCopies.all().isEmpty)
         #expect(try await database.fetchAssets(AssetQuery()).count == 2)
     }
 
@@ -48,6 +54,6 @@ struct UnsyncedCopyTests {
             try await database.ingest(failing, fileExists: { _ in true })
         }
         #expect(try await synchronousSetting(of: database) == full)
-        #expect(try await database.unsyncedCopies().map(\.storedPath) == ["/store/a.jpg"])
+        #expect(try await database.unsyncedCopies.all().map(\.storedPath) == ["/store/a.jpg"])
     }
 }

@@ -33,7 +33,7 @@ package final class FingerprintAnalysis: AnalysisStep {
     package func analyseNextBatch() async throws -> Int {
         var made = fresh.takeAll()
         let madeFresh = Set(made.map(\.assetId))
-        for assetId in try await database.assetsAwaitingFingerprints(limit: Self.batchSize)
+        for assetId in try await database.duplicates.assetsAwaitingFingerprints(limit: Self.batchSize)
         where !madeFresh.contains(assetId) {
             do {
                 made.append((assetId, try await fingerprintOfOriginal(assetId)))
@@ -47,7 +47,7 @@ package final class FingerprintAnalysis: AnalysisStep {
             }
         }
         guard !made.isEmpty else { return 0 }
-        try await database.recordFingerprints(made)
+        try await database.duplicates.recordFingerprints(made)
         analysed.add(made.count, ordering: .relaxed)
         return made.count
     }
@@ -70,7 +70,8 @@ package final class FingerprintAnalysis: AnalysisStep {
     /// Of the image assets that waited since the daemon started, how many have their fingerprint.
     package func progress() async throws -> AnalysisProgress {
         let done = analysed.load(ordering: .relaxed)
-        return AnalysisProgress(done: done, total: done + (try await database.countAssetsAwaitingFingerprints()))
+        return AnalysisProgress(
+            done: done, total: done + (try await database.duplicates.countAssetsAwaitingFingerprints()))
     }
 
     package func report(_ progress: AnalysisProgress, in status: inout AnalysisStatus) {

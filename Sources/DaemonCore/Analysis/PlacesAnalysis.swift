@@ -22,7 +22,7 @@ package final class PlacesAnalysis: AnalysisStep {
     }
 
     package func analyseNextBatch() async throws -> Int {
-        let batch = try await database.assetsAwaitingPlaces(limit: Self.batchSize)
+        let batch = try await database.places.assetsAwaitingPlaces(limit: Self.batchSize)
         // The first call reads the table: on the thread pool, not on a thread the daemon's async work shares.
         guard !batch.isEmpty, let geocoder = try await NIOThreadPool.singleton.runIfActive({ self.places.geocoder() })
         else { return 0 }
@@ -32,7 +32,7 @@ package final class PlacesAnalysis: AnalysisStep {
                 place: geocoder.place(latitude: asset.location.latitude, longitude: asset.location.longitude)
             )
         }
-        try await database.recordPlaces(lookups)
+        try await database.places.recordPlaces(lookups)
         let total = analysed.wrappingAdd(batch.count, ordering: .relaxed).newValue
         if total % (Self.batchSize * 100) == 0 || batch.count < Self.batchSize {
             logger.info("named the places of earlier imports", metadata: ["assets": "\(total)"])
@@ -43,7 +43,7 @@ package final class PlacesAnalysis: AnalysisStep {
     /// Of the assets that waited since the daemon started, how many were named.
     package func progress() async throws -> AnalysisProgress {
         let done = analysed.load(ordering: .relaxed)
-        let waiting = try await database.countAssetsAwaitingPlaces()
+        let waiting = try await database.places.countAssetsAwaitingPlaces()
         return AnalysisProgress(done: done, total: done + waiting, problem: places.problem)
     }
 

@@ -126,7 +126,7 @@ package final class RenditionUpkeep: Sendable {
     /// they are turned on, or at start).
     package func listReferencedAssets() async {
         do {
-            list(try await database.referencedPhotoAssetIds())
+            list(try await database.sourceFiles.referencedPhotoAssetIds())
         } catch {
             logger.warning(
                 "cannot list the referenced files for freedesktop.org thumbnails", metadata: ["error": "\(error)"])

@@ -62,7 +62,7 @@ package struct ClientImports: Sendable {
             do {
                 let file = try await ingest.importer.prepare(path: path, mode: .reference, caller: caller)
                 let hash = file.draft.contentHash
-                let holder = try await database.assetHoldingContent(hash)
+                let holder = try await database.sourceDuplicates.assetHoldingContent(hash)
                 let isDuplicate = holder != nil || !seen.insert(hash).inserted
                 results.append(ImportedFile(path: path, status: isDuplicate ? .duplicate : .imported, assetId: holder))
             } catch let failure as ImportFailure {

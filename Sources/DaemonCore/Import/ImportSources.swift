@@ -71,7 +71,7 @@ package actor ImportSources: Service {
     /// Starts every source and the workers; stops them at graceful shutdown.
     package func run() async throws {
         for source in configured { start(source, isConfigured: true) }
-        for stored in try await database.storedSources() {
+        for stored in try await database.sourceFiles.storedSources() {
             guard let mode = SourceMode(rawValue: stored.mode), running[stored.path] == nil else { continue }
             start(SourceConfiguration(path: stored.path, mode: mode, recursive: stored.recursive), isConfigured: false)
         }
@@ -129,7 +129,7 @@ package actor ImportSources: Service {
     /// Adds and starts a source, remembered across restarts.
     package func add(_ source: SourceConfiguration) async throws {
         try validate(source)
-        try await database.saveSource(
+        try await database.sourceFiles.saveSource(
             StoredSource(path: source.path, mode: source.mode.rawValue, recursive: source.recursive))
         start(source, isConfigured: false)
         logger.info("source added", metadata: ["path": "\(source.path)", "mode": "\(source.mode.rawValue)"])
@@ -149,13 +149,13 @@ package actor ImportSources: Service {
             throw SourceError(kind: .invalid, path: path, reason: reason)
         }
         stop(path)
-        _ = try await database.deleteSource(path: path)
+        _ = try await database.sourceFiles.deleteSource(path: path)
         logger.info("source removed", metadata: ["path": "\(path)"])
     }
 
     /// Every source with what it is doing and how many assets came from it.
     package func list() async throws -> [ImportSource] {
-        let counts = try await database.sourceAssetCounts()
+        let counts = try await database.sourceFiles.sourceAssetCounts()
         return order.compactMap { path in
             guard let source = running[path] else { return nil }
             let activity = source.watcher.activity

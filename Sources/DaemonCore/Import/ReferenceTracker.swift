@@ -19,7 +19,9 @@ struct ReferenceTracker: Sendable {
         let known = known.filter { !$0.isOwnedByLibrary }
         let live = known.filter { !$0.isTrashed }
         guard !files.isEmpty || live.isEmpty else { return nil }
-        if known.contains(where: \.isOffline) { try await database.setOffline(false, sourceRoot: source.path) }
+        if known.contains(where: \.isOffline) {
+            try await database.sourceFiles.setOffline(false, sourceRoot: source.path)
+        }
         let knownByPath = Dictionary(known.map { ($0.sourcePath, $0) }, uniquingKeysWith: { first, _ in first })
         var missing = Dictionary(
             live.filter { files[$0.sourcePath] == nil }.map { (InodeKey($0.identity), $0) },
@@ -45,7 +47,7 @@ struct ReferenceTracker: Sendable {
     /// Points the library's referenced files at `from` (a file or folder) to `to`; returns whether any were.
     @discardableResult
     func move(from: String, to: String) async throws -> Bool {
-        let moves = try await database.moveReferencedFiles(from: from, to: to, sourceRoot: source.path)
+        let moves = try await database.sourceFiles.moveReferencedFiles(from: from, to: to, sourceRoot: source.path)
         for move in moves {
             sidecars.submit(.fileArrived(assetId: move.assetId, sourcePath: move.to, mode: .reference))
         }
@@ -54,7 +56,7 @@ struct ReferenceTracker: Sendable {
 
     /// The referenced files at `paths` (files or folders) are gone.
     func remove(at paths: [String]) async throws {
-        try await database.removeReferencedFiles(at: paths)
+        try await database.sourceFiles.removeReferencedFiles(at: paths)
     }
 }
 

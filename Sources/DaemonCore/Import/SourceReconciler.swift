@@ -41,9 +41,9 @@ final class SourceReconciler: Sendable {
     @discardableResult
     func reconcile() async throws -> Bool {
         let started = ContinuousClock.now
-        async let known = source.mode == .move ? [] : database.knownFiles(inSource: source.path)
+        async let known = source.mode == .move ? [] : database.sourceFiles.knownFiles(inSource: source.path)
         async let remembered: [String: FileIdentity] =
-            source.mode == .move ? [:] : database.duplicateFiles(inSource: source.path)
+            source.mode == .move ? [:] : database.sourceDuplicates.duplicateFiles(inSource: source.path)
         let found = try await scan(source.path)
         let duplicates = try await remembered
         try await sidecars.reconcile(found.sidecars)
@@ -69,7 +69,7 @@ final class SourceReconciler: Sendable {
         }
         for path in toImport { await enqueue(path) }
         // Duplicates remembered at paths where no file is now are forgotten.
-        try await database.forgetDuplicateFiles(at: duplicates.keys.filter { found.files[$0] == nil })
+        try await database.sourceDuplicates.forgetDuplicateFiles(at: duplicates.keys.filter { found.files[$0] == nil })
         logger.info(
             "reconciled",
             metadata: [

@@ -119,7 +119,9 @@ final class SourceWatcher: Sendable {
     private func goOffline(_ reason: String, _ wasOffline: Bool) async throws -> Bool {
         if !wasOffline {
             logger.warning("source offline", metadata: ["reason": "\(reason)"])
-            if source.mode == .reference { try await reconciler.database.setOffline(true, sourceRoot: source.path) }
+            if source.mode == .reference {
+                try await reconciler.database.sourceFiles.setOffline(true, sourceRoot: source.path)
+            }
         }
         setActivity(.offline(reason: reason))
         return true

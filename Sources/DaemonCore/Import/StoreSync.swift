@@ -5,7 +5,7 @@ import Logging
 ///
 /// A file committed on its own (from a watched folder or `ImportFiles`) is committed before its store copy is
 /// synced, and without syncing the commit: observers hear of it without waiting for the disk. Here, in batches, the
-/// copies and their folders are synced, then a synced write forgets them (`forgetSyncedCopies`; SQLite syncs its log
+/// copies and their folders are synced, then a synced write forgets them (`UnsyncedCopyRecords.forgetSynced`; SQLite syncs its log
 /// in order, so the imports' commits are durable with it), and only then are the files settled: temporary names
 /// dropped, moved sources removed. Until then a moved source stays in its drop folder, so a crash of the machine
 /// loses no file: at the next start `recoverUnsyncedCopies` writes again, from its source, a copy whose content did
@@ -69,7 +69,7 @@ package actor StoreSync {
         let copies = batch.filter(\.outcome.usesFile).compactMap(\.file.staged?.storedPath)
         do {
             try await importer.threadPool.runIfActive { [importer] in try importer.fileStore.sync(copies) }
-            try await database.forgetSyncedCopies(copies)
+            try await database.unsyncedCopies.forgetSynced(copies)
         } catch {
             // Left as a crash would leave them: the next start checks the copies and settles the files.
             batch.first?.logger.error(
@@ -88,10 +88,10 @@ package actor StoreSync {
     package static func recoverUnsyncedCopies(database: LibraryDatabase, importer: Importer, logger: Logger)
         async throws
     {
-        let copies = try await database.unsyncedCopies()
+        let copies = try await database.unsyncedCopies.all()
         guard !copies.isEmpty else { return }
         var used: [UnsyncedCopy] = []
-        for copy in copies where try await database.isResourceFile(copy.storedPath) { used.append(copy) }
+        for copy in copies where try await database.sourceFiles.isResourceFile(copy.storedPath) { used.append(copy) }
         let fileStore = importer.fileStore
         let restored = try await importer.threadPool.runIfActive { [used] () throws -> [UnsyncedCopy] in
             var restored: [UnsyncedCopy] = []
@@ -118,6 +118,6 @@ package actor StoreSync {
                 "wrote again from its source a library copy a crash left incomplete",
                 metadata: ["path": "\(copy.storedPath)", "source": "\(copy.sourcePath)"])
         }
-        try await database.forgetSyncedCopies(copies.map(\.storedPath))
+        try await database.unsyncedCopies.forgetSynced(copies.map(\.storedPath))
     }
 }

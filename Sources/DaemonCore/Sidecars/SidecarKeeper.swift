@@ -84,7 +84,7 @@ package final class SidecarKeeper: Service, Sendable {
     private func queueWriteBacksDue() async {
         let due: [String]
         do {
-            due = try await database.sidecarWritesDue()
+            due = try await database.sidecars.sidecarWritesDue()
         } catch {
             return logger.warning("cannot read the sidecar writes due", metadata: ["error": "\(error)"])
         }
@@ -97,11 +97,13 @@ package final class SidecarKeeper: Service, Sendable {
         case .writeBack(let assetIds):
             // From here a commit that makes them due again queues them again.
             queuedWriteBacks.withLock { $0.subtract(assetIds) }
-            guard writeBack() == .sidecar else { return try await database.dropSidecarWritesDue(Array(assetIds)) }
+            guard writeBack() == .sidecar else {
+                return try await database.sidecars.dropSidecarWritesDue(Array(assetIds))
+            }
             for id in assetIds { try await writeSidecar(ofAsset: id) }
         case .sidecarChanged(let path, let mode):
             let (exactMediaPath, stem) = SidecarNames.media(ofSidecar: path)
-            let ids = try await database.assets(forSidecarAt: path, exactMediaPath: exactMediaPath, stem: stem)
+            let ids = try await database.sidecars.assets(forSidecarAt: path, exactMediaPath: exactMediaPath, stem: stem)
             if mode == .reference {
                 for id in ids { try await refresh(assetId: id) }
             } else if let newest = ids.first, FileIdentity(regularFileAt: path) != nil {
@@ -124,8 +126,10 @@ package final class SidecarKeeper: Service, Sendable {
     /// Writes the asset's annotations into its sidecar: the one on record or beside one of its files, else a new
     /// `NAME.EXT.xmp` beside its primary file. A failure is recorded for `photolib info` and logged.
     private func writeSidecar(ofAsset id: String) async throws {
-        guard let subject = try await database.sidecarSubject(ofAsset: id), let primary = subject.filePaths.first else {
-            return try await database.dropSidecarWritesDue([id])
+        guard let subject = try await database.sidecars.sidecarSubject(ofAsset: id),
+            let primary = subject.filePaths.first
+        else {
+            return try await database.sidecars.dropSidecarWritesDue([id])
         }
         let path =
             subject.sidecar.map(\.path).flatMap { FileIdentity(regularFileAt: $0) != nil ? $0 : nil }
@@ -137,13 +141,13 @@ package final class SidecarKeeper: Service, Sendable {
             try await threadPool.runIfActive {
                 try SidecarFile.write(subject.annotations, location: location, to: path, mode: mode)
             }
-            try await database.recordSidecarWrite(
+            try await database.sidecars.recordSidecarWrite(
                 path: path, identity: FileIdentity(regularFileAt: path), problem: nil, ofAsset: id)
         } catch let error as SidecarError {
             logger.warning(
                 "The sidecar could not be written; the change stays in the library",
                 metadata: ["path": "\(path)", "asset": "\(id)", "reason": "\(error)"])
-            try await database.recordSidecarWrite(
+            try await database.sidecars.recordSidecarWrite(
                 path: path, identity: subject.sidecarIdentity,
                 problem: error.description, ofAsset: id)
         }
@@ -167,21 +171,24 @@ package final class SidecarKeeper: Service, Sendable {
     /// Gives the asset what its files and sidecar say now, unless its sidecar is the one on record (the library
     /// wrote it, or read it already) or the library's own change is still to be written there (it wins).
     private func refresh(assetId id: String) async throws {
-        guard let subject = try await database.sidecarSubject(ofAsset: id), !subject.isWritePending else { return }
+        guard let subject = try await database.sidecars.sidecarSubject(ofAsset: id), !subject.isWritePending else {
+            return
+        }
         let sidecar = existingSidecar(of: subject)
         let identity = sidecar.flatMap { FileIdentity(regularFileAt: $0) }
         guard sidecar != subject.sidecar?.path || identity != subject.sidecarIdentity else { return }
         let (annotations, location) = try await threadPool.runIfActive { [logger] in
             Self.annotations(ofFileAt: subject.filePaths.first, sidecar: sidecar, logger: logger)
         }
-        try await database.applyAnnotations(
+        try await database.sidecars.applyAnnotations(
             annotations, location: location, fromSidecar: sidecar, identity: identity, toAsset: id)
     }
 
     /// A sidecar dropped into a move or copy folder beside a photo the library holds: the asset takes what it
     /// says, the library keeps a copy beside its own file (everything in it kept), and a move folder lets it go.
     private func adopt(droppedSidecar dropped: String, forAsset id: String, mode: SourceMode) async throws {
-        guard let subject = try await database.sidecarSubject(ofAsset: id), let primary = subject.filePaths.first,
+        guard let subject = try await database.sidecars.sidecarSubject(ofAsset: id),
+            let primary = subject.filePaths.first,
             let identity = FileIdentity(regularFileAt: dropped)
         else { return }
         let target = subject.sidecar?.path ?? SidecarNames.newSidecar(forMediaAt: primary)
@@ -200,7 +207,7 @@ package final class SidecarKeeper: Service, Sendable {
             return (annotations, reading.location)
         }
         guard let (annotations, location) = adopted else { return }
-        try await database.applyAnnotations(
+        try await database.sidecars.applyAnnotations(
             annotations, location: location, fromSidecar: target, identity: FileIdentity(regularFileAt: target),
             toAsset: id)
         // The library's copy is synced: the dropped one may go, unless another file took its name meanwhile.

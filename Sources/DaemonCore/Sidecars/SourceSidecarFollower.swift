@@ -33,7 +33,7 @@ struct SourceSidecarFollower: Sendable {
             return
         }
         var unseen = found
-        for recorded in try await database.recordedSidecars(inSource: source.path) {
+        for recorded in try await database.sidecars.recordedSidecars(inSource: source.path) {
             let identity = unseen.removeValue(forKey: recorded.path)
             if identity == nil || identity != recorded.identity {
                 sidecars.submit(.sidecarChanged(path: recorded.path, mode: .reference))

@@ -92,7 +92,7 @@ struct ChangeTransaction {
             let id = try resolveAsset(target, index: index)
             try updateAsset(id, update)
             if update.changesAnnotations { try updateAnnotations(ofAsset: id, with: update) }
-            if update.location != .unchanged { try LibraryDatabase.noteSidecarWriteDue(ofAsset: id, in: db) }
+            if update.location != .unchanged { try SidecarRecords.noteSidecarWriteDue(ofAsset: id, in: db) }
             note(.asset, id, .changed)
         case .deleteAssets(let ids, let permanently):
             for id in try ids.map({ try resolveAsset($0, index: index) }) {

@@ -68,13 +68,13 @@ struct LibraryInterface: VarlinkInterface {
             case .fetchPlaces:
                 guard access.canRead else { throw LibraryError.permissionDenied }
                 let parameters: FetchPlacesParameters = try call.decodeParameters()
-                let places = try await database.fetchPlaces(parameters.query ?? AssetQuery())
+                let places = try await database.places.fetchPlaces(parameters.query ?? AssetQuery())
                 try await replies.send(FetchPlacesReply(places: places))
             case .fetchDuplicates:
                 guard access.canRead else { throw LibraryError.permissionDenied }
                 let parameters: FetchDuplicatesParameters = try call.decodeParameters()
                 try await replies.send(
-                    FetchDuplicatesReply(groups: try await database.fetchDuplicates(parameters.query)))
+                    FetchDuplicatesReply(groups: try await database.duplicates.fetchDuplicates(parameters.query)))
             }
         }
     }
