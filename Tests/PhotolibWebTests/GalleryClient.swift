@@ -69,6 +69,18 @@ struct GalleryClient: Sendable {
         return try Self.parse(try receiveAll(from: descriptor), method: method)
     }
 
+    /// One HTTP/1.1 request written as it is onto a new connection to `port`, for what `execute` cannot send (a
+    /// foreign `Host`); returns the response's status code. Blocking.
+    static func rawStatus(port: Int, request: String) throws -> Int {
+        let descriptor = try connect(port: port)
+        defer { close(descriptor) }
+        try send(Array(request.utf8), to: descriptor)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        let statusLine = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self).split(separator: " ")
+        return statusLine.count > 1 ? Int(statusLine[1]) ?? 0 : 0
+    }
+
     private static func connect(port: Int) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EMFILE) }

@@ -3,13 +3,10 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import PhotoLibrary
+import ServiceLifecycle
 import TestSupport
 
 @testable import PhotolibWeb
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The real daemon on a temporary library with a few photos and a video, and the gallery's application on it.
 struct GalleryUnderTest {
@@ -74,12 +71,22 @@ struct GalleryUnderTest {
         logger.logLevel = .warning
         let (ports, bound) = AsyncStream.makeStream(of: Int?.self)
         let app = Gallery.makeApplication(configuration, logger: logger) { port in bound.yield(port) }
+        // A service group of its own, with no signal handlers in the test process, shut down gracefully afterwards.
+        let service = ServiceGroup(configuration: .init(services: [app], logger: logger))
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.runService() }
+            group.addTask { try await service.run() }
             var listening = ports.makeAsyncIterator()
             let port = await listening.next() ?? nil
-            try await test(GalleryClient(port: port))
-            group.cancelAll()
+            let tested: Result<Void, any Error>
+            do {
+                try await test(GalleryClient(port: port))
+                tested = .success(())
+            } catch {
+                tested = .failure(error)
+            }
+            await service.triggerGracefulShutdown()
+            try await group.waitForAll()
+            try tested.get()
         }
     }
 
@@ -87,27 +94,4 @@ struct GalleryUnderTest {
     var signedIn: HTTPFields {
         [.cookie: "photolib_session=\(token.sessionValue)", .origin: "http://localhost"]
     }
-}
-
-/// One HTTP/1.1 request written as it is onto a new connection to `port`, for what the test client cannot send (a
-/// foreign `Host`); returns the response's status code.
-func rawStatus(port: Int, request: String) throws -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-    }
-    guard connected == 0 else { throw CocoaError(.fileReadUnknown) }
-    let bytes = Array(request.utf8)
-    _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-    let statusLine = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self).split(separator: " ")
-    return statusLine.count > 1 ? Int(statusLine[1]) ?? 0 : 0
 }
