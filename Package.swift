@@ -172,6 +172,16 @@ let package = Package(
             dependencies: ["PhotolibLocations", "PhotolibProtocol", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
 
+        // Faces with dlib (Debian's libdlib): a small C interface over its detectors, 5-point alignment and ResNet
+        // descriptors (C++ inside, optimized in debug builds too: an unoptimized ResNet takes seconds a face), and the
+        // Swift type over it. No daemon types: it takes RGB pixels and gives boxes and descriptors.
+        .target(
+            name: "CFaceRecognition",
+            cxxSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))],
+            linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack")]
+        ),
+        .target(name: "FaceRecognition", dependencies: ["CFaceRecognition", "PhotolibLocations"]),
+
         // The daemon's work without its transport: importing and watching, images, edits, sidecars, file transfers,
         // authorization and upkeep. It never sees Varlink: the compiler holds that edge.
         .target(
@@ -333,6 +343,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PhotolibConfigTests", dependencies: ["PhotolibConfig", "PhotolibLocations"]),
+        .testTarget(name: "FaceRecognitionTests", dependencies: ["FaceRecognition", "TestSupport"]),
         .testTarget(name: "FolderWatchTests", dependencies: ["FolderWatch", "PhotoModel", "TestSupport"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "PhotoModel", "TestSupport"]),
         .testTarget(
@@ -367,7 +378,8 @@ let package = Package(
                 "photolibd", "photolib",
             ]
         ),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )
 
 // What a person's build leaves out, built when asked (scripts/test asks for all three, so CI builds and runs them):
