@@ -441,6 +441,7 @@ if environment["PHOTOLIBD_BENCHMARKS"] != nil {
         .executable(name: "place-benchmark", targets: ["PlaceBenchmark"]),
         .executable(name: "place-backfill-benchmark", targets: ["PlaceBackfillBenchmark"]),
         .executable(name: "duplicate-benchmark", targets: ["DuplicateBenchmark"]),
+        .executable(name: "face-benchmark", targets: ["FaceBenchmark"]),
     ]
     package.targets += [
         // Builds benchmark libraries through the store and starts the daemon on them.
@@ -527,6 +528,13 @@ if environment["PHOTOLIBD_BENCHMARKS"] != nil {
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/PlaceBenchmark"
+        ),
+        // Times finding and describing the faces of a 12-MP photo with dlib's HOG and CNN detectors on renditions of
+        // three sizes (Benchmarks/faces.sh runs it).
+        .executableTarget(
+            name: "FaceBenchmark",
+            dependencies: ["BenchmarkSupport", "FaceRecognition", "TestSupport"],
+            path: "Benchmarks/FaceBenchmark"
         ),
         // Times the places backfill of a library from before places beside one sqlite3 UPDATE of every row
         // (Benchmarks/places.sh runs it).
