@@ -83,16 +83,19 @@ extension LibraryFeed {
             throw .daemon(PhotoLibraryError(code: .daemonNotRunning, message: "the photo library is not answering"))
         }
         if let open = views[spec.key] { return open }
+        // A request that finds the view being opened (a page's second request, or a client asking again after a
+        // timeout) gets what the opening gets, its error included.
+        let result: Result<Void, any Error>
         if let task = openingTasks[spec.key] {
-            _ = await task.result
+            result = await task.result
         } else {
             let task = Task { try await addView(spec, observerId: observerId) }
             openingTasks[spec.key] = task
-            let result = await task.result
+            result = await task.result
             openingTasks[spec.key] = nil
-            if case .failure(let error) = result {
-                throw (error as? GalleryError) ?? .badRequest("\(error)")
-            }
+        }
+        if case .failure(let error) = result {
+            throw (error as? GalleryError) ?? .badRequest("\(error)")
         }
         guard let open = views[spec.key] else { throw .notFound("the view \(spec.key) could not be opened") }
         return open
