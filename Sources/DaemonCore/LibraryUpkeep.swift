@@ -43,7 +43,8 @@ extension LibraryUpkeep {
         logger: Logger
     ) -> LibraryUpkeep {
         LibraryUpkeep(task: "prune change history", logger: logger, pause: hourly) {
-            let pruned = try await database.pruneHistory(committedBefore: cutoff(retentionDays: retentionDays()))
+            let pruned = try await database.history.pruneHistory(
+                committedBefore: cutoff(retentionDays: retentionDays()))
             if pruned > 0 { logger.info("pruned change history", metadata: ["entries": "\(pruned)"]) }
         }
     }
@@ -87,10 +88,10 @@ extension LibraryUpkeep {
     {
         LibraryUpkeep(task: "read camera data of earlier imports", logger: logger, pause: hourly) {
             var read = 0
-            while case let batch = try await database.assetsAwaitingCameraData(limit: 200), !batch.isEmpty {
+            while case let batch = try await database.cameraData.assetsAwaitingCameraData(limit: 200), !batch.isEmpty {
                 var readings: [String: CameraData?] = [:]
                 for asset in batch { readings[asset.id] = await describer.cameraData(of: asset) }
-                try await database.recordCameraData(readings)
+                try await database.cameraData.recordCameraData(readings)
                 read += batch.count
             }
             if read > 0 { logger.info("read camera data of earlier imports", metadata: ["assets": "\(read)"]) }

@@ -24,7 +24,7 @@ package struct StoreFileRemoval: Sendable {
             _ = FolderSync.sync(folder)
         }
         do {
-            try await database.forgetRemovedFiles(paths)
+            try await database.filesToRemove.forgetRemovedFiles(paths)
         } catch {
             logger.warning("removed files stay listed for the next start", metadata: ["error": "\(error)"])
         }
@@ -32,7 +32,7 @@ package struct StoreFileRemoval: Sendable {
 
     /// At start, before anything else writes: removes the files a crash left listed.
     package func removeLeftovers(logger: Logger) async throws {
-        let paths = try await database.unusedFilesToRemove()
+        let paths = try await database.filesToRemove.unusedFilesToRemove()
         guard !paths.isEmpty else { return }
         await remove(paths, logger: logger)
         logger.notice(

@@ -15,8 +15,10 @@ public struct AssetEditDraft: Sendable, Hashable {
     public var orientation: Int
     public var adjustment: Adjustment
 
-    public init(path: String, mimeType: String, fileSize: Int64, pixelWidth: Int, pixelHeight: Int, orientation: Int,
-                adjustment: Adjustment) {
+    public init(
+        path: String, mimeType: String, fileSize: Int64, pixelWidth: Int, pixelHeight: Int, orientation: Int,
+        adjustment: Adjustment
+    ) {
         self.path = path
         self.mimeType = mimeType
         self.fileSize = fileSize
@@ -78,22 +80,32 @@ extension ChangeTransaction {
         let id = try resolveAsset(target, index: index)
         guard let edit else { throw LibraryError.invalidChange(index: index, reason: "the edit was not prepared") }
         try checkEditable(id, index: index)
-        if let previous = try String.fetchOne(db, sql: "SELECT path FROM asset_edit WHERE assetId = ?", arguments: [id]) {
+        if let previous = try String.fetchOne(db, sql: "SELECT path FROM asset_edit WHERE assetId = ?", arguments: [id])
+        {
             purgedFiles.append(previous)
-            try db.execute(sql: "UPDATE asset_edit SET path = ?, mimeType = ?, fileSize = ?, pixelWidth = ?, pixelHeight = ?, "
-                + "orientation = ?, formatIdentifier = ?, formatVersion = ?, adjustmentData = ?, editedTime = ? WHERE assetId = ?",
-                arguments: [edit.path, edit.mimeType, edit.fileSize, edit.pixelWidth, edit.pixelHeight, edit.orientation,
-                            edit.adjustment.formatIdentifier, edit.adjustment.formatVersion, edit.adjustment.data, now, id])
+            try db.execute(
+                sql: "UPDATE asset_edit SET path = ?, mimeType = ?, fileSize = ?, pixelWidth = ?, pixelHeight = ?, "
+                    + "orientation = ?, formatIdentifier = ?, formatVersion = ?, adjustmentData = ?, editedTime = ? WHERE assetId = ?",
+                arguments: [
+                    edit.path, edit.mimeType, edit.fileSize, edit.pixelWidth, edit.pixelHeight, edit.orientation,
+                    edit.adjustment.formatIdentifier, edit.adjustment.formatVersion, edit.adjustment.data, now, id,
+                ])
         } else {
-            try db.execute(sql: """
-                INSERT INTO asset_edit (assetId, path, mimeType, fileSize, pixelWidth, pixelHeight, orientation,
-                  formatIdentifier, formatVersion, adjustmentData, originalPixelWidth, originalPixelHeight, editedTime)
-                SELECT id, ?, ?, ?, ?, ?, ?, ?, ?, ?, pixelWidth, pixelHeight, ? FROM asset WHERE id = ?
-                """, arguments: [edit.path, edit.mimeType, edit.fileSize, edit.pixelWidth, edit.pixelHeight, edit.orientation,
-                                 edit.adjustment.formatIdentifier, edit.adjustment.formatVersion, edit.adjustment.data, now, id])
+            try db.execute(
+                sql: """
+                    INSERT INTO asset_edit (assetId, path, mimeType, fileSize, pixelWidth, pixelHeight, orientation,
+                      formatIdentifier, formatVersion, adjustmentData, originalPixelWidth, originalPixelHeight, editedTime)
+                    SELECT id, ?, ?, ?, ?, ?, ?, ?, ?, ?, pixelWidth, pixelHeight, ? FROM asset WHERE id = ?
+                    """,
+                arguments: [
+                    edit.path, edit.mimeType, edit.fileSize, edit.pixelWidth, edit.pixelHeight, edit.orientation,
+                    edit.adjustment.formatIdentifier, edit.adjustment.formatVersion, edit.adjustment.data, now, id,
+                ])
         }
-        try db.execute(sql: "UPDATE asset SET pixelWidth = ?, pixelHeight = ?, hasAdjustments = 1, modificationTime = ? WHERE id = ?",
-                       arguments: [edit.pixelWidth, edit.pixelHeight, now, id])
+        try db.execute(
+            sql:
+                "UPDATE asset SET pixelWidth = ?, pixelHeight = ?, hasAdjustments = 1, modificationTime = ? WHERE id = ?",
+            arguments: [edit.pixelWidth, edit.pixelHeight, now, id])
         note(.asset, id, .changed, contentChanged: true)
     }
 
@@ -101,14 +113,20 @@ extension ChangeTransaction {
     /// An asset without an edit stays as it is.
     mutating func revert(_ target: String, index: Int) throws {
         let id = try resolveAsset(target, index: index)
-        guard let row = try Row.fetchOne(db, sql: """
-            SELECT path, originalPixelWidth, originalPixelHeight FROM asset_edit WHERE assetId = ?
-            """, arguments: [id]) else { return }
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT path, originalPixelWidth, originalPixelHeight FROM asset_edit WHERE assetId = ?
+                    """, arguments: [id])
+        else { return }
         try checkEditable(id, index: index)
         purgedFiles.append(row["path"])
         try db.execute(sql: "DELETE FROM asset_edit WHERE assetId = ?", arguments: [id])
-        try db.execute(sql: "UPDATE asset SET pixelWidth = ?, pixelHeight = ?, hasAdjustments = 0, modificationTime = ? WHERE id = ?",
-                       arguments: [row["originalPixelWidth"], row["originalPixelHeight"], now, id])
+        try db.execute(
+            sql:
+                "UPDATE asset SET pixelWidth = ?, pixelHeight = ?, hasAdjustments = 0, modificationTime = ? WHERE id = ?",
+            arguments: [row["originalPixelWidth"], row["originalPixelHeight"], now, id])
         note(.asset, id, .changed, contentChanged: true)
     }
 
@@ -134,33 +152,47 @@ extension EditableOriginal {
 extension Database {
     /// The original photo of an asset and its state; nil when the asset does not exist.
     func editableOriginal(of assetId: String) throws -> EditableOriginal? {
-        try Row.fetchOne(self, sql: """
-            SELECT a.mediaType, a.trashedTime IS NOT NULL AS isTrashed, r.path,
-              EXISTS (SELECT 1 FROM resource_file rf WHERE rf.assetId = a.id AND rf.type = r.type AND rf.isOffline) AS isOffline
-            FROM asset a LEFT JOIN resource r ON r.assetId = a.id AND r.type IN ('photo', 'video', 'audio')
-            WHERE a.id = ?
-            """, arguments: [assetId]).map { row in
-            EditableOriginal(path: row["path"] ?? "", mediaType: MediaType(photoKitValue: row["mediaType"]) ?? .unknown,
-                             isTrashed: row["isTrashed"], isOffline: row["isOffline"])
+        try Row.fetchOne(
+            self,
+            sql: """
+                SELECT a.mediaType, a.trashedTime IS NOT NULL AS isTrashed, r.path,
+                  EXISTS (SELECT 1 FROM resource_file rf WHERE rf.assetId = a.id AND rf.type = r.type AND rf.isOffline) AS isOffline
+                FROM asset a LEFT JOIN resource r ON r.assetId = a.id AND r.type IN ('photo', 'video', 'audio')
+                WHERE a.id = ?
+                """, arguments: [assetId]
+        ).map { row in
+            EditableOriginal(
+                path: row["path"] ?? "", mediaType: MediaType(photoKitValue: row["mediaType"]) ?? .unknown,
+                isTrashed: row["isTrashed"], isOffline: row["isOffline"])
         }
     }
 }
 
-extension LibraryDatabase {
+/// Assets' edits: the rendered file and adjustment of each, and the original an edit starts from.
+public struct EditRecords: Sendable {
+    let writer: LibraryWriter
+
     /// The asset's edit; nil when it has none.
     public func edit(of assetId: String) async throws -> AssetEdit? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: """
-                SELECT path, mimeType, fileSize, pixelWidth, pixelHeight, orientation, formatIdentifier, formatVersion,
-                  adjustmentData, editedTime, originalPixelWidth, originalPixelHeight FROM asset_edit WHERE assetId = ?
-                """, arguments: [assetId]).map { row in
-                AssetEdit(draft: AssetEditDraft(
-                    path: row["path"], mimeType: row["mimeType"], fileSize: row["fileSize"], pixelWidth: row["pixelWidth"],
-                    pixelHeight: row["pixelHeight"], orientation: row["orientation"],
-                    adjustment: Adjustment(formatIdentifier: row["formatIdentifier"], formatVersion: row["formatVersion"],
-                                           data: row["adjustmentData"])),
-                          editedDate: Date(timeIntervalSince1970: row["editedTime"]), originalPixelWidth: row["originalPixelWidth"],
-                          originalPixelHeight: row["originalPixelHeight"])
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT path, mimeType, fileSize, pixelWidth, pixelHeight, orientation, formatIdentifier, formatVersion,
+                      adjustmentData, editedTime, originalPixelWidth, originalPixelHeight FROM asset_edit WHERE assetId = ?
+                    """, arguments: [assetId]
+            ).map { row in
+                AssetEdit(
+                    draft: AssetEditDraft(
+                        path: row["path"], mimeType: row["mimeType"], fileSize: row["fileSize"],
+                        pixelWidth: row["pixelWidth"],
+                        pixelHeight: row["pixelHeight"], orientation: row["orientation"],
+                        adjustment: Adjustment(
+                            formatIdentifier: row["formatIdentifier"], formatVersion: row["formatVersion"],
+                            data: row["adjustmentData"])),
+                    editedDate: Date(timeIntervalSince1970: row["editedTime"]),
+                    originalPixelWidth: row["originalPixelWidth"],
+                    originalPixelHeight: row["originalPixelHeight"])
             }
         }
     }

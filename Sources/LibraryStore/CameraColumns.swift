@@ -6,15 +6,20 @@ import PhotoModel
 /// library held before the columns existed.
 enum CameraColumns {
     /// The columns, in the order `values(of:)` gives them.
-    static let names = ["cameraMake", "cameraModel", "lensModel", "fNumber", "exposureTime", "iso", "focalLength",
-                        "focalLength35mm"]
+    static let names = [
+        "cameraMake", "cameraModel", "lensModel", "fNumber", "exposureTime", "iso", "focalLength",
+        "focalLength35mm",
+    ]
 
     /// `cameraMake = ?, …` for an UPDATE.
     static let assignments = names.map { $0 + " = ?" }.joined(separator: ", ")
 
     static func values(of camera: CameraData) -> [(any DatabaseValueConvertible)?] {
-        [camera.make, camera.model, camera.lensModel, camera.fNumber, camera.exposureTime, camera.iso, camera.focalLength,
-         camera.focalLength35mm]
+        [
+            camera.make, camera.model, camera.lensModel, camera.fNumber, camera.exposureTime, camera.iso,
+            camera.focalLength,
+            camera.focalLength35mm,
+        ]
     }
 }
 
@@ -43,16 +48,23 @@ public struct AssetAwaitingCameraData: Sendable, Hashable {
     public var path: String
 }
 
-extension LibraryDatabase {
+/// The camera data of assets imported before the library kept it, read afterwards.
+public struct CameraDataRecords: Sendable {
+    let writer: LibraryWriter
+
     /// Up to `limit` assets whose camera data was never read (the library predates it), with their primary file.
     public func assetsAwaitingCameraData(limit: Int) async throws -> [AssetAwaitingCameraData] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT asset.id, asset.mediaType, resource.path FROM asset
-                JOIN resource ON resource.assetId = asset.id AND resource.type IN ('photo', 'video', 'audio')
-                WHERE asset.cameraDataRead = 0 ORDER BY asset.id LIMIT ?
-                """, arguments: [limit]).map { row in
-                AssetAwaitingCameraData(id: row[0], mediaType: MediaType(photoKitValue: row[1]) ?? .unknown, path: row[2])
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT asset.id, asset.mediaType, resource.path FROM asset
+                    JOIN resource ON resource.assetId = asset.id AND resource.type IN ('photo', 'video', 'audio')
+                    WHERE asset.cameraDataRead = 0 ORDER BY asset.id LIMIT ?
+                    """, arguments: [limit]
+            ).map { row in
+                AssetAwaitingCameraData(
+                    id: row[0], mediaType: MediaType(photoKitValue: row[1]) ?? .unknown, path: row[2])
             }
         }
     }
@@ -65,10 +77,11 @@ extension LibraryDatabase {
             let db = transaction.db
             for (id, camera) in readings {
                 let camera = camera ?? CameraData()
-                try db.execute(sql: "UPDATE asset SET \(CameraColumns.assignments), cameraDataRead = 1 WHERE id = ?",
-                               arguments: StatementArguments(CameraColumns.values(of: camera) + [id]))
+                try db.execute(
+                    sql: "UPDATE asset SET \(CameraColumns.assignments), cameraDataRead = 1 WHERE id = ?",
+                    arguments: StatementArguments(CameraColumns.values(of: camera) + [id]))
                 if db.changesCount > 0, camera != CameraData() { transaction.note(.asset, id, .changed) }
             }
-        }.committed.map { ChangeToken(libraryId: libraryId, generation: $0.generation) }
+        }.committed.map { ChangeToken(libraryId: writer.libraryId, generation: $0.generation) }
     }
 }

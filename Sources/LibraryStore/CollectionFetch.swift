@@ -3,19 +3,9 @@ import GRDB
 import PhotoModel
 import PredicateQuery
 
-extension LibraryDatabase {
-    /// One page of collections and the size of the whole result, read at one consistent state.
-    public func fetchCollections(_ query: CollectionQuery, offset: Int = 0, pageSize: Int = 500) async throws -> CollectionPage {
-        guard offset >= 0 else { throw LibraryError.invalidParameter("offset") }
-        guard pageSize >= 0 else { throw LibraryError.invalidParameter("pageSize") }
-        let now = Date()
-        return try await writer.read { db in
-            let all = try Self.collections(matching: query, now: now, db)
-            let page = all.dropFirst(offset).prefix(pageSize)
-            return CollectionPage(count: all.count, collections: Array(page), token: try token(db))
-        }
-    }
-
+/// How collections are selected and ordered: the work behind `LibraryDatabase.fetchCollections` and the collection
+/// lists observers follow.
+enum CollectionFetch {
     private static let sortKeys: Set<String> = ["title", "kind", "subtype", "assetCount", "startDate", "endDate", "id"]
 
     /// The collections `query` selects, in its order, each with its exact count and date range.
@@ -48,7 +38,8 @@ extension LibraryDatabase {
             arguments += StatementArguments(ids)
         }
         if let parent = query.parent {
-            guard let kind = try String.fetchOne(db, sql: "SELECT kind FROM collection WHERE id = ?", arguments: [parent])
+            guard
+                let kind = try String.fetchOne(db, sql: "SELECT kind FROM collection WHERE id = ?", arguments: [parent])
             else { throw LibraryError.notFound(id: parent) }
             guard kind == CollectionKind.folder.rawValue else { throw LibraryError.invalidParameter("query.parent") }
             conditions.append("parentId = ?")
@@ -61,7 +52,8 @@ extension LibraryDatabase {
         }
         if let asset = query.containingAsset {
             let holders = try holders(of: asset, now: now, db)
-            conditions.append("""
+            conditions.append(
+                """
                 (kind = 'album' AND id IN (SELECT albumId FROM album_asset WHERE assetId = ?))
                 OR (kind = 'moment' AND momentDay IS ?)
                 OR (kind = 'smartAlbum' AND subtype IN (\(holders.smartAlbums.map { "'\($0.rawValue)'" }.joined(separator: ", "))))
@@ -92,15 +84,19 @@ extension LibraryDatabase {
 
     /// The smart albums whose rule holds `assetId`, and the day of its moment (nil when in none).
     private static func holders(of assetId: String, now: Date, _ db: Database)
-        throws -> (smartAlbums: [CollectionSubtype], momentDay: Int?) {
+        throws -> (smartAlbums: [CollectionSubtype], momentDay: Int?)
+    {
         let subtypes = CollectionSubtype.smartAlbums
         let rules = subtypes.map { AssetRules.smartAlbum($0, now: now) }
         let visible = AssetRules.visibility().joined(separator: " AND ")
-        guard let row = try Row.fetchOne(db, sql: """
-            SELECT \(rules.map { "(\($0.terms.joined(separator: " AND ")))" }.joined(separator: ", ")),
-              CASE WHEN \(visible) THEN asset.localDay END
-            FROM asset WHERE asset.id = ?
-            """, arguments: StatementArguments(rules.flatMap(\.arguments)) + [assetId])
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT \(rules.map { "(\($0.terms.joined(separator: " AND ")))" }.joined(separator: ", ")),
+                      CASE WHEN \(visible) THEN asset.localDay END
+                    FROM asset WHERE asset.id = ?
+                    """, arguments: StatementArguments(rules.flatMap(\.arguments)) + [assetId])
         else { throw LibraryError.notFound(id: assetId) }
         let held = subtypes.indices.filter { row[$0] as Bool }.map { subtypes[$0] }
         return (held, row[subtypes.count])
@@ -156,12 +152,14 @@ struct CollectionRecord: FetchableRecord {
     let collection: AssetCollection?
 
     init(row: Row) {
-        guard let kind = CollectionKind(rawValue: row[Column.kind]), let subtype = CollectionSubtype(rawValue: row[Column.subtype])
+        guard let kind = CollectionKind(rawValue: row[Column.kind]),
+            let subtype = CollectionSubtype(rawValue: row[Column.subtype])
         else {
             collection = nil
             return
         }
-        collection = AssetCollection(id: row[Column.id], kind: kind, subtype: subtype, title: row[Column.title], assetCount: nil,
-                                     startDate: nil, endDate: nil, parentId: row[Column.parentId])
+        collection = AssetCollection(
+            id: row[Column.id], kind: kind, subtype: subtype, title: row[Column.title], assetCount: nil,
+            startDate: nil, endDate: nil, parentId: row[Column.parentId])
     }
 }

@@ -16,20 +16,26 @@ extension ChangeTransaction {
     /// Lists the files this transaction stopped using, for removal once it is committed.
     func listPurgedFiles() throws {
         for path in purgedFiles {
-            try db.cachedStatement(sql: "INSERT OR IGNORE INTO file_to_remove (path) VALUES (?)").execute(arguments: [path])
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO file_to_remove (path) VALUES (?)").execute(arguments: [
+                path
+            ])
         }
     }
 }
 
-extension LibraryDatabase {
+/// Files of the library's store that commits stopped using, listed so that a start after a crash removes them.
+public struct RemovedFileRecords: Sendable {
+    let writer: LibraryWriter
+
     /// The listed files no asset uses, for a start after a crash to remove; those a newer copy or edit took again
     /// since they were listed are taken off the list.
     public func unusedFilesToRemove() async throws -> [String] {
         try await writer.writeUnrecorded { db in
-            try db.execute(sql: """
-                DELETE FROM file_to_remove
-                WHERE path IN (SELECT path FROM resource) OR path IN (SELECT path FROM asset_edit)
-                """)
+            try db.execute(
+                sql: """
+                    DELETE FROM file_to_remove
+                    WHERE path IN (SELECT path FROM resource) OR path IN (SELECT path FROM asset_edit)
+                    """)
             return try String.fetchAll(db, sql: "SELECT path FROM file_to_remove ORDER BY path")
         }
     }

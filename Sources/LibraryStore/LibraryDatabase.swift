@@ -18,6 +18,14 @@ public struct LibraryDatabase: Sendable {
         writer = try LibraryWriter(path: path, places: places)
     }
 
+    /// Assets' edits.
+    public var edits: EditRecords { EditRecords(writer: writer) }
+    /// Camera data read after import.
+    public var cameraData: CameraDataRecords { CameraDataRecords(writer: writer) }
+    /// The change log behind change tokens.
+    public var history: ChangeHistory { ChangeHistory(writer: writer) }
+    /// Store files no commit uses any more.
+    public var filesToRemove: RemovedFileRecords { RemovedFileRecords(writer: writer) }
     /// The files the library took from import sources.
     public var sourceFiles: SourceFileRecords { SourceFileRecords(writer: writer) }
     /// The files of import sources not taken because the library holds their content.
@@ -159,6 +167,118 @@ extension LibraryDatabase {
     public func userLibraryAssetCount() async throws -> Int {
         try await writer.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset WHERE trashedTime IS NULL") ?? 0
+        }
+    }
+
+    /// Deletes for good, as one change event, the assets trashed before `cutoff`; nil when none had expired.
+    /// The outcome's `purgedFiles` are the library's own files of those assets, for the caller to remove.
+    public func purgeTrash(trashedBefore cutoff: Date) async throws -> ChangeOutcome? {
+        let expired = "SELECT id FROM asset WHERE trashedTime < ? ORDER BY trashedTime"
+        let cutoffTime = cutoff.timeIntervalSince1970
+        guard
+            try await writer.read({ db in
+                try String.fetchOne(db, sql: expired + " LIMIT 1", arguments: [cutoffTime]) != nil
+            })
+        else { return nil }
+        return try await commitTransaction { transaction in
+            for id in try String.fetchAll(transaction.db, sql: expired, arguments: [cutoffTime]) {
+                try transaction.purgeAsset(id)
+            }
+        }
+    }
+
+    /// Records, as a change of the Recently Added smart album, that the assets added on days before the album's
+    /// window at `now` have left it. Membership there changes with the date alone, so without this entry no
+    /// observer or catching-up client would learn of it. Returns nil when no shown asset left.
+    public func ageRecentlyAdded(now: Date) async throws -> ChangeToken? {
+        let firstDay = AssetRules.firstRecentDay(now: now)
+        return try await writer.recordChange(now: now) { transaction in
+            let db = transaction.db
+            let announced = try Int.fetchOne(db, sql: "SELECT recentlyAddedFirstDay FROM library_info")
+            guard announced != firstDay else { return }
+            try db.execute(sql: "UPDATE library_info SET recentlyAddedFirstDay = ?", arguments: [firstDay])
+            // A new library, or a clock set back: nothing has left that observers were told was in.
+            guard let announced, announced < firstDay else { return }
+            let leaving =
+                "SELECT EXISTS (SELECT 1 FROM asset WHERE addedDay >= ? AND addedDay < ? AND "
+                + AssetRules.visibility().joined(separator: " AND ") + ")"
+            guard try Bool.fetchOne(db, sql: leaving, arguments: [announced, firstDay]) == true else { return }
+            let album = try String.fetchOne(
+                db, sql: "SELECT id FROM collection WHERE subtype = ?",
+                arguments: [CollectionSubtype.smartAlbumRecentlyAdded.rawValue])!
+            transaction.note(.collection, album, .changed)
+        }.committed.map { ChangeToken(libraryId: libraryId, generation: $0.generation) }
+    }
+
+    /// What kept a write from the database when the fault may pass by itself (its disk full, read-only or failing),
+    /// nil for any other error: the work is worth trying again later rather than reporting as failed.
+    public static func storageFault(in error: any Error) -> String? {
+        guard let error = error as? DatabaseError else { return nil }
+        switch error.resultCode {
+        case .SQLITE_FULL: return "the library's disk is full"
+        case .SQLITE_READONLY: return "the library is read-only"
+        case .SQLITE_IOERR, .SQLITE_CANTOPEN: return "the library's disk gave an I/O error"
+        default: return nil
+        }
+    }
+
+    /// One page of collections and the size of the whole result, read at one consistent state.
+    public func fetchCollections(_ query: CollectionQuery, offset: Int = 0, pageSize: Int = 500) async throws
+        -> CollectionPage
+    {
+        guard offset >= 0 else { throw LibraryError.invalidParameter("offset") }
+        guard pageSize >= 0 else { throw LibraryError.invalidParameter("pageSize") }
+        let now = Date()
+        return try await writer.read { db in
+            let all = try CollectionFetch.collections(matching: query, now: now, db)
+            let page = all.dropFirst(offset).prefix(pageSize)
+            return CollectionPage(count: all.count, collections: Array(page), token: try token(db))
+        }
+    }
+
+    /// Commits a prepared file as a new asset, a new resource of its group's asset, or nothing new.
+    ///
+    /// `fileExists` tells whether a referenced file is still on disk (a file whose content reappears elsewhere takes
+    /// over its asset only when it is gone).
+    public func ingest(_ request: IngestRequest, fileExists: @escaping @Sendable (String) -> Bool) async throws
+        -> IngestOutcome
+    {
+        try await writer.recordChange(syncsCommit: !request.defersSync) { transaction in
+            let outcome = try transaction.ingest(request, fileExists: fileExists)
+            try transaction.recordSourceDuplicate(request.file, outcome: outcome)
+            if request.defersSync, outcome.usesFile { try transaction.rememberUnsyncedCopy(of: request) }
+            if let sidecar = request.sidecarPath, outcome.recordsSidecar {
+                try SidecarRecords.recordSidecar(
+                    sidecar, identity: request.sidecarIdentity, writeProblem: nil, ofAsset: outcome.assetId,
+                    in: transaction.db)
+            }
+            if let album = request.album {
+                try transaction.apply(.addAssets(target: album, ids: [outcome.assetId]), index: 0, draft: nil)
+            }
+            return outcome
+        }.value
+    }
+
+    /// Ingests a made-up photo and rolls it back, so that the first file dropped in after start is recorded as fast
+    /// as the next ones (compiling the ingest's statements and their triggers costs some 5 ms).
+    public func rehearseIngest() async throws {
+        let draft = AssetDraft(
+            mediaType: .image, pixelWidth: 1, pixelHeight: 1, orientation: 1,
+            creationDate: Timestamp(secondsSince1970: 0, utcOffsetSeconds: 0), creationDateSource: .fileModification,
+            location: nil, contentHash: String(repeating: "0", count: 64),
+            resources: [
+                DraftResource(
+                    type: .photo, originalFilename: "rehearsal.jpg", mimeType: "image/jpeg", fileSize: 1,
+                    path: "/rehearsal.jpg", isOwnedByLibrary: true)
+            ])
+        let file = SourceFile(
+            contentHash: draft.contentHash, sourceRoot: "/", sourcePath: "/rehearsal.jpg",
+            groupKey: "/rehearsal", role: .still,
+            identity: FileIdentity(device: 0, inode: 0, size: 1, modificationTime: 0))
+        try await writer.rehearse { transaction in
+            let request = IngestRequest(draft: draft, file: file, isReference: false, defersSync: true)
+            _ = try transaction.ingest(request, fileExists: { _ in false })
+            try transaction.rememberUnsyncedCopy(of: request)
         }
     }
 }

@@ -142,54 +142,6 @@ public struct StoredSource: Sendable, Hashable {
     }
 }
 
-extension LibraryDatabase {
-    /// Commits a prepared file as a new asset, a new resource of its group's asset, or nothing new.
-    ///
-    /// `fileExists` tells whether a referenced file is still on disk (a file whose content reappears elsewhere takes
-    /// over its asset only when it is gone).
-    public func ingest(_ request: IngestRequest, fileExists: @escaping @Sendable (String) -> Bool) async throws
-        -> IngestOutcome
-    {
-        try await writer.recordChange(syncsCommit: !request.defersSync) { transaction in
-            let outcome = try transaction.ingest(request, fileExists: fileExists)
-            try transaction.recordSourceDuplicate(request.file, outcome: outcome)
-            if request.defersSync, outcome.usesFile { try transaction.rememberUnsyncedCopy(of: request) }
-            if let sidecar = request.sidecarPath, outcome.recordsSidecar {
-                try SidecarRecords.recordSidecar(
-                    sidecar, identity: request.sidecarIdentity, writeProblem: nil, ofAsset: outcome.assetId,
-                    in: transaction.db)
-            }
-            if let album = request.album {
-                try transaction.apply(.addAssets(target: album, ids: [outcome.assetId]), index: 0, draft: nil)
-            }
-            return outcome
-        }.value
-    }
-
-    /// Ingests a made-up photo and rolls it back, so that the first file dropped in after start is recorded as fast
-    /// as the next ones (compiling the ingest's statements and their triggers costs some 5 ms).
-    public func rehearseIngest() async throws {
-        let draft = AssetDraft(
-            mediaType: .image, pixelWidth: 1, pixelHeight: 1, orientation: 1,
-            creationDate: Timestamp(secondsSince1970: 0, utcOffsetSeconds: 0), creationDateSource: .fileModification,
-            location: nil, contentHash: String(repeating: "0", count: 64),
-            resources: [
-                DraftResource(
-                    type: .photo, originalFilename: "rehearsal.jpg", mimeType: "image/jpeg", fileSize: 1,
-                    path: "/rehearsal.jpg", isOwnedByLibrary: true)
-            ])
-        let file = SourceFile(
-            contentHash: draft.contentHash, sourceRoot: "/", sourcePath: "/rehearsal.jpg",
-            groupKey: "/rehearsal", role: .still,
-            identity: FileIdentity(device: 0, inode: 0, size: 1, modificationTime: 0))
-        try await writer.rehearse { transaction in
-            let request = IngestRequest(draft: draft, file: file, isReference: false, defersSync: true)
-            _ = try transaction.ingest(request, fileExists: { _ in false })
-            try transaction.rememberUnsyncedCopy(of: request)
-        }
-    }
-}
-
 /// What the library knows of the files it took from import sources: the files themselves as they move, go offline
 /// and come back, the duplicates it remembers not taking, the copies not yet synced, and the sources added at run
 /// time.

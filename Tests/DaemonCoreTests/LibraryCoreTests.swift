@@ -58,7 +58,7 @@ struct LibraryCoreTests {
         #expect(imported[2].assetId == imported[0].assetId)
         let assets = try await core.database.fetchAssets(AssetQuery(), pageSize: 10).assets
         #expect(Set(assets.map(\.id)) == Set(imported.prefix(2).compactMap(\.assetId)))
-        let logged = try await core.database.committedChanges(after: before, limit: 10)
+        let logged = try await core.database.history.committedChanges(after: before, limit: 10)
         let inserted = logged.flatMap(\.objects).filter { $0.kind == .asset && $0.change == .inserted }.map(\.id)
         #expect(Set(inserted) == Set(assets.map(\.id)))
         await core.close()
@@ -114,7 +114,7 @@ struct LibraryCoreTests {
             [.addAssets(target: album, ids: [asset]), .updateAsset(target: asset, AssetUpdate(isFavorite: true))],
             caller: Self.caller, logger: Self.logger)
 
-        let logged = try await core.database.committedChanges(after: before, limit: 10)
+        let logged = try await core.database.history.committedChanges(after: before, limit: 10)
         #expect(logged.count == 2)
         #expect(logged.last?.objects.contains { $0.id == asset && $0.change == .changed } == true)
         let members = try await core.database.fetchAssets(AssetQuery(collection: album), pageSize: 10).assets

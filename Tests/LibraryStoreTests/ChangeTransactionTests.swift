@@ -30,7 +30,7 @@ struct ChangeTransactionTests {
         try await database.rehearseIngest()
         #expect(try await database.currentToken() == before)
         #expect(database.feed.generation == generation)
-        #expect(try await database.committedChanges(after: generation, limit: 10).isEmpty)
+        #expect(try await database.history.committedChanges(after: generation, limit: 10).isEmpty)
         #expect(
             try await database.fetchAssets(AssetQuery(includeHidden: true, includeTrashed: true)).assets.map(\.id)
                 == ids)
@@ -118,7 +118,7 @@ struct ChangeTransactionTests {
         let (database, _) = try makeDatabase()
         let ids = try await database.insert([draft("a.jpg"), draft("b.jpg")])
         let update = try await database.performChanges([.updateAsset(target: ids[0], AssetUpdate(isFavorite: true))])
-        let history = try await database.committedChanges(after: 0, limit: 10)
+        let history = try await database.history.committedChanges(after: 0, limit: 10)
         #expect(history.map(\.generation) == [1, 2])
         let inserted = history[0].objects.filter { $0.kind == .asset }
         #expect(Set(inserted.map(\.id)) == Set(ids))
@@ -164,11 +164,11 @@ struct ChangeHistoryTests {
         let (database, _) = try makeDatabase()
         _ = try await database.insert([draft("a.jpg")])
         _ = try await database.insert([draft("b.jpg")])
-        #expect(try await database.oldestReplayableGeneration() == 0)
-        #expect(try await database.pruneHistory(committedBefore: Date().addingTimeInterval(-3600)) == 0)
-        #expect(try await database.pruneHistory(committedBefore: Date().addingTimeInterval(3600)) == 2)
-        #expect(try await database.oldestReplayableGeneration() == 2)
+        #expect(try await database.history.oldestReplayableGeneration() == 0)
+        #expect(try await database.history.pruneHistory(committedBefore: Date().addingTimeInterval(-3600)) == 0)
+        #expect(try await database.history.pruneHistory(committedBefore: Date().addingTimeInterval(3600)) == 2)
+        #expect(try await database.history.oldestReplayableGeneration() == 2)
         #expect(try await database.currentToken().generation == 2)
-        #expect(try await database.committedChanges(after: 0, limit: 10).isEmpty)
+        #expect(try await database.history.committedChanges(after: 0, limit: 10).isEmpty)
     }
 }

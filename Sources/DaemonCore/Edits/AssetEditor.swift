@@ -97,7 +97,7 @@ package struct AssetEditor: Sendable {
 
     /// The original photo a basic adjustment of `assetId` renders from.
     private func original(of assetId: String) async throws -> String {
-        guard let original = try await database.editableOriginal(of: assetId) else {
+        guard let original = try await database.edits.editableOriginal(of: assetId) else {
             throw LibraryError.notFound(id: assetId)
         }
         if let reason = original.reasonItCannotBeEdited { throw ImportFailure.failed(reason) }

@@ -20,7 +20,7 @@ package final class AssetImageSources: Sendable {
         let generation = memo.generation
         guard let asset = try await assets([assetId]).first else { throw ImageError.notFound(assetId: assetId) }
         let source = try AssetImageSource(
-            asset, edit: asset.hasAdjustments ? try await database.edit(of: assetId) : nil)
+            asset, edit: asset.hasAdjustments ? try await database.edits.edit(of: assetId) : nil)
         memo.remember(source, readAt: generation)
         return source
     }
@@ -29,7 +29,7 @@ package final class AssetImageSources: Sendable {
     func sources(of assetIds: [String]) async throws -> [AssetImageSource] {
         var sources: [AssetImageSource] = []
         for asset in try await assets(assetIds) {
-            let edit = asset.hasAdjustments ? try await database.edit(of: asset.id) : nil
+            let edit = asset.hasAdjustments ? try await database.edits.edit(of: asset.id) : nil
             if let source = try? AssetImageSource(asset, edit: edit) { sources.append(source) }
         }
         return sources

@@ -79,7 +79,7 @@ package final class ImageManager: Sendable {
         guard case .photo = source.kind else {
             throw ImageError.unavailable(assetId: assetId, reason: "only photos can be edited")
         }
-        let adjustment = source.edit == nil ? nil : try await database.edit(of: assetId)?.draft.adjustment
+        let adjustment = source.edit == nil ? nil : try await database.edits.edit(of: assetId)?.draft.adjustment
         let resumed = adjustment.flatMap { adjustment in
             formats.contains {
                 $0.formatIdentifier == adjustment.formatIdentifier && $0.formatVersion == adjustment.formatVersion

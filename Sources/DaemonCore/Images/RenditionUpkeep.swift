@@ -58,7 +58,7 @@ package final class RenditionUpkeep: Sendable {
                 changes = recent
             } else {
                 do {
-                    changes = try await database.committedChanges(after: seen, limit: 1_000_000)
+                    changes = try await database.history.committedChanges(after: seen, limit: 1_000_000)
                 } catch {
                     logger.warning(
                         "cannot read the change log for the thumbnail cache", metadata: ["error": "\(error)"])

@@ -172,11 +172,11 @@ struct LibraryInterface: VarlinkInterface {
         let limit = parameters.limit ?? 100
         guard limit > 0 else { throw LibraryError.invalidParameter("limit") }
         let current = try await database.currentToken()
-        let oldest = try await database.oldestReplayableGeneration()
+        let oldest = try await database.history.oldestReplayableGeneration()
         guard since.generation >= oldest, since.generation <= current.generation else {
             throw LibraryError.tokenExpired
         }
-        let changes = try await database.committedChanges(after: since.generation, limit: min(limit, 10_000))
+        let changes = try await database.history.committedChanges(after: since.generation, limit: min(limit, 10_000))
         let token = changes.last.map { ChangeToken(libraryId: database.libraryId, generation: $0.generation) } ?? since
         try await replies.send(
             PersistentChangesPage(

@@ -25,7 +25,9 @@ enum TrackerInput: Sendable {
                 // Read anew: an album whose members or order changed, or a collection that changed while none of
                 // its assets did (Recently Added, whose membership moves with the date). Smart albums and moments
                 // whose counts move with their assets are patched from those assets below.
-                let collectionTouched = change.objects.contains { $0.kind == .collection && $0.id == assetQuery.collection }
+                let collectionTouched = change.objects.contains {
+                    $0.kind == .collection && $0.id == assetQuery.collection
+                }
                 if selection.isInAlbumOrder || (collectionTouched && touchedAssets.isEmpty) {
                     guard collectionTouched || !touchedAssets.isEmpty else { return .untouched }
                     return .reload(try TrackedResult.load(query, db: db, now: now).result, changed: changedAssets)
@@ -36,12 +38,15 @@ enum TrackerInput: Sendable {
                 }
                 let ids = Array(touchedAssets)
                 var entries: [SortedEntry] = []
-                try TrackedResult.forEachEntry(db, sql: selection.keyedMembersSQL(restrictedToIdCount: ids.count),
-                                               arguments: selection.arguments + StatementArguments(ids)) { entries.append($0) }
+                try TrackedResult.forEachEntry(
+                    db, sql: selection.keyedMembersSQL(restrictedToIdCount: ids.count),
+                    arguments: selection.arguments + StatementArguments(ids)
+                ) { entries.append($0) }
                 return .members(touched: touchedAssets, entries: entries, changed: changedAssets)
             case .collections:
                 guard !change.objects.isEmpty else { return .untouched }
-                let changedCollections = change.objects.filter { $0.kind == .collection && $0.change == .changed }.map(\.id)
+                let changedCollections = change.objects.filter { $0.kind == .collection && $0.change == .changed }.map(
+                    \.id)
                 return .reload(try TrackedResult.load(query, db: db, now: now).result, changed: Set(changedCollections))
             }
         } catch {
@@ -94,7 +99,8 @@ enum TrackedResult: Sendable {
         switch self {
         // A packed entry's id is a UUID.
         case .packed: true
-        case .sorted(let result, _): result.entries.prefix(count).allSatisfy { if case .uuid = $0.id { true } else { false } }
+        case .sorted(let result, _):
+            result.entries.prefix(count).allSatisfy { if case .uuid = $0.id { true } else { false } }
         case .assetList, .collectionList: false
         }
     }
@@ -109,7 +115,9 @@ enum TrackedResult: Sendable {
             }
         case .sorted(let result, _):
             for entry in result.entries.prefix(count) {
-                guard case .uuid(let high, let low) = entry.id else { preconditionFailure("an id that is not a UUID, packed") }
+                guard case .uuid(let high, let low) = entry.id else {
+                    preconditionFailure("an id that is not a UUID, packed")
+                }
                 encoder.add(high: high, low: low, to: &output)
             }
         case .assetList, .collectionList:
@@ -120,27 +128,36 @@ enum TrackedResult: Sendable {
 
     /// Calls `body` with the entry of each row of `sql`, a `keyedMembersSQL`: the id, then the key's values. Read
     /// straight from SQLite's columns, without a `Row` or `Data` per member.
-    static func forEachEntry(_ db: Database, sql: String, arguments: StatementArguments,
-                             _ body: (SortedEntry) -> Void) throws {
+    static func forEachEntry(
+        _ db: Database, sql: String, arguments: StatementArguments,
+        _ body: (SortedEntry) -> Void
+    ) throws {
         let statement = try db.makeStatement(sql: sql)
         try statement.setArguments(arguments)
         let rows = try Row.fetchCursor(statement)
         let handle = statement.sqliteStatement, columns = Int32(statement.columnCount)
         while try rows.next() != nil {
-            let key: SortKey = columns == 2 ? .single(SortValue(column: 1, of: handle))
+            let key: SortKey =
+                columns == 2
+                ? .single(SortValue(column: 1, of: handle))
                 : .multiple((1..<columns).map { SortValue(column: $0, of: handle) })
             body(SortedEntry(key: key, id: MemberID(column: 0, of: handle)))
         }
     }
 
     /// Reads the whole result; returns it with the generation it was read at.
-    static func load(_ query: ObservedQuery, db: Database, now: Date) throws -> (result: TrackedResult, generation: Int64) {
+    static func load(_ query: ObservedQuery, db: Database, now: Date) throws -> (
+        result: TrackedResult, generation: Int64
+    ) {
         let generation = try Int64.fetchOne(db, sql: "SELECT generation FROM library_info")!
         switch query {
         case .assets(let assetQuery):
             let selection = try AssetSelection.compiling(assetQuery, now: now, in: db)
             if selection.isInAlbumOrder {
-                return (.assetList(try String.fetchAll(db, sql: selection.idsSQL, arguments: selection.arguments)), generation)
+                return (
+                    .assetList(try String.fetchAll(db, sql: selection.idsSQL, arguments: selection.arguments)),
+                    generation
+                )
             }
             var unlimited = selection
             unlimited.limit = nil
@@ -161,7 +178,9 @@ enum TrackedResult: Sendable {
             }
             return (.sorted(SortedResult(sorted: general, ascending: ascending), limit: selection.limit), generation)
         case .collections(let collectionQuery):
-            return (.collectionList(try LibraryDatabase.collections(matching: collectionQuery, now: now, db)), generation)
+            return (
+                .collectionList(try CollectionFetch.collections(matching: collectionQuery, now: now, db)), generation
+            )
         }
     }
 
@@ -177,7 +196,8 @@ enum TrackedResult: Sendable {
             var changedIds = changed
             if case .collectionList(let old) = self, case .collectionList(let new) = fresh {
                 let before = Dictionary(old.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-                changedIds.formUnion(new.filter { collection in before[collection.id].map { $0 != collection } ?? false }.map(\.id))
+                changedIds.formUnion(
+                    new.filter { collection in before[collection.id].map { $0 != collection } ?? false }.map(\.id))
             }
             self = fresh
             return Self.report(FetchResultChange.difference(name: "", from: oldIds, to: ids, changed: changedIds))
@@ -192,8 +212,10 @@ enum TrackedResult: Sendable {
                 }
                 // A member the packed form cannot hold: the result goes on in the general form.
                 let termCount = result.ascending.count
-                self = .sorted(SortedResult(sorted: result.entries.map { SortedEntry($0, termCount: termCount) },
-                                            ascending: result.ascending), limit: limit)
+                self = .sorted(
+                    SortedResult(
+                        sorted: result.entries.map { SortedEntry($0, termCount: termCount) },
+                        ascending: result.ascending), limit: limit)
             }
             guard case .sorted(var result, let limit) = self else { return .unavailable }
             self = .assetList([])
@@ -210,8 +232,10 @@ enum TrackedResult: Sendable {
     /// the result (of its first `limit` members, when it has a limit).
     ///
     /// Members whose sort key changed are reported as moves; all others keep their relative order.
-    private static func patch<Entry>(_ result: inout SortedResult<Entry>, limit: Int?, touched: [MemberID], entries: [Entry],
-                                     changed: Set<MemberID>) -> ObservedResultChange {
+    private static func patch<Entry>(
+        _ result: inout SortedResult<Entry>, limit: Int?, touched: [MemberID], entries: [Entry],
+        changed: Set<MemberID>
+    ) -> ObservedResultChange {
         let oldPrefix = limit.map { result.ids(prefix: $0) }
         let newEntries = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var removed: [Int] = []
@@ -235,8 +259,10 @@ enum TrackedResult: Sendable {
         let placed = entries.filter { result.entry(for: $0.id) == nil }
         for entry in placed { result.insert(entry) }
         if let oldPrefix, let limit {
-            return report(FetchResultChange.difference(name: "", from: oldPrefix, to: result.ids(prefix: limit),
-                                                       changed: Set(changed.map(\.string))))
+            return report(
+                FetchResultChange.difference(
+                    name: "", from: oldPrefix, to: result.ids(prefix: limit),
+                    changed: Set(changed.map(\.string))))
         }
         var inserted: [(index: Int, id: MemberID)] = []
         var moves: [FetchResultMove] = []
@@ -255,10 +281,11 @@ enum TrackedResult: Sendable {
         }
         inserted.sort { $0.index < $1.index }
         changedPairs.sort { $0.after < $1.after }
-        return report(FetchResultChange(
-            name: "", count: result.count, hasIncrementalChanges: true, removedIndexes: removed.sorted(),
-            insertedIndexes: inserted.map(\.index), insertedIds: inserted.map(\.id.string),
-            changedIndexes: changedPairs.map(\.after), changedIds: changedPairs.map(\.id.string),
-            changedIndexesBefore: changedPairs.map(\.before), moves: moves.sorted { $0.to < $1.to }))
+        return report(
+            FetchResultChange(
+                name: "", count: result.count, hasIncrementalChanges: true, removedIndexes: removed.sorted(),
+                insertedIndexes: inserted.map(\.index), insertedIds: inserted.map(\.id.string),
+                changedIndexes: changedPairs.map(\.after), changedIds: changedPairs.map(\.id.string),
+                changedIndexesBefore: changedPairs.map(\.before), moves: moves.sorted { $0.to < $1.to }))
     }
 }
