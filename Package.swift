@@ -180,7 +180,7 @@ let package = Package(
             cxxSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))],
             linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack")]
         ),
-        .target(name: "FaceRecognition", dependencies: ["CFaceRecognition", "PhotolibLocations"]),
+        .target(name: "FaceRecognition", dependencies: ["CFaceRecognition", "PhotoModel", "PhotolibLocations"]),
 
         // The daemon's work without its transport: importing and watching, images, edits, sidecars, file transfers,
         // authorization and upkeep. It never sees Varlink: the compiler holds that edge.

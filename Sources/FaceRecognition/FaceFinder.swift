@@ -1,26 +1,12 @@
 import CFaceRecognition
+import PhotoModel
 import PhotolibLocations
 import Synchronization
-
-/// A rectangle in an image, each value a fraction of the image's width or height, from its top left corner.
-public struct NormalizedBox: Sendable, Hashable {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
-
-    public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-}
 
 /// A face found in an image, in the image's own coordinates as fractions of its size.
 public struct FoundFace: Sendable, Hashable {
     /// Where the face is.
-    public var box: NormalizedBox
+    public var box: NormalizedRect
     /// The five points dlib aligns a face by (the corners of the eyes and the base of the nose), x then y.
     public var landmarks: [(x: Double, y: Double)] {
         stride(from: 0, to: landmarkCoordinates.count, by: 2).map {
@@ -116,7 +102,7 @@ public final class FaceFinder: Sendable {
         let (w, h) = (Double(width), Double(height))
         let faces = found.prefix(Int(min(count, Int32(found.count)))).map { face in
             var face = face
-            let box = NormalizedBox(
+            let box = NormalizedRect(
                 x: max(0, Double(face.left)) / w, y: max(0, Double(face.top)) / h,
                 width: (min(w, Double(face.right)) - max(0, Double(face.left))) / w,
                 height: (min(h, Double(face.bottom)) - max(0, Double(face.top))) / h)
