@@ -40,14 +40,14 @@ import TestSupport
                     "/usr/bin/vipsthumbnail", [photo, "--size", "\(side)", "-o", rendition + "[Q=90]"])
                 renditionTimes.append(seconds * 1000)
             }
-            let pixels = try rgbPixels(of: rendition, in: work)
+            let pixels = try SamplePhotos.rgb(of: rendition)
             for (name, finder) in finders {
                 var cpu = Double.infinity
                 var wall = Measurements()
                 var found = 0
                 for _ in 0..<rounds {
                     let (cpuStart, wallStart) = (processCPUMilliseconds(), monotonicMilliseconds())
-                    found = try finder.faces(inRGB: pixels.bytes, width: pixels.width, height: pixels.height).count
+                    found = try finder.faces(inRGB: pixels.pixels, width: pixels.width, height: pixels.height).count
                     cpu = min(cpu, processCPUMilliseconds() - cpuStart)
                     wall.append(monotonicMilliseconds() - wallStart)
                 }
@@ -63,13 +63,7 @@ import TestSupport
 
     /// The portrait in a 4000 × 3000 frame, as a camera's JPEG.
     static func makePhoto(in work: String) throws -> String {
-        let located = try runTool(
-            "/usr/bin/env",
-            [
-                "python3", "-c",
-                "import importlib.metadata as m; print(m.distribution('scikit-image').locate_file('skimage/data/astronaut.png'))",
-            ]
-        ).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let located = try SamplePhotos.folder() + "/astronaut.png"
         let photo = work + "/portrait-12mp.jpg"
         try runTool(
             "/usr/bin/convert",
@@ -78,17 +72,5 @@ import TestSupport
                 "-quality", "92", photo,
             ])
         return photo
-    }
-
-    /// The picture's pixels as 8-bit RGB.
-    static func rgbPixels(of path: String, in work: String) throws -> (bytes: [UInt8], width: Int, height: Int) {
-        let raw = work + "/pixels.rgb"
-        try runTool("/usr/bin/convert", [path, "-depth", "8", "rgb:" + raw])
-        let width = try runTool("/usr/bin/identify", ["-format", "%w", path]).output
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
-        guard let columns = Int(width.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw BenchmarkError("cannot read the width of \(path)")
-        }
-        return (bytes, columns, bytes.count / 3 / columns)
     }
 }

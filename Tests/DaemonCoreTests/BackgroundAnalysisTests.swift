@@ -34,14 +34,8 @@ struct BackgroundAnalysisTests {
         return database
     }
 
-    private static var logger: Logger {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        return logger
-    }
-
     private static var placeTable: PlaceNames {
-        PlaceNames(environment: ProcessInfo.processInfo.environment, logger: logger)
+        PlaceNames(environment: ProcessInfo.processInfo.environment, logger: CoreUnderTest.logger)
     }
 
     @Test func theBackfillNamesEveryWaitingAssetInBatchesAndReportsItsProgress() async throws {
@@ -49,7 +43,7 @@ struct BackgroundAnalysisTests {
         let positions = (0..<2_500).map { index in (48.85 + Double(index % 50) * 0.0001, 2.29) } + [(40.0, -40.0)]
         let database = try await Self.libraryFromBeforePlaces(positions, in: directory)
         #expect(try await database.places.countAssetsAwaitingPlaces() == positions.count)
-        let analysis = PlacesAnalysis(database: database, places: Self.placeTable, logger: Self.logger)
+        let analysis = PlacesAnalysis(database: database, places: Self.placeTable, logger: CoreUnderTest.logger)
         var batches: [Int] = []
         while case let analysed = try await analysis.analyseNextBatch(), analysed > 0 { batches.append(analysed) }
         #expect(batches == [2_000, 501])
@@ -66,8 +60,9 @@ struct BackgroundAnalysisTests {
         let statistics = ImportStatistics()
         statistics.update { $0.queued = 1 }
         let analysis = BackgroundAnalysis(
-            steps: [PlacesAnalysis(database: database, places: Self.placeTable, logger: Self.logger)],
-            statistics: statistics, wakeUp: AnalysisWakeUp(), logger: Self.logger, idlePause: .milliseconds(20))
+            steps: [PlacesAnalysis(database: database, places: Self.placeTable, logger: CoreUnderTest.logger)],
+            statistics: statistics, wakeUp: AnalysisWakeUp(), logger: CoreUnderTest.logger, idlePause: .milliseconds(20)
+        )
         let running = Task { await analysis.run() }
         let reported = try await eventually { statistics.snapshot.analysis?.places }
         #expect(reported == AnalysisProgress(done: 0, total: 1))
@@ -81,9 +76,9 @@ struct BackgroundAnalysisTests {
 
         let broken = directory.file("broken.sqlite")
         try Data("not a table".utf8).write(to: URL(fileURLWithPath: broken))
-        let unusable = PlaceNames(tablePath: broken, logger: Self.logger)
+        let unusable = PlaceNames(tablePath: broken, logger: CoreUnderTest.logger)
         let waiting = try await Self.libraryFromBeforePlaces([(47.3769, 8.5417)], in: try TemporaryDirectory())
-        let step = PlacesAnalysis(database: waiting, places: unusable, logger: Self.logger)
+        let step = PlacesAnalysis(database: waiting, places: unusable, logger: CoreUnderTest.logger)
         #expect(try await step.analyseNextBatch() == 0)
         let progress = try await step.progress()
         #expect(progress.total == 1 && progress.done == 0)

@@ -19,12 +19,7 @@ struct ChangePropertyTests {
     private static func modelLibrary(in directory: TemporaryDirectory) async throws -> (LibraryCore, [String: String]) {
         try FileManager.default.createDirectory(atPath: directory.file("library"), withIntermediateDirectories: true)
         let ids = try await ModelLibrarySeed.write(toDatabaseAt: directory.file("library/library.sqlite"))
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let configuration = DaemonConfiguration(
-            libraryPath: directory.file("library"), cachePath: directory.file("cache"),
-            socketPath: directory.file("socket"), sources: [], isSystemDaemon: false)
-        return (try await LibraryCore.open(configuration: configuration, environment: [:], logger: logger), ids)
+        return (try await CoreUnderTest.open(in: directory), ids)
     }
 
     @Test func everyRandomPredicateGetsAResultOrInvalidPredicate() async throws {
@@ -89,9 +84,7 @@ struct ChangePropertyTests {
         let message = try JSONEncoder().encode(JSONValue.object(["changes": .array(changes.map(JSONValue.object))]))
         let parameters = try JSONDecoder().decode(PerformChangesParameters.self, from: message)
         let validated = try parameters.changes.enumerated().map { index, change in try change.validated(index: index) }
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        return try await core.changeRequests.perform(validated, caller: nil, logger: logger)
+        return try await core.changeRequests.perform(validated, caller: nil, logger: CoreUnderTest.logger)
     }
 
     private static func expectSmartAlbumsCountWhatTheyShow(_ core: LibraryCore) async throws {

@@ -13,23 +13,8 @@ import Testing
 /// The daemon's core opened on a folder and called in-process, as each varlink method calls it: imports, change
 /// lists, the change log, image requests and reconfiguration, with no process and no socket.
 struct LibraryCoreTests {
-    private static var logger: Logger {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        return logger
-    }
-
     /// The test itself, as a client calling with the files it can read.
     private static let caller = Caller(pid: getpid(), uid: getuid(), gid: getgid())
-
-    /// A core on a new library in `directory`, with no import source.
-    private static func open(in directory: TemporaryDirectory) async throws -> LibraryCore {
-        try VipsRuntime.start()
-        let configuration = DaemonConfiguration(
-            libraryPath: directory.file("library"), cachePath: directory.file("cache"),
-            socketPath: directory.file("socket"), sources: [], isSystemDaemon: false)
-        return try await LibraryCore.open(configuration: configuration, environment: [:], logger: logger)
-    }
 
     /// The files (not folders) below `folder`.
     private static func files(under folder: String) throws -> Set<String> {
@@ -43,7 +28,7 @@ struct LibraryCoreTests {
 
     @Test func importedFilesBecomeAssetsEachInTheChangeLogAndACopyIsADuplicate() async throws {
         let directory = try TemporaryDirectory()
-        let core = try await Self.open(in: directory)
+        let core = try await CoreUnderTest.open(in: directory)
         let first = try ImageFixtures.image(at: directory.file("first.jpg"), width: 120, height: 80)
         let second = try ImageFixtures.image(at: directory.file("second.jpg"), width: 80, height: 120)
         let copy = directory.file("copy.jpg")
@@ -51,7 +36,8 @@ struct LibraryCoreTests {
         let before = core.database.feed.generation
 
         let imported = try await core.imports.importFiles(
-            [first, second, copy], mode: .copy, album: nil, caller: Self.caller, logger: Self.logger, progress: { _ in }
+            [first, second, copy], mode: .copy, album: nil, caller: Self.caller, logger: CoreUnderTest.logger,
+            progress: { _ in }
         )
 
         #expect(imported.map(\.status) == [.imported, .imported, .duplicate])
@@ -66,7 +52,7 @@ struct LibraryCoreTests {
 
     @Test func aChangeListWithOneBadChangeChangesNothingAndNamesTheChange() async throws {
         let directory = try TemporaryDirectory()
-        let core = try await Self.open(in: directory)
+        let core = try await CoreUnderTest.open(in: directory)
         let photo = try ImageFixtures.image(at: directory.file("photo.jpg"))
         let notAPhoto = directory.file("notes.txt")
         try Data("not a photo".utf8).write(to: URL(fileURLWithPath: notAPhoto))
@@ -79,12 +65,12 @@ struct LibraryCoreTests {
                     .createAlbum(title: "Trip", placeholder: "album", parent: nil),
                     .createAsset(AssetCreation(path: photo, placeholder: "photo")),
                     .createAsset(AssetCreation(path: notAPhoto)),
-                ], caller: Self.caller, logger: Self.logger)
+                ], caller: Self.caller, logger: CoreUnderTest.logger)
         }
         do {
             _ = try await core.changeRequests.perform(
                 [.createAsset(AssetCreation(path: photo)), .createAsset(AssetCreation(path: notAPhoto))],
-                caller: Self.caller, logger: Self.logger)
+                caller: Self.caller, logger: CoreUnderTest.logger)
             Issue.record("a change list with a text file as a photo was committed")
         } catch LibraryError.invalidChange(let index, _) {
             #expect(index == 1)
@@ -100,7 +86,7 @@ struct LibraryCoreTests {
 
     @Test func aChangeListCommitsAsOneTransactionAndObjectsGetTheirIds() async throws {
         let directory = try TemporaryDirectory()
-        let core = try await Self.open(in: directory)
+        let core = try await CoreUnderTest.open(in: directory)
         let photo = try ImageFixtures.image(at: directory.file("photo.jpg"))
         let before = core.database.feed.generation
 
@@ -108,11 +94,11 @@ struct LibraryCoreTests {
             [
                 .createAlbum(title: "Trip", placeholder: "album", parent: nil),
                 .createAsset(AssetCreation(path: photo, placeholder: "photo")),
-            ], caller: Self.caller, logger: Self.logger)
+            ], caller: Self.caller, logger: CoreUnderTest.logger)
         let album = try #require(outcome.created["album"]), asset = try #require(outcome.created["photo"])
         _ = try await core.changeRequests.perform(
             [.addAssets(target: album, ids: [asset]), .updateAsset(target: asset, AssetUpdate(isFavorite: true))],
-            caller: Self.caller, logger: Self.logger)
+            caller: Self.caller, logger: CoreUnderTest.logger)
 
         let logged = try await core.database.history.committedChanges(after: before, limit: 10)
         #expect(logged.count == 2)
@@ -125,10 +111,10 @@ struct LibraryCoreTests {
 
     @Test func anImageIsMadeOnceThenServedFromTheCache() async throws {
         let directory = try TemporaryDirectory()
-        let core = try await Self.open(in: directory)
+        let core = try await CoreUnderTest.open(in: directory)
         let photo = try ImageFixtures.image(at: directory.file("photo.jpg"), width: 600, height: 400)
         let imported = try await core.imports.importFiles(
-            [photo], mode: .copy, album: nil, caller: Self.caller, logger: Self.logger, progress: { _ in })
+            [photo], mode: .copy, album: nil, caller: Self.caller, logger: CoreUnderTest.logger, progress: { _ in })
         let assetId = try #require(imported.first?.assetId)
         let request = ImageRequest(
             assetId: assetId, targetSize: PixelSize(width: 150, height: 100), contentMode: .aspectFit,
@@ -151,7 +137,7 @@ struct LibraryCoreTests {
 
     @Test func aReloadChangesWhatCanChangeWhileRunning() async throws {
         let directory = try TemporaryDirectory()
-        let core = try await Self.open(in: directory)
+        let core = try await CoreUnderTest.open(in: directory)
         var reloaded = core.configuration
         reloaded.access = AccessPolicy(readOnlyUsers: [4_321])
         reloaded.trashRetentionDays = 7

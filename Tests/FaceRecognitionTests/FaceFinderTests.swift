@@ -7,25 +7,11 @@ import Testing
 /// dlib through `FaceFinder`, on a real portrait: NASA's public-domain photograph of the astronaut Eileen Collins that
 /// scikit-image ships (scripts/setup installs it), and a cat from the same set.
 struct FaceFinderTests {
-    /// A picture of scikit-image's data set as RGB bytes, through ImageMagick, turned by `operations` first.
+    /// A picture of scikit-image's data set as RGB bytes, turned by the ImageMagick `operations` first.
     private static func picture(_ name: String, _ operations: [String] = []) throws -> (
         pixels: [UInt8], width: Int, height: Int
     ) {
-        let located = try runTool(
-            "/usr/bin/env",
-            [
-                "python3", "-c",
-                "import importlib.metadata as m, sys; print(m.distribution('scikit-image').locate_file('skimage/data/' + sys.argv[1]))",
-                name,
-            ]
-        ).output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let directory = try TemporaryDirectory()
-        let raw = directory.file("picture.rgb")
-        try runTool("/usr/bin/convert", [located] + operations + ["-depth", "8", "rgb:" + raw])
-        let width = try runTool("/usr/bin/convert", [located] + operations + ["-format", "%w", "info:"]).output
-        let pixels = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
-        let columns = try #require(Int(width.trimmingCharacters(in: .whitespacesAndNewlines)))
-        return (pixels, columns, pixels.count / 3 / columns)
+        try SamplePhotos.rgb(of: SamplePhotos.folder() + "/" + name, operations)
     }
 
     private static let finder: Result<FaceFinder, any Error> = Result {

@@ -14,4 +14,20 @@ public enum SamplePhotos {
         ).output.trimmingCharacters(in: .whitespacesAndNewlines)
         return found + "/data"
     }
+
+    /// The picture at `path` as 8-bit RGB bytes (`width * 3` a row) with its size, turned first by the ImageMagick
+    /// `operations` given (e.g. `-flop`, `-resize 70%`).
+    public static func rgb(of path: String, _ operations: [String] = []) throws -> (
+        pixels: [UInt8], width: Int, height: Int
+    ) {
+        let directory = try TemporaryDirectory()
+        let raw = directory.file("picture.rgb")
+        try runTool("/usr/bin/convert", [path] + operations + ["-depth", "8", "rgb:" + raw])
+        let width = try runTool("/usr/bin/convert", [path] + operations + ["-format", "%w", "info:"]).output
+        let pixels = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+        guard let columns = Int(width.trimmingCharacters(in: .whitespacesAndNewlines)), columns > 0 else {
+            throw DaemonError("ImageMagick gave no width for \(path): '\(width)'")
+        }
+        return (pixels, columns, pixels.count / 3 / columns)
+    }
 }
