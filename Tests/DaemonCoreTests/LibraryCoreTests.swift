@@ -135,6 +135,36 @@ struct LibraryCoreTests {
         await core.close()
     }
 
+    @Test func aPhotoWhoseFileCannotBeReadNowIsStillShownFromTheCache() async throws {
+        let directory = try TemporaryDirectory()
+        let core = try await CoreUnderTest.open(in: directory)
+        let photo = try ImageFixtures.image(at: directory.file("photo.jpg"), width: 600, height: 400)
+        let imported = try await core.imports.importFiles(
+            [photo], mode: .reference, album: nil, caller: Self.caller, logger: CoreUnderTest.logger,
+            progress: { _ in })
+        let assetId = try #require(imported.first?.assetId)
+        let request = ImageRequest(
+            assetId: assetId, targetSize: PixelSize(width: 150, height: 100), contentMode: .aspectFit,
+            resizeMode: .exact)
+        var shown: [DeliveredImage] = []
+        try await core.images.requestImage(request) { shown.append($0) }
+
+        // As when its disk is unmounted: the file is not there to read.
+        try FileManager.default.moveItem(atPath: photo, toPath: directory.file("elsewhere.jpg"))
+        var shownAgain: [DeliveredImage] = []
+        try await core.images.requestImage(request) { shownAgain.append($0) }
+
+        #expect(shownAgain == shown)
+        await #expect(throws: ImageError.self) {
+            try await core.images.requestImage(
+                ImageRequest(
+                    assetId: assetId, targetSize: PixelSize(width: 90, height: 60), contentMode: .aspectFit,
+                    resizeMode: .exact)
+            ) { _ in }
+        }
+        await core.close()
+    }
+
     @Test func aReloadChangesWhatCanChangeWhileRunning() async throws {
         let directory = try TemporaryDirectory()
         let core = try await CoreUnderTest.open(in: directory)

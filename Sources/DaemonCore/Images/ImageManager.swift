@@ -34,7 +34,7 @@ package final class ImageManager: Sendable {
         // A RAW's preview answers thumbnails; a high-quality request gets the sensor data decoded.
         plan.decodesSensorData = request.delivery == .finalFromSensorData && source.file.isRAW
         let key = source.renditionKey(plan.variant)
-        if let version, let cached = maker.cached(key, version: version) {
+        if let cached = maker.cached(key, version: version) {
             try await deliver(DeliveredImage(rendition: cached, isDegraded: false))
             return
         }

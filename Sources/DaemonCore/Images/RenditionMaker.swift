@@ -41,8 +41,9 @@ package final class RenditionMaker: Sendable {
             posterFrames: PosterFrameReader(), renderThreads: System.coreCount, fileWork: .singleton)
     }
 
-    /// The cached rendition of `key`, if it was made from `version` of its source.
-    func cached(_ key: RenditionKey, version: String) -> CachedRendition? {
+    /// The cached rendition of `key`, if it was made from `version` of its source; of any version when `version` is
+    /// nil (the file cannot be read now, as when its disk is offline: what the cache kept still shows it).
+    func cached(_ key: RenditionKey, version: String?) -> CachedRendition? {
         cache.rendition(for: key, sourceVersion: version)
     }
 
