@@ -63,18 +63,19 @@ package final class LibraryCore: Sendable {
             try await StoreFileRemoval(database: database).removeLeftovers(logger: logger)
             // After an upgrade or a changed threshold, every group of duplicates is made afresh (2 s at a million).
             try await database.duplicates.useDuplicateThreshold(configuration.duplicateThreshold)
+            do {
+                try await database.rehearseIngest()
+            } catch {
+                logger.warning("the rehearsed import failed", metadata: ["error": "\(error)"])
+            }
+            return try LibraryCore(
+                configuration: configuration, database: database, places: places, importer: importer,
+                rawReader: rawReader, importReads: importReads, logger: logger)
         } catch {
+            // A core that cannot open leaves no threads behind.
             try? await importReads.shutdownGracefully()
             throw error
         }
-        do {
-            try await database.rehearseIngest()
-        } catch {
-            logger.warning("the rehearsed import failed", metadata: ["error": "\(error)"])
-        }
-        return try LibraryCore(
-            configuration: configuration, database: database, places: places, importer: importer,
-            rawReader: rawReader, importReads: importReads, logger: logger)
     }
 
     private init(

@@ -142,9 +142,8 @@ public struct StoredSource: Sendable, Hashable {
     }
 }
 
-/// What the library knows of the files it took from import sources: the files themselves as they move, go offline
-/// and come back, the duplicates it remembers not taking, the copies not yet synced, and the sources added at run
-/// time.
+/// What the library knows of the files it took from import sources, as they move, go offline and come back, and the
+/// sources added at run time.
 public struct SourceFileRecords: Sendable {
     let writer: LibraryWriter
 
