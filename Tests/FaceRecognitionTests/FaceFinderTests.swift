@@ -50,7 +50,7 @@ struct FaceFinderTests {
         #expect(try finder.faces(inRGB: cat.pixels, width: cat.width, height: cat.height).count == 0)
     }
 
-    @Test func bytesThatAreNotThePictureAndMissingModelsAreRefusedWithAReason() throws {
+    @Test func bytesThatAreNotThePictureAndMissingOrCorruptModelsAreRefusedWithAReason() throws {
         let finder = try Self.finder.get()
         #expect(throws: FaceRecognitionError.self) { try finder.faces(inRGB: [1, 2, 3], width: 10, height: 10) }
         let missing = try TemporaryDirectory()
@@ -58,6 +58,16 @@ struct FaceFinderTests {
             _ = try FaceFinder(modelsIn: missing.path)
         } throws: { error in
             (error as? FaceRecognitionError)?.description.contains(missing.path) == true
+        }
+        // Model files cut short, or not models at all.
+        let corrupt = try TemporaryDirectory()
+        let models = FaceFinder.defaultModelDirectory(environment: ProcessInfo.processInfo.environment)
+        let predictor = try Data(contentsOf: URL(fileURLWithPath: models + "/" + FaceFinder.shapePredictorFile))
+        try predictor.prefix(predictor.count / 2).write(
+            to: URL(fileURLWithPath: corrupt.file(FaceFinder.shapePredictorFile)))
+        try Data("not a model".utf8).write(to: URL(fileURLWithPath: corrupt.file(FaceFinder.recognitionModelFile)))
+        for detector in [FaceFinder.Detector.hog, .cnn] {
+            #expect(throws: FaceRecognitionError.self) { try FaceFinder(modelsIn: corrupt.path, detector: detector) }
         }
     }
 }
